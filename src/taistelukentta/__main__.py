@@ -1,0 +1,3 @@
+from taistelukentta.cli.app import main
+
+main()

@@ -1,0 +1,1 @@
+"""The ``tk20`` command line: the outer shell, holding no rules."""

@@ -1,0 +1,45 @@
+"""Helpers shared by the CLI commands: output, errors, argument parsing."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any, NoReturn
+
+import typer
+from rich.console import Console
+
+from taistelukentta.errors import TkError
+from taistelukentta.i18n import get_language, tr
+
+console = Console()
+err_console = Console(stderr=True)
+
+
+def fail(message: str, code: int = 2) -> NoReturn:
+    """Print ``message`` to stderr and exit with ``code`` (2 = bad input)."""
+    err_console.print(f"[bold red]{tr('Virhe', 'Error')}:[/] {message}", highlight=False)
+    raise typer.Exit(code)
+
+
+def fail_error(exc: TkError, code: int = 2) -> NoReturn:
+    """Report a :class:`TkError` in the user's language and exit."""
+    fail(exc.message(get_language()), code)
+
+
+def print_json(obj: Any) -> None:
+    """Print one JSON object to stdout and nothing else."""
+    sys.stdout.write(json.dumps(obj, ensure_ascii=False, sort_keys=False) + "\n")
+
+
+def parse_cell(text: str, option: str) -> tuple[int, int]:
+    """Parse ``X,Y`` into a cell; a bad value exits 2 naming the option."""
+    parts = text.split(",")
+    if len(parts) != 2:
+        fail(tr(f"{option}: odotettiin muotoa X,Y, saatiin {text!r}",
+                f"{option}: expected X,Y, got {text!r}"))
+    try:
+        return int(parts[0]), int(parts[1])
+    except ValueError:
+        fail(tr(f"{option}: koordinaattien on oltava kokonaislukuja: {text!r}",
+                f"{option}: coordinates must be integers: {text!r}"))
