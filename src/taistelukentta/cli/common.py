@@ -36,10 +36,18 @@ def parse_cell(text: str, option: str) -> tuple[int, int]:
     """Parse ``X,Y`` into a cell; a bad value exits 2 naming the option."""
     parts = text.split(",")
     if len(parts) != 2:
-        fail(tr(f"{option}: odotettiin muotoa X,Y, saatiin {text!r}",
-                f"{option}: expected X,Y, got {text!r}"))
+        fail(
+            tr(
+                f"{option}: odotettiin muotoa X,Y, saatiin {text!r}",
+                f"{option}: expected X,Y, got {text!r}",
+            )
+        )
     try:
         return int(parts[0]), int(parts[1])
     except ValueError:
-        fail(tr(f"{option}: koordinaattien on oltava kokonaislukuja: {text!r}",
-                f"{option}: coordinates must be integers: {text!r}"))
+        fail(
+            tr(
+                f"{option}: koordinaattien on oltava kokonaislukuja: {text!r}",
+                f"{option}: coordinates must be integers: {text!r}",
+            )
+        )
