@@ -1,1 +1,1 @@
-"""storage package."""
+"""Persistence: game files (JSON, atomic writes)."""
