@@ -9,7 +9,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from taistelukentta.errors import DataError
-from taistelukentta.storage import gamefile
 from taistelukentta.storage.gamefile import GameRecord, OrderEntry, load_game, save_game
 
 orders = st.lists(
@@ -39,7 +38,7 @@ def test_atomic_write_leaves_old_file_when_write_fails(
     def interrupted(fd: int) -> None:
         raise KeyboardInterrupt  # the write is cut off after the bytes went out, before rename
 
-    monkeypatch.setattr(gamefile.os, "fsync", interrupted)
+    monkeypatch.setattr("taistelukentta.storage.gamefile.os.fsync", interrupted)
     with pytest.raises(KeyboardInterrupt):
         save_game(path, GameRecord("demo", 2, [OrderEntry("co", "done")]))
     assert path.read_bytes() == before
