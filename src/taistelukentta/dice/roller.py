@@ -1,0 +1,272 @@
+"""The game's seeded dice roller and its roll log (R-DICE-2, R-DICE-4, R-DICE-6).
+
+One :class:`Roller` per game wraps one ``random.Random(seed)``; nothing else in the rules
+draws random numbers. Every roll becomes a :class:`RollRecord` in :attr:`Roller.log`
+(purpose, raw dice, kept dice, modifier, total, secret flag), so the same seed and the same
+orders replay the same game. :meth:`Roller.getstate` gives a JSON-serialisable snapshot a game
+state can carry; :meth:`Roller.from_state` continues from it with exactly the same rolls.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from taistelukentta.dice.expr import DiceExpr
+from taistelukentta.errors import ArgumentError
+
+D20 = DiceExpr(1, 20)
+
+#: Format tag of :meth:`Roller.getstate`; bump it if the layout changes.
+STATE_VERSION = 1
+
+
+class Advantage(StrEnum):
+    """Advantage on a d20 roll (R-DICE-4)."""
+
+    NONE = "none"
+    ADVANTAGE = "advantage"
+    """Roll 2d20, keep the higher."""
+    DISADVANTAGE = "disadvantage"
+    """Roll 2d20, keep the lower."""
+
+    @classmethod
+    def of(cls, advantage: bool, disadvantage: bool) -> Advantage:
+        """Combine the sources: both at once cancel; several of one kind do not stack.
+
+        Callers pass ``any(sources)`` for each kind, so stacking is impossible by design.
+        """
+        if advantage and not disadvantage:
+            return cls.ADVANTAGE
+        if disadvantage and not advantage:
+            return cls.DISADVANTAGE
+        return cls.NONE
+
+
+@dataclass(frozen=True, slots=True)
+class RollRecord:
+    """One roll as the game log keeps it (R-DICE-2)."""
+
+    seq: int
+    """Position of the roll in the game, from 1; never reused, survives save/load."""
+    purpose: str
+    """What the roll was for, e.g. ``"attack"`` or ``"attack:damage"``."""
+    expr: str
+    """What was rolled: a dice expression (``"2d6"``) or ``"2d20kh1"``/``"2d20kl1"``."""
+    dice: tuple[int, ...]
+    """Every die as it fell."""
+    kept: tuple[int, ...]
+    """The dice that count (all of them, or the one kept under advantage/disadvantage)."""
+    modifier: int
+    """Everything added to the kept dice (the expression's own modifier included)."""
+    total: int
+    """``sum(kept) + modifier``."""
+    secret: bool = False
+    """A GM's roll shown only to the GM until the rule reveals it (R-DICE-6)."""
+
+    @property
+    def natural(self) -> int:
+        """The single kept die ("natural 20/1" means the kept die, R-DICE-4)."""
+        if len(self.kept) != 1:
+            raise ValueError(f"roll {self.seq} ({self.expr}) has no single natural die")
+        return self.kept[0]
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dictionary (lists for the dice)."""
+        return {
+            "seq": self.seq,
+            "purpose": self.purpose,
+            "expr": self.expr,
+            "dice": list(self.dice),
+            "kept": list(self.kept),
+            "modifier": self.modifier,
+            "total": self.total,
+            "secret": self.secret,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> RollRecord:
+        """Inverse of :meth:`to_dict`; a missing or mistyped key → ArgumentError naming it."""
+        try:
+            record = cls(
+                seq=_int(data, "seq"),
+                purpose=_str(data, "purpose"),
+                expr=_str(data, "expr"),
+                dice=tuple(_int_list(data, "dice")),
+                kept=tuple(_int_list(data, "kept")),
+                modifier=_int(data, "modifier"),
+                total=_int(data, "total"),
+                secret=bool(data.get("secret", False)),
+            )
+        except KeyError as exc:
+            raise ArgumentError(
+                f"roll record: missing key {exc.args[0]!r}",
+                f"heittotietue: avain {exc.args[0]!r} puuttuu",
+            ) from None
+        if record.total != sum(record.kept) + record.modifier:
+            raise ArgumentError(
+                f"roll record {record.seq}: total {record.total} is not "
+                f"sum(kept) + modifier = {sum(record.kept) + record.modifier}",
+                f"heittotietue {record.seq}: summa {record.total} ei ole "
+                f"sum(kept) + modifier = {sum(record.kept) + record.modifier}",
+            )
+        return record
+
+
+class Roller:
+    """The seeded random source of one game (R-DICE-2).
+
+    ``seed`` fixes every roll: two rollers with the same seed asked the same things give
+    the same records. Subclasses may override :meth:`_die` (e.g. to script the dice in
+    tests, :class:`taistelukentta.dice.scripted.ScriptedRoller`).
+    """
+
+    def __init__(self, seed: int) -> None:
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise ArgumentError(
+                f"roller seed must be an integer, got {seed!r}",
+                f"heittäjän siemenen on oltava kokonaisluku, saatiin {seed!r}",
+            )
+        self.seed = seed
+        self._rng = random.Random(seed)
+        self._seq = 0
+        self.log: list[RollRecord] = []
+        """Every roll made by this roller object, oldest first."""
+        self._drained = 0
+
+    # -- drawing --------------------------------------------------------------------------
+
+    def _die(self, sides: int) -> int:
+        """One die, 1..sides."""
+        return self._rng.randrange(sides) + 1
+
+    def _record(
+        self,
+        purpose: str,
+        expr: str,
+        dice: tuple[int, ...],
+        kept: tuple[int, ...],
+        modifier: int,
+        secret: bool,
+    ) -> RollRecord:
+        self._seq += 1
+        record = RollRecord(
+            self._seq, purpose, expr, dice, kept, modifier, sum(kept) + modifier, secret
+        )
+        self.log.append(record)
+        return record
+
+    def roll(
+        self, expr: DiceExpr | str, purpose: str, *, modifier: int = 0, secret: bool = False
+    ) -> RollRecord:
+        """Roll ``expr`` (all dice kept) and add ``modifier`` on top of its own one."""
+        dice_expr = DiceExpr.of(expr)
+        dice = tuple(self._die(dice_expr.sides) for _ in range(dice_expr.count))
+        return self._record(
+            purpose, str(dice_expr.dice_only), dice, dice, dice_expr.modifier + modifier, secret
+        )
+
+    def d20(
+        self,
+        purpose: str,
+        *,
+        advantage: Advantage = Advantage.NONE,
+        modifier: int = 0,
+        secret: bool = False,
+    ) -> RollRecord:
+        """A d20 roll; with advantage/disadvantage 2d20 keep the higher/lower (R-DICE-4)."""
+        if advantage is Advantage.NONE:
+            die = self._die(20)
+            return self._record(purpose, "d20", (die,), (die,), modifier, secret)
+        first, second = self._die(20), self._die(20)
+        if advantage is Advantage.ADVANTAGE:
+            return self._record(
+                purpose, "2d20kh1", (first, second), (max(first, second),), modifier, secret
+            )
+        return self._record(
+            purpose, "2d20kl1", (first, second), (min(first, second),), modifier, secret
+        )
+
+    # -- log --------------------------------------------------------------------------------
+
+    def drain(self) -> list[RollRecord]:
+        """The records made since the last call (all of them on the first call)."""
+        fresh = self.log[self._drained :]
+        self._drained = len(self.log)
+        return fresh
+
+    def clear_log(self) -> None:
+        """Forget the log (e.g. in long simulations); the sequence numbers go on."""
+        self.log.clear()
+        self._drained = 0
+
+    @property
+    def rolls_made(self) -> int:
+        """How many rolls this random source has made since the game began."""
+        return self._seq
+
+    # -- state ------------------------------------------------------------------------------
+
+    def getstate(self) -> dict[str, Any]:
+        """A JSON-serialisable snapshot: seed, roll counter and the generator state.
+
+        The log is not part of it (the game log keeps the records).
+        """
+        version, internal, gauss = self._rng.getstate()
+        return {
+            "version": STATE_VERSION,
+            "seed": self.seed,
+            "seq": self._seq,
+            "rng": [version, list(internal), gauss],
+        }
+
+    @classmethod
+    def from_state(cls, state: Mapping[str, Any]) -> Roller:
+        """A roller that continues exactly where the one that gave ``state`` stood."""
+        try:
+            if state["version"] != STATE_VERSION:
+                raise ValueError(f"unknown version {state['version']!r}")
+            roller = cls(int(state["seed"]))
+            roller._seq = int(state["seq"])
+            version, internal, gauss = state["rng"]
+            roller._rng.setstate(
+                (int(version), tuple(int(x) for x in internal), None if gauss is None else gauss)
+            )
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ArgumentError(
+                f"roller state is broken: {exc}", f"heittäjän tila on virheellinen: {exc}"
+            ) from None
+        return roller
+
+
+def _int(data: Mapping[str, Any], key: str) -> int:
+    value = data[key]
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ArgumentError(
+            f"roll record: {key!r} must be an integer, got {value!r}",
+            f"heittotietue: {key!r} on oltava kokonaisluku, saatiin {value!r}",
+        )
+    return value
+
+
+def _str(data: Mapping[str, Any], key: str) -> str:
+    value = data[key]
+    if not isinstance(value, str):
+        raise ArgumentError(
+            f"roll record: {key!r} must be text, got {value!r}",
+            f"heittotietue: {key!r} on oltava tekstiä, saatiin {value!r}",
+        )
+    return value
+
+
+def _int_list(data: Mapping[str, Any], key: str) -> list[int]:
+    value = data[key]
+    if not isinstance(value, list | tuple):
+        raise ArgumentError(
+            f"roll record: {key!r} must be a list of integers, got {value!r}",
+            f"heittotietue: {key!r} on oltava kokonaislukulista, saatiin {value!r}",
+        )
+    return [_int({key: item}, key) for item in value]
