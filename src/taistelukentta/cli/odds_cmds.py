@@ -1,9 +1,189 @@
-"""CLI commands (placeholder until filled in by its owner)."""
+"""``tk20 odds``: exact odds of an attack, a morale test and a recon roll.
+
+Rule options use the DEFAULT values of the resolution functions until the lead wires
+``content.options.load_options()`` in (the odds functions take every option as a keyword).
+"""
 
 from __future__ import annotations
 
+from fractions import Fraction
+from typing import Annotated
+
 import typer
+from rich.table import Table
+
+from taistelukentta.cli.common import console, fail, fail_error, print_json
+from taistelukentta.dice.expr import DiceExpr
+from taistelukentta.dice.roller import Advantage
+from taistelukentta.errors import TkError
+from taistelukentta.i18n import get_language, term, tr
+from taistelukentta.odds.exact import attack_odds, morale_odds, recon_odds
+
+#: Sane ranges of the numeric arguments (inclusive); anything outside is a typo.
+BONUS_RANGE = (-30, 30)
+DEFENCE_RANGE = (0, 60)
+DC_RANGE = (1, 60)
+
+odds_app = typer.Typer(
+    name="odds",
+    help="Tarkat todennäköisyydet / exact odds: attack, morale, recon.",
+    no_args_is_help=True,
+)
+
+JsonFlag = Annotated[
+    bool, typer.Option("--json", help="Tulosta vain JSON / print one JSON object only.")
+]
 
 
 def register(app: typer.Typer) -> None:
-    """Add this module's commands to ``app``."""
+    """Add the ``odds`` sub-commands to ``app``."""
+    app.add_typer(odds_app, name="odds")
+
+
+def _check_range(value: int, option: str, bounds: tuple[int, int]) -> None:
+    low, high = bounds
+    if not low <= value <= high:
+        fail(
+            tr(
+                f"{option}: arvon on oltava välillä {low}…{high}, saatiin {value}",
+                f"{option}: the value must be within {low}..{high}, got {value}",
+            )
+        )
+
+
+def _pct(p: Fraction) -> str:
+    text = f"{float(p) * 100:.1f} %"
+    return text.replace(".", ",") if get_language() == "fi" else text
+
+
+def _number(x: Fraction) -> str:
+    text = f"{float(x):.2f}"
+    return text.replace(".", ",") if get_language() == "fi" else text
+
+
+def _outcome_table(title: str, rows: list[tuple[str, Fraction]]) -> Table:
+    table = Table(title=title, title_justify="left")
+    table.add_column(tr("Tulos", "Result"))
+    table.add_column(tr("Todennäköisyys", "Probability"), justify="right")
+    for label, p in rows:
+        table.add_row(label, _pct(p))
+    return table
+
+
+def _signed(value: int) -> str:
+    return f"+{value}" if value >= 0 else str(value)
+
+
+@odds_app.command("attack")
+def attack_cmd(
+    bonus: Annotated[
+        int, typer.Option("--bonus", help="Kaikki d20:een lisättävät bonukset (TT + ase + muut).")
+    ],
+    defence: Annotated[int, typer.Option("--defence", help="Puolustus = kohteen S + suoja.")],
+    advantage: Annotated[bool, typer.Option("--advantage", help="Etu (2d20, suurempi).")] = False,
+    disadvantage: Annotated[
+        bool, typer.Option("--disadvantage", help="Haitta (2d20, pienempi).")
+    ] = False,
+    damage: Annotated[
+        str, typer.Option("--damage", help="Vahinkonoppa (TI), esim. d6, 2d4+1.")
+    ] = "d6",
+    json_out: JsonFlag = False,
+) -> None:
+    """Hyökkäyksen tarkat todennäköisyydet (R-ATK-4…6) / exact odds of an attack."""
+    _check_range(bonus, "--bonus", BONUS_RANGE)
+    _check_range(defence, "--defence", DEFENCE_RANGE)
+    try:
+        expr = DiceExpr.parse(damage)
+    except TkError as exc:
+        fail_error(exc)
+    adv = Advantage.of(advantage, disadvantage)
+    odds = attack_odds(bonus, defence, advantage=adv, damage=expr)
+    if json_out:
+        print_json({key: float(value) for key, value in odds.as_dict().items()})
+        return
+    adv_text = {
+        Advantage.NONE: "",
+        Advantage.ADVANTAGE: tr(", etu", ", advantage"),
+        Advantage.DISADVANTAGE: tr(", haitta", ", disadvantage"),
+    }[adv]
+    title = tr(
+        f"Hyökkäys: d20{_signed(bonus)} vs puolustus {defence}{adv_text}, TI {expr}",
+        f"Attack: d20{_signed(bonus)} vs defence {defence}{adv_text}, damage {expr}",
+    )
+    table = _outcome_table(
+        title,
+        [
+            (term("HEAVY_HIT"), odds.heavy_hit),
+            (term("HIT"), odds.hit),
+            (term("PINNING"), odds.pinning),
+            (term("MISS"), odds.miss),
+        ],
+    )
+    table.add_section()
+    table.add_row(tr("Luonnollinen 1 (takaisku)", "Natural 1 (setback)"), _pct(odds.natural_1))
+    table.add_row(tr("Odotettu vahinko", "Expected damage"), _number(odds.expected_damage))
+    console.print(table)
+
+
+@odds_app.command("morale")
+def morale_cmd(
+    bonus: Annotated[int, typer.Option("--bonus", help="M + moraalimuuttujat yhteensä.")],
+    dc: Annotated[int, typer.Option("--dc", help="Vaikeusaste (DC).")],
+    json_out: JsonFlag = False,
+) -> None:
+    """Moraalitestin tarkat todennäköisyydet (R-MOR-2) / exact odds of a morale test."""
+    _check_range(bonus, "--bonus", BONUS_RANGE)
+    _check_range(dc, "--dc", DC_RANGE)
+    odds = morale_odds(bonus, dc)
+    if json_out:
+        print_json({key: float(value) for key, value in odds.as_dict().items()})
+        return
+    title = tr(
+        f"Moraalitesti: d20{_signed(bonus)} vs DC {dc}",
+        f"Morale test: d20{_signed(bonus)} vs DC {dc}",
+    )
+    console.print(
+        _outcome_table(
+            title,
+            [
+                (term("PASS"), odds.passed),
+                (term("SHAKEN"), odds.shaken),
+                (term("SUPPRESSED"), odds.suppressed),
+                (term("RETREATING"), odds.retreating),
+            ],
+        )
+    )
+
+
+@odds_app.command("recon")
+def recon_cmd(
+    bonus: Annotated[int, typer.Option("--bonus", help="Tiedustelijan TT (+ korkeus).")],
+    stealth: Annotated[int, typer.Option("--stealth", help="Kohteen häive (H).")],
+    cover: Annotated[int, typer.Option("--cover", help="Kohteen suojabonus.")],
+    json_out: JsonFlag = False,
+) -> None:
+    """Tiedustelun tarkat todennäköisyydet (R-REC-1/2) / exact odds of a recon roll."""
+    _check_range(bonus, "--bonus", BONUS_RANGE)
+    _check_range(stealth, "--stealth", BONUS_RANGE)
+    _check_range(cover, "--cover", BONUS_RANGE)
+    odds = recon_odds(bonus, stealth, cover)
+    if json_out:
+        print_json({key: float(value) for key, value in odds.as_dict().items()})
+        return
+    title = tr(
+        f"Tiedustelu: d20{_signed(bonus)} vs d12{_signed(stealth + cover)} "
+        f"(H {stealth}, suoja {cover})",
+        f"Recon: d20{_signed(bonus)} vs d12{_signed(stealth + cover)} "
+        f"(stealth {stealth}, cover {cover})",
+    )
+    console.print(
+        _outcome_table(
+            title,
+            [
+                (term("NONE"), odds.none),
+                (term("SUSPECTED"), odds.suspected),
+                (term("KNOWN"), odds.known),
+                (term("SPOTTED"), odds.spotted),
+            ],
+        )
+    )
