@@ -46,14 +46,33 @@ def parse_toml(text: str, source: str) -> dict[str, Any]:
 
 
 def find_line(text: str, loc: tuple[int | str, ...]) -> int | None:
-    """Best-effort 1-based line of the deepest string key of ``loc`` in TOML ``text``."""
-    keys = [k for k in loc if isinstance(k, str)]
+    """Best-effort 1-based line of the deepest key of ``loc`` in TOML ``text``.
+
+    String keys are searched in order; an integer index after a key that is an array of
+    tables (``[[weapons]]``) moves to that entry's header, so ``weapons[1].damage`` finds the
+    second weapon's ``damage`` line.
+    """
     lines = text.splitlines()
     start = 0
     found: int | None = None
-    for key in keys:
+    for part in loc:
+        if isinstance(part, int):
+            if found is None:
+                continue
+            header = lines[found - 1].strip()
+            if not header.startswith("[["):
+                continue
+            seen = 0
+            for i in range(found - 1, len(lines)):
+                if lines[i].strip() == header:
+                    if seen == part:
+                        found = i + 1
+                        start = i
+                        break
+                    seen += 1
+            continue
         pat = re.compile(
-            r"^\s*(\[\[?\s*)?([\w\-.\"' ]*\.)?[\"']?" + re.escape(key) + r"[\"']?\s*(=|\]|\.)"
+            r"^\s*(\[\[?\s*)?([\w\-.\"' ]*\.)?[\"']?" + re.escape(part) + r"[\"']?\s*(=|\]|\.)"
         )
         for i in range(start, len(lines)):
             if pat.search(lines[i]):
