@@ -58,11 +58,8 @@ class MoveResult:
     stopped_by: str | None
     """Why it stopped short of the path's end: ``allowance``, ``impassable``, ``blocked``,
     ``stop_cell``, ``squeeze``; None when the whole path was walked."""
-
-    @property
-    def remaining(self) -> float:
-        """Allowance left at the end (the whole allowance for an empty move is not known)."""
-        return self.steps[-1].remaining if self.steps else 0.0
+    remaining: float = 0.0
+    """Allowance left at the end (0 when the rounding rule ended the move)."""
 
 
 def _check_movement(movement: float) -> float:
@@ -130,11 +127,8 @@ def move_along_terrain(
     if taken < len(costs):
         stopped = "allowance"
     names = [t.id for t in types[:taken]]
-    return MoveResult(
-        taken,
-        _steps(L, [None] * taken, names, costs[:taken], rises[:taken], False),
-        stopped,
-    )
+    steps = _steps(L, [None] * taken, names, costs[:taken], rises[:taken], False)
+    return MoveResult(taken, steps, stopped, steps[-1].remaining if steps else L)
 
 
 def _squeezes(game_map: GameMap, a: Cell, b: Cell) -> bool:
@@ -200,9 +194,8 @@ def move_along(
         stopped = "allowance"
     cells = usable[:taken]
     names = [game_map.move_feature_at(c) or "" for c in cells]
-    return MoveResult(
-        taken, _steps(L, cells, names, costs[:taken], rises[:taken], doubled), stopped
-    )
+    steps = _steps(L, cells, names, costs[:taken], rises[:taken], doubled)
+    return MoveResult(taken, steps, stopped, steps[-1].remaining if steps else L)
 
 
 # -- vectorised search ---------------------------------------------------------------------
