@@ -24,7 +24,7 @@ from taistelukentta.grid import (
 from .conftest import maps
 from .reference import brute_reachable, ref_cost_field, ref_reachable
 
-WORKED = "road,road,field,field,field,swamp,swamp,swamp".split(",")
+WORKED = ["road", "road", "field", "field", "field", "swamp", "swamp", "swamp"]
 
 
 def test_r_ter_3_worked_example(table: TerrainTable) -> None:
@@ -60,9 +60,7 @@ def test_move_rejects_negative_allowance_and_unknown_terrain(table: TerrainTable
     st.integers(0, 12),
     st.lists(st.sampled_from(["open", "road", "field", "forest", "swamp", "thicket", "building"])),
 )
-def test_r_ter_3_never_exceeds_allowance_except_by_rounding(
-    movement: int, path: list[str]
-) -> None:
+def test_r_ter_3_never_exceeds_allowance_except_by_rounding(movement: int, path: list[str]) -> None:
     from taistelukentta.grid import default_terrain
 
     table = default_terrain()

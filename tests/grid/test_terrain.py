@@ -64,7 +64,7 @@ def test_terrain_names_and_default_legend(table: TerrainTable) -> None:
 
 
 def test_unknown_terrain_names_the_known_ids(table: TerrainTable) -> None:
-    with pytest.raises(ArgumentError, match="unknown terrain 'lava'.*forest"):
+    with pytest.raises(ArgumentError, match=r"unknown terrain 'lava'.*forest"):
         table.get("lava")
 
 
@@ -76,7 +76,8 @@ def _write(tmp_path: Path, body: str) -> Path:
 
 def test_broken_terrain_file_names_file_key_and_line(tmp_path: Path) -> None:
     good = data_path("terrain.toml").read_text(encoding="utf-8")
-    p = _write(tmp_path, good.replace("cover = 3\nsight_limit = 5", "cover = -3\nsight_limit = 5", 1))
+    broken = good.replace("cover = 3\nsight_limit = 5", "cover = -3\nsight_limit = 5", 1)
+    p = _write(tmp_path, broken)
     with pytest.raises(DataError) as exc:
         load_terrain(p)
     msg = str(exc.value)
@@ -88,7 +89,7 @@ def test_terrain_file_rejects_unknown_keys_and_missing_cost(tmp_path: Path) -> N
         tmp_path,
         '[terrain.mud]\nname_fi = "Muta"\nname_en = "Mud"\ncover = 0\nchar = "m"\ncolour = 1\n',
     )
-    with pytest.raises(DataError, match="terrain.mud.colour"):
+    with pytest.raises(DataError, match=r"terrain\.mud\.colour"):
         load_terrain(p)
     p = _write(tmp_path, '[terrain.mud]\nname_fi = "M"\nname_en = "M"\ncover = 0\nchar = "m"\n')
     with pytest.raises(DataError, match="move_cost is missing"):

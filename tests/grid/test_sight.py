@@ -1,0 +1,148 @@
+"""R-TER-4 line of sight and cover, R-TER-5 elevation modifier."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from taistelukentta.errors import ArgumentError
+from taistelukentta.grid import (
+    GameMap,
+    elevation_modifier,
+    line_of_sight,
+    parse_map,
+    ray,
+    visible_cells,
+)
+
+from .conftest import maps
+from .reference import ref_crossed, ref_line_of_sight
+
+
+def _row(cells: str) -> GameMap:
+    return parse_map(f'terrain = "{cells}"\n')
+
+
+def test_r_ter_4_open_ground_sees_ten_cells_no_more() -> None:
+    m = _row("." * 12)
+    assert line_of_sight(m, (0, 0), (10, 0)).visible
+    s = line_of_sight(m, (0, 0), (11, 0))
+    assert not s.visible and s.distance == 11 and s.limited_by is None
+    assert line_of_sight(m, (0, 0), (11, 0), max_range=12).visible
+
+
+def test_r_ter_4_forest_limits_sight_to_five() -> None:
+    m = _row("..F......")
+    assert line_of_sight(m, (0, 0), (5, 0)).visible
+    s = line_of_sight(m, (0, 0), (6, 0))
+    assert not s.visible and s.limited_by == "forest"
+
+
+def test_r_ter_4_building_and_thicket_limit_sight_to_two() -> None:
+    for ch, tid in (("B", "building"), ("T", "thicket")):
+        m = _row(f".{ch}...")
+        assert line_of_sight(m, (0, 0), (2, 0)).visible
+        s = line_of_sight(m, (0, 0), (3, 0))
+        assert not s.visible and s.limited_by == tid
+
+
+def test_r_ter_4_end_cells_limit_too() -> None:
+    m = _row("F......")
+    assert not line_of_sight(m, (0, 0), (6, 0)).visible  # observer in forest
+    assert not line_of_sight(m, (6, 0), (0, 0)).visible  # target in forest
+
+
+def test_r_ter_4_cover_from_terrain_along_the_line_not_the_observers() -> None:
+    m = _row("F.F..,")
+    s = line_of_sight(m, (0, 0), (5, 0))
+    assert s.visible and s.cover == 3 and s.limited_by == "forest"
+    m2 = _row("F....,")
+    s2 = line_of_sight(m2, (0, 0), (5, 0))  # only the observer's forest: field cover
+    assert s2.visible and s2.cover == 1 and s2.limited_by is None
+    m3 = _row(".FU")  # the target's own building beats the forest in front
+    s3 = line_of_sight(m3, (0, 0), (2, 0))
+    assert s3.visible and s3.cover == 4 and s3.limited_by == "building"
+
+
+def test_r_ter_4_corner_rule_slips_between_unless_both_limit() -> None:
+    # a diagonal line passes exactly through corners; cells beside them are (1,0), (0,1) …
+    one = parse_map('terrain = """\n.B..\n....\n....\n"""\n')
+    assert line_of_sight(one, (0, 0), (2, 2)).visible  # slips past one building
+    assert line_of_sight(one, (0, 0), (2, 2)).cover == 0
+    both = parse_map('terrain = """\n.B..\nB...\n....\n...."""\n')
+    # both beside cells limit (2): the line counts one of them; distance 2 still visible
+    assert line_of_sight(both, (0, 0), (2, 2)).visible
+    assert line_of_sight(both, (0, 0), (3, 3)).limited_by == "building"
+    assert not line_of_sight(both, (0, 0), (3, 3)).visible
+    mixed = parse_map('terrain = """\n.B....\nF.....\n......\n......\n......\n......"""\n')
+    # building beside forest: the less limiting one (forest, 5) counts
+    assert line_of_sight(mixed, (0, 0), (5, 5)).visible
+    assert line_of_sight(mixed, (0, 0), (5, 5)).cover == 3
+
+
+def test_r_ter_4_crossed_cells_match_exact_geometry() -> None:
+    for dx in range(-7, 8):
+        for dy in range(-7, 8):
+            r = ray(dx, dy)
+            crossed, corners = ref_crossed((10, 10), (10 + dx, 10 + dy))
+            assert {(10 + x, 10 + y) for x, y in r.cells} == crossed
+            assert len(set(r.cells)) == len(r.cells)
+            got = {
+                frozenset({(10 + p[0], 10 + p[1]), (10 + q[0], 10 + q[1])}) for p, q in r.corners
+            }
+            assert got == {frozenset(pair) for pair in corners}
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.data(), maps(max_side=12))
+def test_r_ter_4_sight_is_symmetric_on_any_map(data: st.DataObject, m: GameMap) -> None:
+    cells = st.tuples(st.integers(0, m.width - 1), st.integers(0, m.height - 1))
+    for _ in range(10):
+        a, b = data.draw(cells), data.draw(cells)
+        assert line_of_sight(m, a, b).visible == line_of_sight(m, b, a).visible
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data(), maps(max_side=12))
+def test_r_ter_4_line_of_sight_equals_plain_reading(data: st.DataObject, m: GameMap) -> None:
+    cells = st.tuples(st.integers(0, m.width - 1), st.integers(0, m.height - 1))
+    for _ in range(10):
+        a, b = data.draw(cells), data.draw(cells)
+        s = line_of_sight(m, a, b)
+        assert (s.visible, s.cover) == ref_line_of_sight(m, a, b)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.data(), maps(max_side=16), st.integers(0, 10))
+def test_r_ter_4_visible_cells_equals_per_pair_line_of_sight(
+    data: st.DataObject, m: GameMap, radius: int
+) -> None:
+    origin = data.draw(st.tuples(st.integers(0, m.width - 1), st.integers(0, m.height - 1)))
+    want = {
+        (x, y)
+        for y in range(m.height)
+        for x in range(m.width)
+        if line_of_sight(m, origin, (x, y), max_range=radius).visible
+    }
+    assert visible_cells(m, origin, radius) == want
+
+
+def test_visible_cells_on_example(example: GameMap) -> None:
+    seen = visible_cells(example, (3, 3))
+    assert (3, 3) in seen
+    assert all(line_of_sight(example, (3, 3), c).visible for c in seen)
+
+
+def test_line_of_sight_off_map(example: GameMap) -> None:
+    with pytest.raises(ArgumentError, match="target 99,0"):
+        line_of_sight(example, (0, 0), (99, 0))
+
+
+def test_r_ter_5_height_advantage_and_uphill_penalty() -> None:
+    m = parse_map('terrain = "...."\nelevation = "0 3 4 9"\n')
+    assert elevation_modifier(m, (2, 0), (0, 0)) == 2
+    assert elevation_modifier(m, (1, 0), (0, 0)) == 0
+    assert elevation_modifier(m, (0, 0), (2, 0)) == -2
+    assert elevation_modifier(m, (0, 0), (2, 0), drone=True) == 0
+    assert elevation_modifier(m, (3, 0), (2, 0)) == 2
