@@ -54,13 +54,13 @@ class RuleOptions(BaseModel):
     stacking_limit: Count
     stacking_mixed_sides: bool
     # R-DICE-5
-    opposed_tie: Literal["defender", "attacker"]
+    opposed_tie: Literal["defender", "active"]
     # R-UNIT-4
     auras_apply: bool
     # R-ATK-4
     heavy_hit_margin: Count
     pinning_margin: int
-    heavy_hit_extra: Literal["dice_twice", "max_extra"]
+    heavy_hit_extra: Literal["dice_twice"]
     pinning_penalty: Count
     # R-ATK-5
     natural20_miss: Literal["pinning", "morale_penalty"]
@@ -75,7 +75,7 @@ class RuleOptions(BaseModel):
     area_fire_degrees: bool
     area_fire_hits_hidden: bool
     # R-ATK-9
-    frag_vs_armour: Literal["half", "none", "full"]
+    frag_vs_armour: Literal["half", "none"]
     # R-ATK-10
     remove_destroyed: bool
     # R-CO-5
