@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 
 from taistelukentta.errors import ArgumentError
 
@@ -41,9 +42,12 @@ class DiceExpr:
     """Flat amount added to the sum of the dice (may be negative)."""
 
     def __post_init__(self) -> None:
-        _check(
-            self.count, self.sides, self.modifier, _raw_text(self.count, self.sides, self.modifier)
-        )
+        if (
+            self.sides not in DIE_SIZES
+            or not 1 <= self.count <= MAX_COUNT
+            or (abs(self.modifier) > MAX_MODIFIER)
+        ):
+            _check(self.count, self.sides, self.modifier, _raw_text(*self.parts))
 
     @classmethod
     def parse(cls, text: str) -> DiceExpr:
@@ -67,10 +71,20 @@ class DiceExpr:
     @classmethod
     def of(cls, value: DiceExpr | str) -> DiceExpr:
         """``value`` itself if it is an expression, else :meth:`parse` it."""
-        return value if isinstance(value, DiceExpr) else cls.parse(value)
+        return value if isinstance(value, DiceExpr) else _parse_cached(value)
 
     def __str__(self) -> str:
         return _raw_text(self.count, self.sides, self.modifier)
+
+    @property
+    def parts(self) -> tuple[int, int, int]:
+        """``(count, sides, modifier)``."""
+        return self.count, self.sides, self.modifier
+
+    @property
+    def dice_text(self) -> str:
+        """The dice without the modifier, e.g. ``"2d6"`` for ``2d6+1``."""
+        return _raw_text(self.count, self.sides, 0)
 
     @property
     def min(self) -> int:
@@ -140,3 +154,8 @@ def _check(count: int, sides: int, modifier: int, text: str) -> None:
             f"dice expression {text!r}: the modifier must be within ±{MAX_MODIFIER}",
             f"noppalauseke {text!r}: muuttujan on oltava välillä ±{MAX_MODIFIER}",
         )
+
+
+@lru_cache(maxsize=256)
+def _parse_cached(text: str) -> DiceExpr:
+    return DiceExpr.parse(text)

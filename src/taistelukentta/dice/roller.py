@@ -164,9 +164,12 @@ class Roller:
     ) -> RollRecord:
         """Roll ``expr`` (all dice kept) and add ``modifier`` on top of its own one."""
         dice_expr = DiceExpr.of(expr)
-        dice = tuple(self._die(dice_expr.sides) for _ in range(dice_expr.count))
+        if dice_expr.count == 1:
+            dice: tuple[int, ...] = (self._die(dice_expr.sides),)
+        else:
+            dice = tuple(self._die(dice_expr.sides) for _ in range(dice_expr.count))
         return self._record(
-            purpose, str(dice_expr.dice_only), dice, dice, dice_expr.modifier + modifier, secret
+            purpose, dice_expr.dice_text, dice, dice, dice_expr.modifier + modifier, secret
         )
 
     def d20(

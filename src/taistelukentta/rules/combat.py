@@ -36,6 +36,8 @@ HEAVY_HIT_MARGIN = 5
 """R-ATK-4: a margin of at least +5 is a HEAVY_HIT."""
 MISS_MARGIN = -5
 """R-ATK-4: a margin of −5 or less is a clean MISS."""
+SETBACK_DIE = DiceExpr(1, 6)
+"""R-ATK-6: the attacker's setback die."""
 DEFAULT_PINNING_PENALTY = 2
 """R-ATK-4 DEFAULT: a pinned target's next attack roll gets −2."""
 
@@ -216,7 +218,7 @@ def resolve_attack(
     rolls = (attack, *damage_rolls)
     setback = None
     if natural == 1:
-        setback_roll = roller.roll(DiceExpr(1, 6), f"{purpose}:setback")
+        setback_roll = roller.roll(SETBACK_DIE, f"{purpose}:setback")
         rolls += (setback_roll,)
         setback = setback_for(setback_roll.total)
     return AttackResult(
@@ -307,7 +309,7 @@ def resolve_area_attack(
         )
     setback = None
     if natural == 1:
-        setback_roll = roller.roll(DiceExpr(1, 6), f"{purpose}:setback")
+        setback_roll = roller.roll(SETBACK_DIE, f"{purpose}:setback")
         rolls += (setback_roll,)
         setback = setback_for(setback_roll.total)
     return AreaAttackResult(natural, attack.total, targets, setback, rolls)
