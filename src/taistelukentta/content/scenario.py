@@ -27,7 +27,7 @@ from taistelukentta.content.loader import (
 )
 from taistelukentta.content.options import RuleOptions, load_options
 from taistelukentta.content.units import UnitCard, load_unit_cards
-from taistelukentta.errors import ArgumentError, DataError, TkError
+from taistelukentta.errors import ArgumentError, DataError
 from taistelukentta.grid.gamemap import GameMap, load_map, map_from_data
 
 Cell = tuple[int, int]
@@ -372,8 +372,8 @@ def scenario_from_data(
         raise DataError(source, [where.pydantic_problem(e) for e in exc.errors()]) from None
 
     problems: list[str] = []
-    game_map = _resolve_map(spec, source, base_dir, where, problems)
-    options = _resolve_options(spec, where, problems)
+    game_map = _resolve_map(spec, source, text, base_dir, where, problems)
+    options = _resolve_options(spec, source, text, problems)
     cards = load_unit_cards()
     if game_map is not None:
         problems.extend(_check(spec, game_map, cards, options, where))
@@ -402,15 +402,16 @@ def scenario_from_data(
 def _resolve_map(
     spec: ScenarioFile,
     source: str,
+    text: str | None,
     base_dir: Path | None,
     where: _Locator,
     problems: list[str],
 ) -> GameMap | None:
     if isinstance(spec.map, dict):
         try:
-            return map_from_data(spec.map, f"{source} [map]")
+            return map_from_data(spec.map, source, text=text)
         except DataError as exc:
-            problems.extend(f"map: {p}" for p in exc.problems)
+            problems.extend(f"map.{p}" for p in exc.problems)
             return None
     candidates = []
     rel = Path(spec.map)
@@ -428,22 +429,14 @@ def _resolve_map(
     return None
 
 
-def _resolve_options(spec: ScenarioFile, where: _Locator, problems: list[str]) -> RuleOptions:
-    known = set(RuleOptions.model_fields)
-    overrides = {}
-    for key, value in spec.options.items():
-        if key in known:
-            overrides[key] = value
-        else:
-            problems.append(
-                f"{where.top('options', key)}: unknown rule option {key!r}"
-                " (see `tk20 rules` for the option names)"
-            )
+def _resolve_options(
+    spec: ScenarioFile, source: str, text: str | None, problems: list[str]
+) -> RuleOptions:
+    """``data/options.toml`` changed by the scenario's ``[options]`` table."""
     try:
-        return load_options(overrides=overrides)
-    except (TkError, ValidationError) as exc:
-        detail = "; ".join(exc.problems) if isinstance(exc, DataError) else str(exc)
-        problems.append(f"{where.top('options')}: bad option override: {detail}")
+        return load_options(overrides=spec.options, source=source, source_text=text)
+    except DataError as exc:
+        problems.extend(exc.problems)
         return load_options()
 
 
