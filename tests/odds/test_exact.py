@@ -229,3 +229,15 @@ def test_damage_distribution_hit_mean_is_the_dice_mean(expr: DiceExpr) -> None:
     heavy = damage_distribution(expr, Effect.HEAVY_HIT)
     assert mean(heavy) == 2 * expr.mean - expr.modifier
     assert damage_distribution(expr, Effect.PINNING) == ((0, Fraction(1)),)
+
+
+def test_r_atk_4_odds_follow_margin_options() -> None:
+    # d20+0 vs 10 with heavy from +3 and pinning down to -6: heavy 13-20, hit 10-12,
+    # pinning 4-9, miss 1-3.
+    odds = attack_odds(0, 10, heavy_hit_margin=3, pinning_margin=-6)
+    assert odds.outcomes() == {
+        "heavy_hit": Fraction(8, 20),
+        "hit": Fraction(3, 20),
+        "pinning": Fraction(6, 20),
+        "miss": Fraction(3, 20),
+    }

@@ -263,3 +263,15 @@ def test_r_atk_4_result_is_consistent_with_its_rolls(seed: int, bonus: int, defe
     assert result.effect is degree_of_effect(result.margin, result.natural)
     assert (result.damage > 0) <= result.effect.hits
     assert (result.setback is not None) == (result.natural == 1)
+
+
+def test_r_atk_4_margins_are_parameters() -> None:
+    assert degree_of_effect(4, 10, heavy_hit_margin=4) is Effect.HEAVY_HIT
+    assert degree_of_effect(-5, 10, pinning_margin=-6) is Effect.PINNING
+    assert degree_of_effect(-7, 10, pinning_margin=-6) is Effect.MISS
+    result = resolve_attack(
+        ScriptedRoller([13, 2, 2]), bonus=0, defence=10, damage=D6, heavy_hit_margin=3
+    )
+    assert result.effect is Effect.HEAVY_HIT and result.damage == 4
+    with pytest.raises(ValueError, match="pinning_margin"):
+        degree_of_effect(0, 10, pinning_margin=1)

@@ -97,3 +97,10 @@ def test_r_tk_1_further_thresholds_from_data_accumulate() -> None:
     )
     assert crossed_thresholds(7, 2, 12, thresholds) == thresholds
     assert crossed_thresholds(5, 2, 12, thresholds) == (critical,)
+
+
+def test_r_tk_1_threshold_and_movement_mode_are_parameters() -> None:
+    assert is_damaged(5, 10, damaged_percent=60)
+    assert not is_damaged(3, 10, damaged_percent=30)
+    assert became_damaged(7, 5, 10, damaged_percent=60)
+    assert effective_movement(7, True, mode="full") == 7

@@ -21,6 +21,8 @@ from taistelukentta.dice.expr import DiceExpr
 from taistelukentta.dice.opposed import TieRule
 from taistelukentta.dice.roller import Advantage
 from taistelukentta.rules.combat import (
+    HEAVY_HIT_MARGIN,
+    PINNING_MARGIN,
     Effect,
     HeavyHitExtra,
     Natural20Miss,
@@ -194,6 +196,8 @@ def attack_odds(
     natural20_miss: Natural20Miss = "pinning",
     damage_bonus: int = 0,
     damage_divisor: int = 1,
+    heavy_hit_margin: int = HEAVY_HIT_MARGIN,
+    pinning_margin: int = PINNING_MARGIN,
 ) -> AttackOdds:
     """Exact odds of :func:`~taistelukentta.rules.combat.resolve_attack` with these values.
 
@@ -205,7 +209,13 @@ def attack_odds(
     natural_1 = Fraction(0)
     morale_mark = Fraction(0)
     for natural, p in d20_distribution(advantage):
-        effect = degree_of_effect(natural + bonus - defence, natural, natural20_miss=natural20_miss)
+        effect = degree_of_effect(
+            natural + bonus - defence,
+            natural,
+            natural20_miss=natural20_miss,
+            heavy_hit_margin=heavy_hit_margin,
+            pinning_margin=pinning_margin,
+        )
         totals[effect] += p
         if natural == 1:
             natural_1 += p
@@ -243,6 +253,8 @@ def attack_damage_distribution(
     natural20_miss: Natural20Miss = "pinning",
     damage_bonus: int = 0,
     damage_divisor: int = 1,
+    heavy_hit_margin: int = HEAVY_HIT_MARGIN,
+    pinning_margin: int = PINNING_MARGIN,
 ) -> Distribution:
     """The exact distribution of the damage one attack does (0 for PINNING/MISS)."""
     expr = DiceExpr.of(damage)
@@ -255,6 +267,8 @@ def attack_damage_distribution(
         natural20_miss=natural20_miss,
         damage_bonus=damage_bonus,
         damage_divisor=damage_divisor,
+        heavy_hit_margin=heavy_hit_margin,
+        pinning_margin=pinning_margin,
     )
     weights = {Effect.HIT: odds.hit, Effect.HEAVY_HIT: odds.heavy_hit}
     result: dict[int, Fraction] = {0: odds.pinning + odds.miss}

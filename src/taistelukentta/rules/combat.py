@@ -33,9 +33,10 @@ FragVsArmour = Literal["half", "none"]
 down. ``"none"``: FRAG does no damage to armoured targets."""
 
 HEAVY_HIT_MARGIN = 5
-"""R-ATK-4: a margin of at least +5 is a HEAVY_HIT."""
-MISS_MARGIN = -5
-"""R-ATK-4: a margin of −5 or less is a clean MISS."""
+"""R-ATK-4: a margin of at least +5 is a HEAVY_HIT (option ``heavy_hit_margin``)."""
+PINNING_MARGIN = -4
+"""R-ATK-4: the lowest margin that is still PINNING; below it a clean MISS
+(option ``pinning_margin``)."""
 SETBACK_DIE = DiceExpr(1, 6)
 """R-ATK-6: the attacker's setback die."""
 DEFAULT_PINNING_PENALTY = 2
@@ -77,7 +78,12 @@ class DamageType(StrEnum):
 
 
 def degree_of_effect(
-    margin: int, natural: int, *, natural20_miss: Natural20Miss = "pinning"
+    margin: int,
+    natural: int,
+    *,
+    natural20_miss: Natural20Miss = "pinning",
+    heavy_hit_margin: int = HEAVY_HIT_MARGIN,
+    pinning_margin: int = PINNING_MARGIN,
 ) -> Effect:
     """The degree of effect of an attack with this margin and natural d20 (R-ATK-4, R-ATK-5).
 
@@ -87,11 +93,15 @@ def degree_of_effect(
     """
     _check_natural(natural)
     _check_natural20_miss(natural20_miss)
-    if margin >= HEAVY_HIT_MARGIN:
+    if not pinning_margin < 0 < heavy_hit_margin:
+        raise ValueError(
+            f"need pinning_margin < 0 < heavy_hit_margin, got {pinning_margin}, {heavy_hit_margin}"
+        )
+    if margin >= heavy_hit_margin:
         effect = Effect.HEAVY_HIT
     elif margin >= 0:
         effect = Effect.HIT
-    elif margin > MISS_MARGIN:
+    elif margin >= pinning_margin:
         effect = Effect.PINNING
     else:
         effect = Effect.MISS
@@ -193,6 +203,8 @@ def resolve_attack(
     damage_divisor: int = 1,
     natural20_miss: Natural20Miss = "pinning",
     pinning_penalty: int = DEFAULT_PINNING_PENALTY,
+    heavy_hit_margin: int = HEAVY_HIT_MARGIN,
+    pinning_margin: int = PINNING_MARGIN,
     purpose: str = "attack",
 ) -> AttackResult:
     """Resolve one attack (R-ATK-2…6).
@@ -205,7 +217,13 @@ def resolve_attack(
     attack = roller.d20(purpose, advantage=advantage, modifier=bonus)
     natural = attack.natural
     margin = attack.total - defence
-    effect = degree_of_effect(margin, natural, natural20_miss=natural20_miss)
+    effect = degree_of_effect(
+        margin,
+        natural,
+        natural20_miss=natural20_miss,
+        heavy_hit_margin=heavy_hit_margin,
+        pinning_margin=pinning_margin,
+    )
     amount, damage_rolls = roll_damage(
         roller,
         damage,
@@ -260,6 +278,8 @@ def resolve_area_attack(
     damage_divisor: int = 1,
     natural20_miss: Natural20Miss = "pinning",
     pinning_penalty: int = DEFAULT_PINNING_PENALTY,
+    heavy_hit_margin: int = HEAVY_HIT_MARGIN,
+    pinning_margin: int = PINNING_MARGIN,
     area_degrees: bool = True,
     purpose: str = "area_attack",
 ) -> AreaAttackResult:
@@ -280,7 +300,13 @@ def resolve_area_attack(
     for target, defence in defences.items():
         margin = attack.total - defence
         if area_degrees:
-            effect = degree_of_effect(margin, natural, natural20_miss=natural20_miss)
+            effect = degree_of_effect(
+                margin,
+                natural,
+                natural20_miss=natural20_miss,
+                heavy_hit_margin=heavy_hit_margin,
+                pinning_margin=pinning_margin,
+            )
             marks = morale_marks_for(effect, natural, natural20_miss=natural20_miss)
         else:
             effect = Effect.HIT if margin >= 0 else Effect.MISS

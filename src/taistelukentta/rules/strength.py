@@ -21,8 +21,13 @@ FirepowerMode = Literal["step_down", "halve"]
 """R-TK-1: how DAMAGED weakens TI. ``"step_down"`` (004): one die size down, minimum d4.
 ``"halve"`` (000 variant): the damage rolled is halved, rounded down."""
 
-DAMAGED_FRACTION = Fraction(1, 2)
-"""R-TK-1: DAMAGED when TK < 50 % of max."""
+MovementMode = Literal["halve", "full"]
+"""R-TK-1: a DAMAGED unit's movement, halved rounded down (``"halve"``) or kept (``"full"``)."""
+
+DAMAGED_PERCENT = 50
+"""R-TK-1: DAMAGED when TK < 50 % of max (option ``damaged_threshold``)."""
+DAMAGED_FRACTION = Fraction(DAMAGED_PERCENT, 100)
+"""The same threshold as a fraction (:class:`StrengthThreshold` data)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,22 +82,28 @@ def _check(strength: int, max_strength: int) -> None:
         raise ValueError(f"strength must be within 0..{max_strength}, got {strength}")
 
 
-def is_damaged(strength: int, max_strength: int) -> bool:
-    """DAMAGED as soon as TK < 50 % of max (R-TK-1)."""
+def is_damaged(strength: int, max_strength: int, *, damaged_percent: int = DAMAGED_PERCENT) -> bool:
+    """DAMAGED as soon as TK < 50 % of max (R-TK-1; option ``damaged_threshold``)."""
     _check(strength, max_strength)
-    return strength < DAMAGED_FRACTION * max_strength
+    return strength * 100 < damaged_percent * max_strength
 
 
-def became_damaged(before: int, after: int, max_strength: int) -> bool:
+def became_damaged(
+    before: int, after: int, max_strength: int, *, damaged_percent: int = DAMAGED_PERCENT
+) -> bool:
     """Whether a strength change crossed into DAMAGED (triggers the DC 12 morale test)."""
-    return not is_damaged(before, max_strength) and is_damaged(after, max_strength)
+    return not is_damaged(before, max_strength, damaged_percent=damaged_percent) and is_damaged(
+        after, max_strength, damaged_percent=damaged_percent
+    )
 
 
-def effective_movement(movement: int, damaged: bool) -> int:
-    """Movement L, halved (rounded down) when DAMAGED (R-TK-1)."""
+def effective_movement(movement: int, damaged: bool, *, mode: MovementMode = "halve") -> int:
+    """Movement L, halved (rounded down) when DAMAGED (R-TK-1; ``mode="full"`` keeps it)."""
     if movement < 0:
         raise ValueError(f"movement cannot be negative, got {movement}")
-    return movement // 2 if damaged else movement
+    if mode not in ("halve", "full"):
+        raise ValueError(f"movement mode must be 'halve' or 'full', got {mode!r}")
+    return movement // 2 if damaged and mode == "halve" else movement
 
 
 def effective_firepower(
