@@ -210,13 +210,19 @@ class _Search:
     layers: int
     dist: FloatArray  # per state (layers * n)
     pred: _I | None
-    src: _I  # edges, in state space
-    dst: _I
+    indptr: npt.NDArray[np.int32]  # the state graph in CSR form
+    dst: npt.NDArray[np.int32]
     weight: FloatArray
 
     def cell_of(self, state: int) -> Cell:
         i = state % (self.w * self.h)
         return (self.x0 + i % self.w, self.y0 + i // self.w)
+
+    @property
+    def src(self) -> _I:
+        """Source state of every edge (CSR rows expanded)."""
+        counts = np.diff(self.indptr)
+        return np.repeat(np.arange(len(counts), dtype=np.int64), counts)
 
 
 def _search(
@@ -228,11 +234,17 @@ def _search(
     allow_squeeze: bool,
     predecessors: bool,
 ) -> _Search:
+    """Dijkstra over the state graph of a window around ``start`` (whole map if no limit).
+
+    The graph is laid out directly in CSR form: each state has 8 edge slots (one per
+    direction) and a boolean mask drops the illegal ones, which keeps rows in order and
+    avoids any sorting.
+    """
     sx, sy = start
     if limit is None:
         x0, y0, x1, y1 = 0, 0, game_map.width, game_map.height
     else:
-        # a step costs at least half a cell of allowance, plus one rounded last step
+        # a step costs at least the cheapest multiplier, plus one rounded last step
         min_cost = float(np.min(game_map.move_cost))
         radius = int(limit / min_cost) + 2 if np.isfinite(min_cost) else 1
         x0, y0 = max(0, sx - radius), max(0, sy - radius)
@@ -249,51 +261,59 @@ def _search(
     for qx, qy in stop_cells:
         if x0 <= qx < x1 and y0 <= qy < y1 and (qx, qy) != start:
             stop[(qy - y0) * w + (qx - x0)] = True
-    ids = np.arange(n, dtype=np.int64)
-    X = ids % w
-    Y = ids // w
-    srcs: list[_I] = []
-    dsts: list[_I] = []
-    for dx, dy in DIRECTIONS8:
-        nx, ny = X + dx, Y + dy
-        ok = (nx >= 0) & (nx < w) & (ny >= 0) & (ny < h)
-        s = ids[ok]
-        d = (ny * w + nx)[ok]
-        keep = np.isfinite(cost[d]) & ~stop[s]
+    # every legal edge, as flat (state, slot) positions of an (n, 8) table built from
+    # shifted views of padded arrays: no gathers, rows stay in order
+    cost2 = np.pad(cost.reshape(h, w), 1, constant_values=np.inf)
+    imp2 = np.pad(imp.reshape(h, w), 1, constant_values=True)
+    elev2 = np.pad(elev.reshape(h, w), 1, constant_values=0)
+    free = ~stop.reshape(h, w)
+    valid = np.empty((h, w, 8), dtype=np.bool_)
+    base = np.empty((h, w, 8), dtype=np.float64)
+    rise = np.empty((h, w, 8), dtype=np.int32)
+    offsets = np.empty(8, dtype=np.int32)
+    here = elev2[1 : 1 + h, 1 : 1 + w]
+    for k, (dx, dy) in enumerate(DIRECTIONS8):
+        there = cost2[1 + dy : 1 + dy + h, 1 + dx : 1 + dx + w]
+        ok = np.isfinite(there) & free
         if dx and dy and not allow_squeeze:
-            keep &= ~(imp[(Y * w + nx)[ok]] & imp[(ny * w + X)[ok]])
-        srcs.append(s[keep])
-        dsts.append(d[keep])
-    src = np.concatenate(srcs)
-    dst = np.concatenate(dsts)
-    base = cost[dst]
-    rise = np.maximum(elev[dst] - elev[src], 0)
+            ok &= ~(imp2[1 : 1 + h, 1 + dx : 1 + dx + w] & imp2[1 + dy : 1 + dy + h, 1 : 1 + w])
+        valid[:, :, k] = ok
+        base[:, :, k] = there
+        rise[:, :, k] = elev2[1 + dy : 1 + dy + h, 1 + dx : 1 + dx + w] - here
+        offsets[k] = dy * w + dx
+    edge = np.flatnonzero(valid.ravel())
+    e_src = (edge // 8).astype(np.int32)
+    e_dst = e_src + offsets[edge % 8]
+    e_w = base.ravel()[edge]
+    e_rise = np.maximum(rise.ravel()[edge], 0)
     start_state = (sy - y0) * w + (sx - x0)
-    if not np.any(rise):
+    if not np.any(e_rise):
         layers = 1
-        s_all, d_all, w_all = src, dst, base
+        dst, weight = e_dst, e_w
+        counts = np.bincount(e_src, minlength=n)
         sources = [start_state]
     else:
-        # regime A: layers 0..5 = ascent so far; regime B: layer 6, uphill doubled
+        # regime A: layers 0..5 = ascent so far; regime B: layer 6, every uphill step doubled
         layers = ASCENT_LIMIT + 1
-        s_parts: list[_I] = []
-        d_parts: list[_I] = []
-        w_parts: list[FloatArray] = []
+        dsts: list[npt.NDArray[np.int32]] = []
+        weights: list[FloatArray] = []
+        cnts: list[npt.NDArray[np.int64]] = []
         for a in range(ASCENT_LIMIT):
-            ok = rise <= ASCENT_LIMIT - 1 - a
-            s_parts.append(src[ok] + a * n)
-            d_parts.append(dst[ok] + (a + rise[ok]) * n)
-            w_parts.append(base[ok])
-        b = ASCENT_LIMIT * n
-        s_parts.append(src + b)
-        d_parts.append(dst + b)
-        w_parts.append(np.where(rise > 0, base * UPHILL_FACTOR, base))
-        s_all = np.concatenate(s_parts)
-        d_all = np.concatenate(d_parts)
-        w_all = np.concatenate(w_parts)
-        sources = [start_state, start_state + b]
+            keep = e_rise <= ASCENT_LIMIT - 1 - a
+            dsts.append((a + e_rise[keep]) * n + e_dst[keep])
+            weights.append(e_w[keep])
+            cnts.append(np.bincount(e_src[keep], minlength=n))
+        dsts.append(ASCENT_LIMIT * n + e_dst)
+        weights.append(np.where(e_rise > 0, e_w * UPHILL_FACTOR, e_w))
+        cnts.append(np.bincount(e_src, minlength=n))
+        dst = np.concatenate(dsts)
+        weight = np.concatenate(weights)
+        counts = np.concatenate(cnts)
+        sources = [start_state, start_state + ASCENT_LIMIT * n]
     total = layers * n
-    graph = csr_matrix((w_all, (s_all, d_all)), shape=(total, total))
+    indptr = np.zeros(total + 1, dtype=np.int32)
+    indptr[1:] = np.cumsum(counts)
+    graph = csr_matrix((weight, dst, indptr), shape=(total, total))
     kwargs: dict[str, object] = {"directed": True, "indices": sources, "min_only": True}
     if limit is not None:
         kwargs["limit"] = limit + 0.25  # costs are multiples of 0.5
@@ -304,7 +324,7 @@ def _search(
     else:
         dist = dijkstra(graph, **kwargs)
     return _Search(
-        x0, y0, w, h, layers, np.asarray(dist, dtype=np.float64), pred, s_all, d_all, w_all
+        x0, y0, w, h, layers, np.asarray(dist, dtype=np.float64), pred, indptr, dst, weight
     )
 
 
@@ -380,12 +400,13 @@ def path_to(
     if float(d.min()) <= L:
         last = int(states[int(np.argmin(d))])
     else:
-        ds = s.dist[s.src]
+        src = s.src
+        ds = s.dist[src]
         ok = (ds + s.weight / 2 <= L) & (s.dst % n == g)
         if not np.any(ok):
             return None
         cand = np.flatnonzero(ok)
-        last = int(s.src[cand[int(np.argmin(ds[cand]))]])
+        last = int(src[cand[int(np.argmin(ds[cand]))]])
         tail = [goal]
     assert s.pred is not None
     path: list[Cell] = []

@@ -150,8 +150,8 @@ def line_of_sight(game_map: GameMap, a: Cell, b: Cell, *, max_range: int = MAX_S
 class _RayTable:
     offsets: npt.NDArray[np.int64]  # (K, 2) dx, dy
     dist: npt.NDArray[np.int64]  # (K,)
-    cells: npt.NDArray[np.int64]  # (K, M) window indices, padded with the dummy index
-    corner_a: npt.NDArray[np.int64]  # (K, C)
+    cells: npt.NDArray[np.int64]  # (M, K) window indices, padded with the dummy index
+    corner_a: npt.NDArray[np.int64]  # (C, K)
     corner_b: npt.NDArray[np.int64]
 
 
@@ -179,7 +179,14 @@ def _ray_table(radius: int) -> _RayTable:
             cb[k, q] = widx(p2)
     offsets = np.array(offs, dtype=np.int64)
     dist = np.max(np.abs(offsets), axis=1)
-    return _RayTable(offsets, dist, cells, ca, cb)
+    # transposed so the reductions run over whole rows (much faster than along short rows)
+    return _RayTable(
+        offsets,
+        dist,
+        np.ascontiguousarray(cells.T),
+        np.ascontiguousarray(ca.T),
+        np.ascontiguousarray(cb.T),
+    )
 
 
 def visible_cells(game_map: GameMap, origin: Cell, radius: int = MAX_SIGHT) -> set[Cell]:
@@ -193,15 +200,15 @@ def visible_cells(game_map: GameMap, origin: Cell, radius: int = MAX_SIGHT) -> s
     t = _ray_table(radius)
     side = 2 * radius + 1
     ox, oy = origin
-    window = np.full((side, side), np.inf)
+    flat = np.full(side * side + 1, np.inf)  # the last one is the padding dummy
+    window = flat[:-1].reshape(side, side)
     x0, y0 = max(0, ox - radius), max(0, oy - radius)
     x1, y1 = min(game_map.width, ox + radius + 1), min(game_map.height, oy + radius + 1)
     window[y0 - oy + radius : y1 - oy + radius, x0 - ox + radius : x1 - ox + radius] = (
         game_map.sight_limit[y0:y1, x0:x1]
     )
-    flat = np.append(window.ravel(), np.inf)
-    limit = flat[t.cells].min(axis=1)
-    corner = np.maximum(flat[t.corner_a], flat[t.corner_b]).min(axis=1)
+    limit = np.take(flat, t.cells).min(axis=0)
+    corner = np.maximum(np.take(flat, t.corner_a), np.take(flat, t.corner_b)).min(axis=0)
     tx = t.offsets[:, 0] + ox
     ty = t.offsets[:, 1] + oy
     ok = (
@@ -212,7 +219,7 @@ def visible_cells(game_map: GameMap, origin: Cell, radius: int = MAX_SIGHT) -> s
         & (t.dist <= limit)
         & (t.dist <= corner)
     )
-    return {(int(x), int(y)) for x, y in zip(tx[ok].tolist(), ty[ok].tolist(), strict=True)}
+    return set(zip(tx[ok].tolist(), ty[ok].tolist(), strict=True))
 
 
 def elevation_modifier(
