@@ -1,0 +1,430 @@
+"""The working copy of one ``apply`` (copy-on-write) and per-scenario caches.
+
+:class:`Tx` copies the state's containers shallowly, lets the rule modules replace units,
+contacts and pools in those copies, records events with their per-side redaction and builds
+the new :class:`GameState` at the end. The input state is never modified.
+
+:class:`ScenarioCache` keeps what depends only on the (immutable) scenario: visible cells
+per origin, line-of-sight results per pair, terrain flags, per-card strength thresholds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import replace
+from fractions import Fraction
+from typing import Any
+
+from taistelukentta.content.options import RuleOptions
+from taistelukentta.content.scenario import Scenario
+from taistelukentta.content.units import UnitCard
+from taistelukentta.dice.expr import DiceExpr
+from taistelukentta.dice.roller import Roller
+from taistelukentta.grid.gamemap import GameMap
+from taistelukentta.grid.geometry import Cell, chebyshev
+from taistelukentta.grid.sight import Sight, line_of_sight, visible_cells
+from taistelukentta.rules.events import Event, public_rolls
+from taistelukentta.rules.recon import ContactLevel
+from taistelukentta.rules.state import (
+    SIDES,
+    Contact,
+    GameState,
+    Phase,
+    Side,
+    UnitState,
+    contact_area,
+    log_append,
+)
+from taistelukentta.rules.strength import (
+    Firepower,
+    StrengthEffects,
+    StrengthThreshold,
+    apply_strength_effects,
+    strength_effects,
+)
+
+OPEN_FEATURES = frozenset({"open", "road"})
+"""Terrain ids that make a cell "fully open" (R-ATK-7, R-REC-3)."""
+
+
+class ScenarioCache:
+    """Scenario-only lookups, shared by every state of every game of one scenario."""
+
+    def __init__(self, scenario: Scenario) -> None:
+        self.scenario = scenario
+        self.map: GameMap = scenario.map
+        self.opts: RuleOptions = scenario.options
+        self.cards: dict[str, UnitCard] = dict(scenario.cards)
+        self._visible: dict[Cell, frozenset[Cell]] = {}
+        self._sight: dict[tuple[Cell, Cell], Sight] = {}
+        self._open: dict[Cell, bool] = {}
+        self._thresholds: dict[str, tuple[StrengthThreshold, ...]] = {}
+        self._zoc: dict[Cell, frozenset[Cell]] = {}
+        self.reach_memo: dict[tuple[Any, ...], dict[Cell, float]] = {}
+        """Reachable areas by (cell, allowance, blocked, stop, full) — see rules.movement."""
+
+    def visible_from(self, cell: Cell) -> frozenset[Cell]:
+        """Cells a unit at ``cell`` sees (R-TER-4, up to ``sight_max``)."""
+        vis = self._visible.get(cell)
+        if vis is None:
+            vis = frozenset(visible_cells(self.map, cell, self.opts.sight_max))
+            self._visible[cell] = vis
+        return vis
+
+    def sees(self, a: Cell, b: Cell) -> bool:
+        """Whether units at ``a`` and ``b`` see each other (symmetric)."""
+        if chebyshev(a, b) > self.opts.sight_max:
+            return False
+        return b in self.visible_from(a)
+
+    def sight(self, a: Cell, b: Cell) -> Sight:
+        """Line of sight from ``a`` to ``b`` with the cover ``b`` gets (R-TER-4)."""
+        key = (a, b)
+        s = self._sight.get(key)
+        if s is None:
+            s = line_of_sight(self.map, a, b, max_range=self.opts.sight_max)
+            self._sight[key] = s
+        return s
+
+    def fully_open(self, cell: Cell) -> bool:
+        """The cell holds only open terrain or road (R-ATK-7 DEFAULT, R-REC-3)."""
+        v = self._open.get(cell)
+        if v is None:
+            v = set(self.map.features_at(cell)) <= OPEN_FEATURES
+            self._open[cell] = v
+        return v
+
+    def zoc(self, cell: Cell) -> frozenset[Cell]:
+        """The ZoC block of a unit at ``cell`` (R-ZOC-1, radius ``zoc_radius``), on the map."""
+        z = self._zoc.get(cell)
+        if z is None:
+            r = self.opts.zoc_radius
+            x, y = cell
+            z = frozenset(
+                (cx, cy)
+                for cx in range(max(0, x - r), min(self.map.width, x + r + 1))
+                for cy in range(max(0, y - r), min(self.map.height, y + r + 1))
+            )
+            self._zoc[cell] = z
+        return z
+
+    def thresholds(self, card_id: str) -> tuple[StrengthThreshold, ...]:
+        """The strength thresholds of a card (R-TK-1): DAMAGED plus the options' extras."""
+        t = self._thresholds.get(card_id)
+        if t is None:
+            card = self.cards[card_id]
+            o = card.overrides
+            move_mode = (o.damaged_movement if o else None) or self.opts.damaged_movement
+            fire_mode = (o.damaged_firepower if o else None) or self.opts.damaged_firepower
+            divisor = 2 if move_mode == "halve" else 1
+            steps = 0 if fire_mode == "none" else 1
+            effects = StrengthEffects(
+                movement_divisor=divisor, firepower_steps=steps, statuses=frozenset({"DAMAGED"})
+            )
+            extra = StrengthEffects(movement_divisor=divisor, firepower_steps=steps)
+            levels = [StrengthThreshold(Fraction(self.opts.damaged_threshold, 100), effects)]
+            levels += [
+                StrengthThreshold(Fraction(p, 100), extra)
+                for p in sorted(self.opts.strength_thresholds, reverse=True)
+            ]
+            t = tuple(levels)
+            self._thresholds[card_id] = t
+        return t
+
+    def card(self, unit: UnitState) -> UnitCard:
+        return self.cards[unit.card]
+
+    def skill(self, unit: UnitState) -> int:
+        """TT = K + floor(XP / 10) (R-UNIT-1)."""
+        return self.cards[unit.card].stats.training + unit.xp // 10
+
+    def effects(self, unit: UnitState) -> StrengthEffects:
+        return strength_effects(unit.strength, unit.max_strength, self.thresholds(unit.card))
+
+    def movement(self, unit: UnitState) -> int:
+        """Movement L after strength effects (R-TK-1)."""
+        card = self.cards[unit.card]
+        return card.stats.movement // self.effects(unit).movement_divisor
+
+    def firepower(self, unit: UnitState, dice: DiceExpr) -> Firepower:
+        """The basic attack's damage die after strength effects (R-TK-1)."""
+        card = self.cards[unit.card]
+        o = card.overrides
+        mode = (o.damaged_firepower if o else None) or self.opts.damaged_firepower
+        if mode == "none":
+            return Firepower(dice)
+        _, fp = apply_strength_effects(
+            card.stats.movement,
+            dice,
+            self.effects(unit),
+            mode="halve" if mode == "halve" else "step_down",
+        )
+        return fp
+
+    def is_damaged(self, unit: UnitState) -> bool:
+        return unit.is_damaged(self.opts.damaged_threshold)
+
+
+_CACHES: dict[int, ScenarioCache] = {}
+_CACHE_LIMIT = 16
+
+
+def cache_for(scenario: Scenario) -> ScenarioCache:
+    """The cache of ``scenario`` (kept for the most recent scenarios)."""
+    c = _CACHES.get(id(scenario))
+    if c is not None and c.scenario is scenario:
+        return c
+    c = ScenarioCache(scenario)
+    if len(_CACHES) >= _CACHE_LIMIT:
+        _CACHES.pop(next(iter(_CACHES)))
+    _CACHES[id(scenario)] = c
+    return c
+
+
+UnitRef = str | dict[str, Any] | None
+
+
+class Tx:
+    """A copy-on-write working copy of a state for one ``apply``."""
+
+    def __init__(self, state: GameState) -> None:
+        self.base = state
+        self.scenario = state.scenario
+        self.cache = cache_for(state.scenario)
+        self.opts = self.cache.opts
+        self.map = self.cache.map
+        self.units: dict[str, UnitState] = dict(state.units)
+        self.contacts: dict[Side, dict[str, Contact]] = {s: dict(state.contacts[s]) for s in SIDES}
+        self.serial: dict[Side, int] = dict(state.contact_serial)
+        self.kp: dict[str, int] = dict(state.kp)
+        self.group_spent: dict[str, int] = dict(state.group_spent)
+        self.destroyed: dict[Side, list[str]] = {s: list(state.destroyed[s]) for s in SIDES}
+        self.round = state.round
+        self.active: Side = state.active
+        self.phase = state.phase
+        self.turn_no = state.turn_no
+        self.done: set[str] = set(state.done)
+        self.winner = state.winner
+        self.vp = None if state.vp is None else dict(state.vp)
+        self._roller: Roller | None = None
+        self.events: list[Event] = []
+        self.seq = state.event_count
+
+    # -- dice ---------------------------------------------------------------------------------
+
+    @property
+    def roller(self) -> Roller:
+        if self._roller is None:
+            self._roller = Roller.from_state(self.base.roller)
+        return self._roller
+
+    def take_rolls(self) -> list[dict[str, Any]]:
+        """The rolls made since the last call, as dictionaries."""
+        if self._roller is None:
+            return []
+        return [r.to_dict() for r in self._roller.drain()]
+
+    # -- units ----------------------------------------------------------------------------------
+
+    def unit(self, uid: str) -> UnitState:
+        return self.units[uid]
+
+    def put(self, unit: UnitState) -> None:
+        self.units[unit.id] = unit
+
+    def update(self, uid: str, **changes: Any) -> UnitState:
+        u = replace(self.units[uid], **changes)
+        self.units[uid] = u
+        return u
+
+    def units_of(self, side: Side) -> Iterator[UnitState]:
+        return (u for u in self.units.values() if u.side == side)
+
+    def units_at(self, cell: Cell) -> list[UnitState]:
+        return [u for u in self.units.values() if u.cell == cell]
+
+    def next_own_turn(self, side: Side) -> int:
+        """turn_no of ``side``'s next own turn (R-TURN-3)."""
+        return self.turn_no + (2 if self.active == side else 1)
+
+    # -- contacts -------------------------------------------------------------------------------
+
+    def level(self, side: Side, uid: str) -> ContactLevel:
+        c = self.contacts[side].get(uid)
+        return ContactLevel.NONE if c is None else c.level
+
+    def set_contact(
+        self, side: Side, uid: str, level: ContactLevel, *, raise_only: bool = True
+    ) -> bool:
+        """Give ``side`` a contact of ``level`` on enemy unit ``uid`` (at its current cell).
+
+        With ``raise_only`` a lower level never replaces a higher one. Returns whether the
+        contact changed; a change is logged as a ``contact`` event for that side only.
+        """
+        unit = self.units[uid]
+        old = self.contacts[side].get(uid)
+        if old is not None and raise_only and old.level > level:
+            return False
+        if level == ContactLevel.NONE:
+            return self.drop_contact(side, uid)
+        label = old.label if old is not None else self._new_label(side)
+        new = Contact(
+            label=label,
+            level=level,
+            cell=unit.cell if level == ContactLevel.SPOTTED else None,
+            area=contact_area(unit.cell, level),
+            card=unit.card if level >= ContactLevel.KNOWN else None,
+        )
+        if old == new:
+            return False
+        self.contacts[side][uid] = new
+        self._contact_event(side, uid, new)
+        return True
+
+    def drop_contact(self, side: Side, uid: str) -> bool:
+        old = self.contacts[side].pop(uid, None)
+        if old is None:
+            return False
+        self.emit(
+            "contact",
+            {"side": side, "unit": uid, "label": old.label, "level": "NONE"},
+            {side: {"side": side, "unit": {"contact": old.label}, "level": "NONE"}},
+        )
+        return True
+
+    def _new_label(self, side: Side) -> str:
+        self.serial[side] += 1
+        return f"c{self.serial[side]}"
+
+    def _contact_event(self, side: Side, uid: str, c: Contact) -> None:
+        data = {"side": side, "unit": uid, "label": c.label, "level": c.level.code}
+        data.update(_contact_fields(c))
+        seen: dict[str, Any] = {"side": side, "unit": self.ref(side, uid), "level": c.level.code}
+        seen.update(_contact_fields(c))
+        self.emit("contact", data, {side: seen})
+
+    def ref(self, side: Side, uid: str) -> UnitRef:
+        """How ``side`` refers to unit ``uid`` now: its id (own or SPOTTED), a contact
+        reference ``{"contact", "card"?, "area"}`` (KNOWN/SUSPECTED), or None (unseen)."""
+        unit = self.units.get(uid)
+        if unit is not None and unit.side == side:
+            return uid
+        c = self.contacts[side].get(uid)
+        if c is None:
+            return uid if unit is None and self._was_own(side, uid) else None
+        if c.level == ContactLevel.SPOTTED:
+            return uid
+        out: dict[str, Any] = {"contact": c.label}
+        if c.card is not None:
+            out["card"] = c.card
+        if c.area is not None:
+            out["area"] = list(c.area)
+        return out
+
+    def _was_own(self, side: Side, uid: str) -> bool:
+        return uid in self.destroyed[side]
+
+    # -- events ---------------------------------------------------------------------------------
+
+    def emit(
+        self,
+        kind: str,
+        data: dict[str, Any],
+        visible: dict[Side, dict[str, Any] | None] | None = None,
+    ) -> Event:
+        """Record an event. ``visible`` gives each side's copy (missing side = sees nothing;
+        ``None`` for the whole argument = public: both sides see ``data`` without secret
+        rolls)."""
+        self.seq += 1
+        if visible is None:
+            pub = _without_secret(data)
+            vis: dict[str, dict[str, Any] | None] = {s: pub for s in SIDES}
+        else:
+            vis = {s: visible.get(s) for s in SIDES}
+        ev = Event(self.seq, kind, data, vis)
+        self.events.append(ev)
+        return ev
+
+    def unit_event(
+        self,
+        kind: str,
+        uid: str,
+        data: dict[str, Any],
+        *,
+        spotted_keys: tuple[str, ...] = (),
+        contact_keys: tuple[str, ...] = (),
+    ) -> Event:
+        """An event about one unit: its side sees all; the other side sees ``spotted_keys``
+        if it has the unit SPOTTED, ``contact_keys`` for a lower contact, nothing without
+        one. Rolls go with the spotted view."""
+        unit_side = self.units[uid].side if uid in self.units else self._side_of(uid)
+        enemy: Side = "red" if unit_side == "blue" else "blue"
+        data = {"unit": uid, **data}
+        vis: dict[Side, dict[str, Any] | None] = {unit_side: _without_secret(data)}
+        ref = self.ref(enemy, uid)
+        if ref is None:
+            vis[enemy] = None
+        else:
+            keys = spotted_keys if ref == uid else contact_keys
+            seen: dict[str, Any] = {"unit": ref}
+            for k in keys:
+                if k in data:
+                    seen[k] = public_rolls(data[k]) if k == "rolls" else data[k]
+            vis[enemy] = seen
+        return self.emit(kind, data, vis)
+
+    def _side_of(self, uid: str) -> Side:
+        for s in SIDES:
+            if uid in self.destroyed[s]:
+                return s
+        return self.scenario.side_of(uid)
+
+    # -- result ---------------------------------------------------------------------------------
+
+    def finish(self) -> GameState:
+        roller = self.base.roller if self._roller is None else self._roller.getstate()
+        b = self.base
+        return GameState(
+            scenario=b.scenario,
+            seed=b.seed,
+            round=self.round,
+            active=self.active,
+            phase=self.phase,
+            turn_no=self.turn_no,
+            done=frozenset(self.done),
+            units=self.units,
+            contacts=self.contacts,
+            contact_serial=self.serial,
+            kp=self.kp,
+            group_spent=self.group_spent,
+            destroyed={s: tuple(self.destroyed[s]) for s in SIDES},
+            roller=roller,
+            event_count=self.seq,
+            winner=self.winner,
+            vp=self.vp,
+            log=log_append(b.log, tuple(self.events)),
+        )
+
+    @property
+    def over(self) -> bool:
+        return self.phase == Phase.OVER
+
+
+def _contact_fields(c: Contact) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    if c.cell is not None:
+        out["cell"] = list(c.cell)
+    if c.area is not None:
+        out["area"] = list(c.area)
+    if c.card is not None:
+        out["card"] = c.card
+    return out
+
+
+def _without_secret(data: dict[str, Any]) -> dict[str, Any]:
+    rolls = data.get("rolls")
+    if not rolls or not any(r.get("secret") for r in rolls):
+        return data
+    out = dict(data)
+    out["rolls"] = public_rolls(rolls)
+    return out

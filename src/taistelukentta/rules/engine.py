@@ -1,0 +1,667 @@
+"""The game engine: new game, legal orders, order checking, applying orders, turn flow
+(R-TURN-1…3, R-KP-1…4, R-ZOC-1…3, R-ATK-*, R-MOR-*, R-REC-*).
+
+Public API (see docs/engine.md)::
+
+    new_game(scenario, seed) -> GameState
+    legal_orders(state, seat) -> list[Order]
+    check_order(state, seat, order) -> None        # IllegalOrderError with the reason
+    is_legal(state, seat, order) -> bool
+    apply(state, seat, order) -> tuple[GameState, list[Event]]
+    apply_text(state, seat, text) -> tuple[GameState, list[Event]]
+
+Seats: Blue ``co``, ``pl1``, ``pl2`` …; Red ``gm``. Everything a seat is told (legal orders,
+the reason an order is illegal) is computed only from its own side's units and contacts.
+
+Turn flow (R-TURN-1): a round has one turn per side, the scenario's ``first_side`` first.
+A side's turn: *start* (KP pools refilled, passive observation, RETREATING units run) →
+*command phase* (orders of every seat of the side, each ends with ``done``) → *fire phase*
+(``fire`` orders for units with an attack order and defending units that did not move, then
+``done``; a seat with nothing that can fire is done automatically) → *end* (statuses,
+KP reset). After the last round, or when a side has no units left, the game is over.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from taistelukentta.content.scenario import Scenario
+from taistelukentta.dice.roller import Roller
+from taistelukentta.errors import IllegalOrderError
+from taistelukentta.grid.geometry import Cell, chebyshev
+from taistelukentta.rules import command, status
+from taistelukentta.rules.contacts import active_recon, passive_observe
+from taistelukentta.rules.context import ScenarioCache, Tx, cache_for
+from taistelukentta.rules.events import Event
+from taistelukentta.rules.fire import (
+    can_fire_weapon,
+    in_range,
+    resolve_fire,
+    target_problem,
+    valid_targets,
+    weapon_of,
+)
+from taistelukentta.rules.movement import (
+    Knowledge,
+    destinations,
+    distance_to,
+    execute_move,
+    knowledge,
+    known_enemy_points,
+    plan_path,
+    retreat_destination,
+    spotted_cells,
+)
+from taistelukentta.rules.orders import Order, OrderKind, format_order, parse_order
+from taistelukentta.rules.recon import ContactLevel
+from taistelukentta.rules.state import (
+    GM_SEAT,
+    SIDES,
+    Action,
+    GameState,
+    Phase,
+    Side,
+    UnitState,
+    other_side,
+)
+from taistelukentta.rules.victory import score, winner_of
+
+_COMMAND_KINDS = frozenset(
+    {
+        OrderKind.MOVE,
+        OrderKind.DEFEND,
+        OrderKind.ATTACK,
+        OrderKind.DISENGAGE,
+        OrderKind.WITHDRAW,
+        OrderKind.RALLY,
+        OrderKind.RECON,
+    }
+)
+_ACTION_OF = {
+    OrderKind.MOVE: Action.MOVE,
+    OrderKind.DEFEND: Action.DEFEND,
+    OrderKind.ATTACK: Action.ATTACK,
+    OrderKind.DISENGAGE: Action.DISENGAGE,
+    OrderKind.WITHDRAW: Action.WITHDRAW,
+}
+
+
+# --------------------------------------------------------------------------- new game
+
+
+def new_game(scenario: Scenario, seed: int) -> GameState:
+    """A new game of ``scenario`` whose dice are fixed by ``seed`` (R-DICE-2).
+
+    The first side's turn has started: its KP are refilled and both sides have observed
+    (passive observation, R-REC-3)."""
+    roller = Roller(seed)
+    units: dict[str, UnitState] = {}
+    for side, group, placement in scenario.placements():
+        card = scenario.cards[placement.card]
+        units[placement.id] = UnitState(
+            id=placement.id,
+            card=placement.card,
+            side=side,
+            seat=group if side == "blue" else GM_SEAT,
+            group=group,
+            cell=(int(placement.cell[0]), int(placement.cell[1])),
+            strength=placement.strength or card.stats.strength,
+            max_strength=card.stats.strength,
+            xp=placement.xp or card.stats.xp,
+        )
+    seats = [s.id for s in scenario.blue.seats] + [GM_SEAT]
+    base = GameState(
+        scenario=scenario,
+        seed=seed,
+        round=1,
+        active=scenario.first_side,
+        phase=Phase.COMMAND,
+        turn_no=1,
+        done=frozenset(),
+        units=units,
+        contacts={s: {} for s in SIDES},
+        contact_serial={s: 0 for s in SIDES},
+        kp={s: 0 for s in seats},
+        group_spent={g.id: 0 for g in scenario.red.battle_groups},
+        destroyed={s: () for s in SIDES},
+        roller=roller.getstate(),
+        event_count=0,
+    )
+    tx = Tx(base)
+    tx.emit(
+        "game_started",
+        {"scenario": scenario.id, "seed": seed, "rounds": scenario.rounds},
+    )
+    for side in SIDES:
+        passive_observe(tx, side, list(tx.units_of(side)))
+    _start_turn(tx)
+    _advance(tx)
+    return tx.finish()
+
+
+# --------------------------------------------------------------------------- checking
+
+
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    """What checking an order found out, for executing it."""
+
+    unit: UnitState | None = None
+    path: list[Cell] | None = None
+    cost: int = 0
+
+
+def _illegal(en: str, fi: str) -> IllegalOrderError:
+    return IllegalOrderError(en, fi)
+
+
+def _side_of_seat(state: GameState, seat: str) -> Side:
+    side = state.side_of_seat(seat)
+    if side is None:
+        seats = ", ".join((*state.seats("blue"), GM_SEAT))
+        raise _illegal(
+            f"unknown seat {seat!r} (seats: {seats})",
+            f"tuntematon pelipaikka {seat!r} (paikat: {seats})",
+        )
+    return side
+
+
+def _own_unit(state: GameState, side: Side, seat: str, uid: str) -> UnitState:
+    unit = state.units.get(uid)
+    if unit is None or unit.side != side:
+        # Never tell whether an enemy unit of that id exists.
+        raise _illegal(f"you have no unit {uid!r}", f"sinulla ei ole yksikköä {uid!r}")
+    if unit.seat != seat:
+        raise _illegal(
+            f"unit {uid} belongs to seat {unit.seat}, not {seat}",
+            f"yksikkö {uid} kuuluu paikalle {unit.seat}, ei paikalle {seat}",
+        )
+    return unit
+
+
+def _free_to_act(unit: UnitState) -> None:
+    """The unit has no action yet this turn and no status that forbids acting."""
+    if unit.retreating is not None:
+        raise _illegal(
+            f"{unit.id} is RETREATING and takes no orders (rally it first)",
+            f"{unit.id} vetäytyy eikä ota käskyjä (kohota moraali ensin)",
+        )
+    if unit.action is not None:
+        raise _illegal(
+            f"{unit.id} already has its order this turn ({unit.action.value})",
+            f"{unit.id} on jo saanut käskynsä tässä vuorossa ({unit.action.value})",
+        )
+
+
+def _not_suppressed(unit: UnitState, what_en: str, what_fi: str) -> None:
+    if unit.suppressed is not None:
+        raise _illegal(
+            f"{unit.id} is SUPPRESSED and cannot {what_en} (rally it first)",
+            f"{unit.id} on lamautunut eikä voi {what_fi} (kohota moraali ensin)",
+        )
+
+
+def _path_or_fail(cache: ScenarioCache, unit: UnitState, know: Knowledge, cell: Cell) -> list[Cell]:
+    if not cache.map.in_bounds(cell):
+        raise _illegal(
+            f"cell {cell[0]},{cell[1]} is off the map ({cache.map.width}×{cache.map.height})",
+            f"ruutu {cell[0]},{cell[1]} on kartan ulkopuolella "
+            f"({cache.map.width}×{cache.map.height})",
+        )
+    if cell == unit.cell:
+        raise _illegal(
+            f"{unit.id} already stands at {cell[0]},{cell[1]}",
+            f"{unit.id} on jo ruudussa {cell[0]},{cell[1]}",
+        )
+    if cell in know.full:
+        raise _illegal(
+            f"cell {cell[0]},{cell[1]} is full (stacking limit {cache.opts.stacking_limit})",
+            f"ruutu {cell[0]},{cell[1]} on täynnä (pinoamisraja {cache.opts.stacking_limit})",
+        )
+    path = plan_path(cache, unit, know, cell)
+    if path is None:
+        raise _illegal(
+            f"{unit.id} cannot reach {cell[0]},{cell[1]} this turn "
+            f"(movement {cache.movement(unit)}, known enemies and their ZoC count)",
+            f"{unit.id} ei ehdi ruutuun {cell[0]},{cell[1]} tässä vuorossa "
+            f"(liike {cache.movement(unit)}; tunnetut viholliset ja niiden ZoC huomioitu)",
+        )
+    return path
+
+
+def may_fire(cache: ScenarioCache, unit: UnitState, turn_no: int) -> bool:
+    """Whether ``unit`` may fire in this fire phase (R-KP-3, R-ATK-1): it has an attack
+    order, or it defends and has not moved; it has not fired; it is able to fire."""
+    if unit.fired or not can_fire_weapon(cache, unit, turn_no):
+        return False
+    if unit.action == Action.ATTACK:
+        return True
+    return unit.action in (None, Action.DEFEND) and not unit.moved
+
+
+def _check(state: GameState, seat: str, order: Order) -> _Plan:
+    side = _side_of_seat(state, seat)
+    if state.finished:
+        raise _illegal("the game is over", "peli on päättynyt")
+    if side != state.active:
+        raise _illegal(
+            f"it is {state.active}'s turn, not {side}'s",
+            f"vuorossa on {'sininen' if state.active == 'blue' else 'punainen'}",
+        )
+    if seat in state.done:
+        raise _illegal(
+            f"seat {seat} has already ended the {state.phase.value} phase",
+            f"paikka {seat} on jo päättänyt {state.phase.value}-vaiheen",
+        )
+    kind = order.kind
+    if kind == OrderKind.DONE:
+        return _Plan()
+    if state.phase == Phase.FIRE and kind != OrderKind.FIRE:
+        raise _illegal(
+            f"`{kind.value}` is a command-phase order; in the fire phase: fire, done",
+            f"`{kind.value}` on komentovaiheen käsky; tulivaiheessa: fire, done",
+        )
+    if state.phase == Phase.COMMAND and kind == OrderKind.FIRE:
+        raise _illegal(
+            "`fire` orders are given in the fire phase (say `done` to end the command phase)",
+            "`fire`-käskyt annetaan tulivaiheessa (`done` päättää komentovaiheen)",
+        )
+    assert order.unit is not None
+    unit = _own_unit(state, side, seat, order.unit)
+    cache = cache_for(state.scenario)
+    contacts = state.contacts[side]
+    cost = command.order_cost(cache.opts, kind)
+    path: list[Cell] | None = None
+
+    if kind == OrderKind.FIRE:
+        assert order.target is not None
+        if not may_fire(cache, unit, state.turn_no):
+            raise _illegal(*_fire_refusal(cache, unit, state.turn_no))
+        problem = target_problem(cache, unit, order.target, contacts)
+        if problem is not None:
+            raise _illegal(*problem)
+        return _Plan(unit, None, 0)
+
+    if kind == OrderKind.RALLY:
+        if unit.suppressed is None and unit.retreating is None:
+            raise _illegal(
+                f"{unit.id} is neither SUPPRESSED nor RETREATING",
+                f"{unit.id} ei ole lamautunut eikä vetäydy",
+            )
+        if unit.rallied:
+            raise _illegal(
+                f"{unit.id} has already been rallied this turn",
+                f"yksikön {unit.id} moraalia on jo kohotettu tässä vuorossa",
+            )
+    elif kind == OrderKind.RECON:
+        assert order.cell is not None
+        if unit.retreating is not None:
+            _free_to_act(unit)
+        _not_suppressed(unit, "recon", "tiedustella")
+        if unit.reconned:
+            raise _illegal(
+                f"{unit.id} has already made active recon this turn",
+                f"{unit.id} on jo tiedustellut tässä vuorossa",
+            )
+        cell = order.cell
+        if not cache.map.in_bounds(cell):
+            raise _illegal(
+                f"cell {cell[0]},{cell[1]} is off the map",
+                f"ruutu {cell[0]},{cell[1]} on kartan ulkopuolella",
+            )
+        if not cache.sees(unit.cell, cell):
+            raise _illegal(
+                f"{unit.id} cannot see cell {cell[0]},{cell[1]} (recon needs line of sight)",
+                f"{unit.id} ei näe ruutuun {cell[0]},{cell[1]} (tiedustelu vaatii näköyhteyden)",
+            )
+    else:
+        _free_to_act(unit)
+        if kind != OrderKind.DEFEND:
+            _not_suppressed(unit, "move or act", "liikkua eikä toimia")
+        know = knowledge(cache, state.units, contacts, unit)
+        if kind == OrderKind.MOVE:
+            if unit.zoc_at_start:
+                raise _illegal(
+                    f"{unit.id} began its turn in an enemy ZoC: no basic move "
+                    "(disengage or withdraw instead) (R-KP-3)",
+                    f"{unit.id} aloitti vuoronsa vihollisen hallintavyöhykkeellä: ei "
+                    "perusliikettä (irtaudu tai vetäydy) (R-KP-3)",
+                )
+            assert order.cell is not None
+            path = _path_or_fail(cache, unit, know, order.cell)
+        elif kind == OrderKind.ATTACK:
+            assert order.target is not None
+            if not can_fire_weapon(cache, unit, state.turn_no):
+                raise _illegal(*_fire_refusal(cache, unit, state.turn_no))
+            c = contacts.get(order.target)
+            if c is None or c.level != ContactLevel.SPOTTED or c.cell is None:
+                raise _illegal(
+                    f"{order.target} is not a SPOTTED enemy unit (an attack order needs one)",
+                    f"{order.target} ei ole havaittu vihollisyksikkö (hyökkäyskäsky vaatii "
+                    "Havaittu-kontaktin)",
+                )
+            origin = unit.cell
+            if order.cell is not None:
+                path = _path_or_fail(cache, unit, know, order.cell)
+                origin = order.cell
+            weapon = weapon_of(cache, unit)
+            dist = chebyshev(origin, c.cell)
+            if not in_range(weapon, dist):
+                raise _illegal(
+                    f"{order.target} would be at distance {dist}, out of range "
+                    f"({weapon.range}) of {unit.id}",
+                    f"{order.target} olisi etäisyydellä {dist}, yksikön {unit.id} kantaman "
+                    f"({weapon.range}) ulkopuolella",
+                )
+        elif kind == OrderKind.DISENGAGE:
+            if not know.in_zoc:
+                raise _illegal(
+                    f"{unit.id} is not in the ZoC of a spotted enemy: nothing to disengage from",
+                    f"{unit.id} ei ole havaitun vihollisen hallintavyöhykkeellä: ei irtauduttavaa",
+                )
+            assert order.cell is not None
+            path = _path_or_fail(cache, unit, know, order.cell)
+        elif kind == OrderKind.WITHDRAW:
+            points = known_enemy_points(contacts)
+            if not points:
+                raise _illegal(
+                    f"{unit.id} knows no enemy to withdraw from",
+                    f"{unit.id} ei tiedä vihollista, jolta vetäytyä",
+                )
+            assert order.cell is not None
+            path = _path_or_fail(cache, unit, know, order.cell)
+            if distance_to(points, order.cell) <= distance_to(points, unit.cell):
+                raise _illegal(
+                    f"{order.cell[0]},{order.cell[1]} is not farther from the known enemy "
+                    "than where the unit stands (a withdrawal moves away)",
+                    f"{order.cell[0]},{order.cell[1]} ei ole kauempana tunnetusta "
+                    "vihollisesta kuin nykyinen ruutu (vetäytyminen liikkuu poispäin)",
+                )
+    problem = command.payment_problem(cache.opts, state.kp, state.group_spent, seat, unit, cost)
+    if problem is not None:
+        raise _illegal(*problem)
+    return _Plan(unit, path, cost)
+
+
+def _fire_refusal(cache: ScenarioCache, unit: UnitState, turn_no: int) -> tuple[str, str]:
+    if unit.suppressed is not None:
+        return (f"{unit.id} is SUPPRESSED and cannot fire", f"{unit.id} on lamautunut")
+    if unit.retreating is not None:
+        return (f"{unit.id} is RETREATING and cannot fire", f"{unit.id} vetäytyy")
+    if unit.jammed_turn == turn_no:
+        return (
+            f"{unit.id}'s weapon is jammed this turn (R-ATK-6)",
+            f"yksikön {unit.id} ase on jumissa tässä vuorossa (R-ATK-6)",
+        )
+    if weapon_of(cache, unit).indirect:
+        return (
+            f"{unit.id}'s weapon fires only indirectly",
+            f"yksikön {unit.id} ase ampuu vain epäsuoraa tulta",
+        )
+    if unit.fired:
+        return (f"{unit.id} has already fired this turn", f"{unit.id} on jo ampunut")
+    return (
+        f"{unit.id} moved without an attack order and cannot fire (R-KP-3)",
+        f"{unit.id} liikkui ilman hyökkäyskäskyä eikä voi ampua (R-KP-3)",
+    )
+
+
+def check_order(state: GameState, seat: str, order: Order) -> None:
+    """Raise IllegalOrderError (English + Finnish) if ``seat`` may not give ``order`` now.
+
+    The reason is computed from the seat's side's own knowledge only."""
+    _check(state, seat, order)
+
+
+def is_legal(state: GameState, seat: str, order: Order) -> bool:
+    """Whether ``seat`` may give ``order`` now."""
+    try:
+        _check(state, seat, order)
+    except IllegalOrderError:
+        return False
+    return True
+
+
+# --------------------------------------------------------------------------- legal orders
+
+
+def legal_orders(state: GameState, seat: str, *, recon_cells: bool = True) -> list[Order]:
+    """Every order ``seat`` may give now, from its side's knowledge only.
+
+    Move-like orders list every destination the side believes reachable. With
+    ``recon_cells=False`` recon orders are left out (they name every visible cell and
+    make the list long)."""
+    side = state.side_of_seat(seat)
+    if side is None or state.finished or side != state.active or seat in state.done:
+        return []
+    cache = cache_for(state.scenario)
+    contacts = state.contacts[side]
+    out: list[Order] = []
+    mine = sorted((u for u in state.units.values() if u.seat == seat), key=lambda u: u.id)
+    if state.phase == Phase.FIRE:
+        for u in mine:
+            if may_fire(cache, u, state.turn_no):
+                out.extend(Order.fire(u.id, t) for t in valid_targets(cache, u, contacts))
+        out.append(Order.done())
+        return out
+    opts = cache.opts
+    kp = state.kp.get(seat, 0)
+
+    def affordable(u: UnitState, kind: OrderKind) -> bool:
+        cost = command.order_cost(opts, kind)
+        return command.payment_problem(opts, state.kp, state.group_spent, seat, u, cost) is None
+
+    points = known_enemy_points(contacts)
+    spotted = {
+        uid: c.cell
+        for uid, c in sorted(contacts.items())
+        if c.level == ContactLevel.SPOTTED and c.cell is not None
+    }
+    for u in mine:
+        troubled = u.suppressed is not None or u.retreating is not None
+        if troubled and not u.rallied and affordable(u, OrderKind.RALLY):
+            out.append(Order.rally(u.id))
+        if u.retreating is not None:
+            continue
+        free = u.action is None
+        active_ok = u.suppressed is None
+        if free:
+            out.append(Order.defend(u.id))
+        if free and active_ok:
+            know = knowledge(cache, state.units, contacts, u)
+            dests = sorted(destinations(cache, u, know))
+            if not u.zoc_at_start:
+                out.extend(Order.move(u.id, c) for c in dests)
+            if (
+                can_fire_weapon(cache, u, state.turn_no)
+                and kp > 0
+                and affordable(u, OrderKind.ATTACK)
+            ):
+                weapon = weapon_of(cache, u)
+                for tid, tcell in spotted.items():
+                    if in_range(weapon, chebyshev(u.cell, tcell)):
+                        out.append(Order.attack(u.id, tid))
+                for c in dests:
+                    for tid, tcell in spotted.items():
+                        if in_range(weapon, chebyshev(c, tcell)):
+                            out.append(Order.attack(u.id, tid, c))
+            if know.in_zoc and affordable(u, OrderKind.DISENGAGE):
+                out.extend(Order.disengage(u.id, c) for c in dests)
+            if points and affordable(u, OrderKind.WITHDRAW):
+                here = distance_to(points, u.cell)
+                out.extend(Order.withdraw(u.id, c) for c in dests if distance_to(points, c) > here)
+        if recon_cells and active_ok and not u.reconned and affordable(u, OrderKind.RECON):
+            out.extend(Order.recon(u.id, c) for c in sorted(cache.visible_from(u.cell)))
+    out.append(Order.done())
+    return out
+
+
+# --------------------------------------------------------------------------- applying
+
+
+def apply(state: GameState, seat: str, order: Order) -> tuple[GameState, list[Event]]:
+    """Give ``order`` as ``seat``: a new state and the events it caused.
+
+    Pure: ``state`` is not modified. An illegal order raises IllegalOrderError and nothing
+    changes."""
+    plan = _check(state, seat, order)
+    tx = Tx(state)
+    side = state.side_of_seat(seat)
+    assert side is not None
+    text = format_order(order)
+    if order.kind != OrderKind.DONE:
+        info = {"seat": seat, "order": text, "cost": plan.cost}
+        tx.emit("order", info, {side: info})
+    _execute(tx, seat, order, plan)
+    if not tx.over:
+        eliminated = status.side_eliminated(tx)
+        if eliminated is not None:
+            _game_over(tx, "eliminated", eliminated)
+        else:
+            _advance(tx)
+    return tx.finish(), tx.events
+
+
+def apply_text(state: GameState, seat: str, text: str) -> tuple[GameState, list[Event]]:
+    """:func:`apply` for order text (InvalidOrderError if it does not parse)."""
+    return apply(state, seat, parse_order(text))
+
+
+def _execute(tx: Tx, seat: str, order: Order, plan: _Plan) -> None:
+    kind = order.kind
+    if kind == OrderKind.DONE:
+        tx.done.add(seat)
+        tx.emit("seat_done", {"seat": seat, "phase": tx.phase.value})
+        return
+    unit = plan.unit
+    assert unit is not None
+    uid = unit.id
+    command.pay(tx, seat, unit, plan.cost)
+    if kind == OrderKind.FIRE:
+        assert order.target is not None
+        resolve_fire(tx, uid, order.target, "fire")
+        return
+    if kind == OrderKind.RALLY:
+        status.rally(tx, uid)
+        return
+    if kind == OrderKind.RECON:
+        assert order.cell is not None
+        tx.update(uid, reconned=True)
+        active_recon(tx, uid, order.cell)
+        return
+    tx.update(uid, action=_ACTION_OF[kind])
+    if plan.path is not None:
+        execute_move(
+            tx,
+            uid,
+            plan.path,
+            kind=kind.value,
+            provoke=kind != OrderKind.DISENGAGE,
+        )
+
+
+# --------------------------------------------------------------------------- turn flow
+
+
+def _start_turn(tx: Tx) -> None:
+    """R-TURN-1 start of the active side's turn."""
+    side = tx.active
+    tx.phase = Phase.COMMAND
+    tx.done = set()
+    tx.emit("turn_started", {"round": tx.round, "side": side, "turn_no": tx.turn_no})
+    command.refill(tx, side)
+    passive_observe(tx, side, list(tx.units_of(side)))
+    cache = tx.cache
+    known = spotted_cells(tx.contacts[side])
+    for u in sorted(tx.units_of(side), key=lambda v: v.id):
+        in_zoc = any(u.cell in cache.zoc(c) for c in known)
+        tx.put(u.fresh_turn(in_zoc))
+    # R-MOR-5: RETREATING units run, uncontrolled.
+    for uid in sorted(u.id for u in tx.units_of(side) if u.retreating is not None):
+        runner = tx.units.get(uid)
+        if runner is None or runner.suppressed is not None:
+            continue
+        found = retreat_destination(tx, uid)
+        if found is not None:
+            tx.update(uid, action=Action.WITHDRAW)
+            execute_move(tx, uid, found[1], kind="retreat", provoke=True)
+    eliminated = status.side_eliminated(tx)
+    if eliminated is not None:
+        _game_over(tx, "eliminated", eliminated)
+
+
+def _auto_done(tx: Tx, seat: str) -> bool:
+    """A seat with nothing to decide in this phase is done automatically."""
+    mine = [u for u in tx.units.values() if u.seat == seat]
+    if not mine:
+        return True
+    if tx.phase != Phase.FIRE:
+        return False
+    cache = tx.cache
+    contacts = tx.contacts[tx.active]
+    return not any(
+        may_fire(cache, u, tx.turn_no) and valid_targets(cache, u, contacts) for u in mine
+    )
+
+
+def _seats(tx: Tx) -> Iterable[str]:
+    if tx.active == "red":
+        return (GM_SEAT,)
+    return [s.id for s in tx.scenario.blue.seats]
+
+
+def _advance(tx: Tx) -> None:
+    """Move the turn on while every seat of the active side is done."""
+    while not tx.over:
+        seats = list(_seats(tx))
+        for s in seats:
+            if s not in tx.done and _auto_done(tx, s):
+                tx.done.add(s)
+        if any(s not in tx.done for s in seats):
+            return
+        if tx.phase == Phase.COMMAND:
+            tx.phase = Phase.FIRE
+            tx.done = set()
+            tx.emit("phase", {"phase": Phase.FIRE.value, "side": tx.active})
+            continue
+        _end_turn(tx)
+
+
+def _end_turn(tx: Tx) -> None:
+    """R-TURN-1 end: statuses, KP reset; then the next turn, or the end of the game."""
+    side = tx.active
+    status.end_of_turn(tx, side)
+    command.reset(tx, side)
+    tx.emit("turn_ended", {"round": tx.round, "side": side, "turn_no": tx.turn_no})
+    eliminated = status.side_eliminated(tx)
+    if eliminated is not None:
+        _game_over(tx, "eliminated", eliminated)
+        return
+    if side != tx.scenario.first_side:
+        tx.round += 1
+        if tx.round > tx.scenario.rounds:
+            tx.round = tx.scenario.rounds
+            _game_over(tx, "rounds")
+            return
+    tx.active = other_side(side)
+    tx.turn_no += 1
+    _start_turn(tx)
+
+
+def _game_over(tx: Tx, reason: str, eliminated: Side | None = None) -> None:
+    vp, detail = score(tx.scenario, tx.units, tx.destroyed)
+    tx.vp = dict(vp)
+    tx.winner = winner_of(vp, eliminated)
+    tx.phase = Phase.OVER
+    tx.done = set()
+    data: dict[str, Any] = {
+        "winner": tx.winner,
+        "reason": reason,
+        "vp": dict(vp),
+        "detail": detail,
+    }
+    if eliminated is not None:
+        data["eliminated"] = eliminated
+    tx.emit("game_over", data)

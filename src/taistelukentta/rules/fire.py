@@ -1,0 +1,257 @@
+"""Direct fire: who may fire at whom, the attack's modifiers, and its consequences
+(R-ATK-1…10, R-TK-1, R-TER-5, R-REC-7, R-KP-3).
+
+A target is valid for direct fire when the firing side has it SPOTTED, the firer sees it
+(R-TER-4) and it is within the basic weapon's range (and beyond its ``min_range``). The
+resolution itself is :func:`taistelukentta.rules.combat.resolve_attack`; this module
+gathers its inputs and applies its result:
+
+- bonus = TT + weapon bonus + elevation (R-TER-5) − ``shaken_attack_penalty`` if SHAKEN −
+  the pinning penalty if pinned (R-ATK-2, R-ATK-4, R-MOR-2);
+- advantage (R-ATK-7): target SUPPRESSED, confused (R-ATK-6), flanked (attacking-side units
+  within ``flank_radius`` of it in two directions at least ``flank_min_angle`` apart), or in
+  fully open terrain with no cover on the line (``fully_open_advantage``); disadvantage:
+  fortified target (``fortified_source``); both cancel;
+- defence = S + cover (the best of its cell and the sight-limiting terrain on the line);
+- damage: the weapon's dice (its AT dice against an armoured target when it has them),
+  weakened when the firer is DAMAGED (R-TK-1), then the damage type (R-ATK-9,
+  ``frag_vs_armour``).
+After the attack: the firer's SHAKEN and pinning clear (they applied to this attack), the
+target's confusion is used up, the firer is revealed (R-REC-7), setbacks apply (R-ATK-6),
+PINNING pins the target, damage is dealt (R-ATK-10, R-TK-2).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+from taistelukentta.content.units import Weapon
+from taistelukentta.dice.expr import DiceExpr
+from taistelukentta.dice.roller import Advantage
+from taistelukentta.grid.geometry import chebyshev
+from taistelukentta.grid.sight import elevation_modifier
+from taistelukentta.rules.combat import (
+    DamageType,
+    Effect,
+    Setback,
+    apply_damage_type,
+    resolve_attack,
+)
+from taistelukentta.rules.contacts import position_revealed, reveal_firer
+from taistelukentta.rules.context import ScenarioCache, Tx
+from taistelukentta.rules.recon import ContactLevel
+from taistelukentta.rules.state import Contact, Side, UnitState, other_side
+from taistelukentta.rules.status import damage_unit
+
+
+def weapon_of(cache: ScenarioCache, unit: UnitState) -> Weapon:
+    """The weapon direct fire uses: the card's basic attack (R-UNIT-3)."""
+    return cache.card(unit).basic_weapon
+
+
+def can_fire_weapon(cache: ScenarioCache, unit: UnitState, turn_no: int) -> bool:
+    """The unit is able to fire now: not SUPPRESSED/RETREATING, weapon not jammed, and its
+    basic weapon fires directly."""
+    if unit.suppressed is not None or unit.retreating is not None:
+        return False
+    if unit.jammed_turn == turn_no:
+        return False
+    return not weapon_of(cache, unit).indirect
+
+
+def in_range(weapon: Weapon, distance: int) -> bool:
+    """Within the weapon's range and not inside its minimum range."""
+    if distance > weapon.range:
+        return False
+    return weapon.min_range is None or distance >= weapon.min_range
+
+
+def valid_targets(
+    cache: ScenarioCache,
+    unit: UnitState,
+    contacts: Mapping[str, Contact],
+) -> list[str]:
+    """Enemy units ``unit`` may fire at, from its side's knowledge only (SPOTTED contacts
+    it sees within range), sorted by id."""
+    weapon = weapon_of(cache, unit)
+    out = []
+    for uid, c in contacts.items():
+        if c.level != ContactLevel.SPOTTED or c.cell is None:
+            continue
+        if in_range(weapon, chebyshev(unit.cell, c.cell)) and cache.sees(unit.cell, c.cell):
+            out.append(uid)
+    return sorted(out)
+
+
+def target_problem(
+    cache: ScenarioCache, unit: UnitState, target: str, contacts: Mapping[str, Contact]
+) -> tuple[str, str] | None:
+    """Why ``unit`` may not fire at ``target`` (English, Finnish), or None if it may.
+
+    Uses only the firing side's contacts, so the reason never names an unseen unit."""
+    c = contacts.get(target)
+    if c is None or c.level != ContactLevel.SPOTTED or c.cell is None:
+        return (
+            f"{target} is not a SPOTTED enemy unit (direct fire needs a SPOTTED contact)",
+            f"{target} ei ole havaittu vihollisyksikkö (suora tuli vaatii Havaittu-kontaktin)",
+        )
+    weapon = weapon_of(cache, unit)
+    dist = chebyshev(unit.cell, c.cell)
+    if not in_range(weapon, dist):
+        return (
+            f"{target} at distance {dist} is out of range of {unit.id}'s "
+            f"{weapon.name.en} ({weapon.range})",
+            f"{target} etäisyydellä {dist} on yksikön {unit.id} aseen {weapon.name.fi} "
+            f"kantaman ({weapon.range}) ulkopuolella",
+        )
+    if not cache.sees(unit.cell, c.cell):
+        return (
+            f"{unit.id} has no line of sight to {target}",
+            f"yksiköllä {unit.id} ei ole näköyhteyttä kohteeseen {target}",
+        )
+    return None
+
+
+def flanked(tx: Tx, attacking_side: Side, target: UnitState) -> bool:
+    """R-ATK-7 DEFAULT: attacking-side units within ``flank_radius`` of the target stand in
+    two directions at least ``flank_min_angle`` degrees apart."""
+    radius = tx.opts.flank_radius
+    angles = [
+        math.degrees(math.atan2(u.cell[1] - target.cell[1], u.cell[0] - target.cell[0]))
+        for u in tx.units_of(attacking_side)
+        if 0 < chebyshev(u.cell, target.cell) <= radius
+    ]
+    need = tx.opts.flank_min_angle
+    for i, a in enumerate(angles):
+        for b in angles[i + 1 :]:
+            diff = abs(a - b) % 360
+            if min(diff, 360 - diff) >= need - 1e-9:
+                return True
+    return False
+
+
+def resolve_fire(tx: Tx, aid: str, tid: str, kind: str) -> None:
+    """One direct-fire attack of ``aid`` at ``tid``; ``kind`` is ``"fire"`` (fire phase)
+    or ``"opportunity"`` (R-ZOC-3)."""
+    cache = tx.cache
+    opts = tx.opts
+    a = tx.unit(aid)
+    t = tx.unit(tid)
+    card_a = cache.card(a)
+    card_t = cache.card(t)
+    weapon = card_a.basic_weapon
+    sight = cache.sight(a.cell, t.cell)
+    elevation = elevation_modifier(tx.map, a.cell, t.cell)
+    modifiers: dict[str, int] = {"skill": cache.skill(a), "weapon": weapon.attack_bonus}
+    if elevation:
+        modifiers["elevation"] = elevation
+    if a.shaken is not None:
+        modifiers["shaken"] = -opts.shaken_attack_penalty
+    if a.pinned is not None and a.pinning_penalty:
+        modifiers["pinned"] = -a.pinning_penalty
+    bonus = sum(modifiers.values())
+    reasons_adv = []
+    if t.suppressed is not None:
+        reasons_adv.append("suppressed")
+    if t.confused:
+        reasons_adv.append("confused")
+    if flanked(tx, a.side, t):
+        reasons_adv.append("flanked")
+    if opts.fully_open_advantage and cache.fully_open(t.cell) and sight.cover == 0:
+        reasons_adv.append("fully_open")
+    reasons_dis = []
+    if opts.fortified_source == "building_or_position" and "building" in tx.map.features_at(t.cell):
+        reasons_dis.append("fortified")
+    advantage = Advantage.of(bool(reasons_adv), bool(reasons_dis))
+    defence = card_t.stats.protection + sight.cover
+    if card_t.armoured and weapon.at_damage is not None:
+        dice = DiceExpr.parse(weapon.at_damage)
+        dtype = DamageType.AT
+        divisor = 1
+    else:
+        fp = cache.firepower(a, DiceExpr.parse(weapon.damage))
+        dice, divisor = fp.dice, fp.divisor
+        dtype = DamageType(weapon.damage_type)
+    tx.take_rolls()
+    res = resolve_attack(
+        tx.roller,
+        bonus=bonus,
+        defence=defence,
+        damage=dice,
+        advantage=advantage,
+        damage_divisor=divisor,
+        heavy_hit_extra=opts.heavy_hit_extra,
+        natural20_miss=opts.natural20_miss,
+        pinning_penalty=opts.pinning_penalty,
+        heavy_hit_margin=opts.heavy_hit_margin,
+        pinning_margin=opts.pinning_margin,
+        purpose=f"{kind}:{aid}>{tid}",
+    )
+    amount = apply_damage_type(
+        res.damage, dtype, card_t.armoured, frag_vs_armour=opts.frag_vs_armour
+    )
+    rolls = tx.take_rolls()
+    # The firer: its SHAKEN and pinning applied to this attack and clear (R-MOR-2, R-ATK-4).
+    a_changes: dict[str, Any] = {"shaken": None, "pinned": None, "pinning_penalty": 0}
+    if kind == "fire":
+        a_changes["fired"] = True
+    tx.update(aid, **a_changes)
+    if t.confused:
+        tx.update(tid, confused=False)
+    reveal_firer(tx, aid, t.side)
+    data: dict[str, Any] = {
+        "attacker": aid,
+        "target": tid,
+        "kind": kind,
+        "modifiers": modifiers,
+        "bonus": bonus,
+        "advantage": advantage.value,
+        "advantage_reasons": reasons_adv,
+        "disadvantage_reasons": reasons_dis,
+        "defence": defence,
+        "cover": sight.cover,
+        "natural": res.natural,
+        "total": res.total,
+        "margin": res.margin,
+        "effect": res.effect.value,
+        "damage": amount,
+        "damage_type": dtype.value,
+        "setback": None if res.setback is None else res.setback.value,
+        "rolls": rolls,
+    }
+    vis: dict[Side, dict[str, Any] | None] = {}
+    for side in (a.side, t.side):
+        seen = dict(data)
+        seen["attacker"] = tx.ref(side, aid)
+        seen["target"] = tx.ref(side, tid)
+        seen["rolls"] = [r for r in rolls if not r.get("secret")]
+        if side != a.side and seen["attacker"] != aid:
+            for k in ("modifiers", "bonus"):
+                seen.pop(k, None)
+        vis[side] = seen
+    tx.emit("attack", data, vis)
+    # Setbacks (R-ATK-6).
+    if res.setback == Setback.WEAPON_JAM:
+        tx.update(aid, jammed_turn=tx.next_own_turn(a.side))
+    elif res.setback == Setback.POSITION_REVEALED:
+        position_revealed(tx, aid)
+    elif res.setback == Setback.COMMS_BREAK:
+        tx.update(aid, comms_until=tx.next_own_turn(a.side))
+    elif res.setback == Setback.CONFUSION:
+        tx.update(aid, confused=True)
+    if res.setback is not None:
+        tx.unit_event("setback", aid, {"setback": res.setback.value}, spotted_keys=("setback",))
+    # Effects on the target.
+    if res.effect == Effect.PINNING and res.pinning_penalty:
+        tx.update(tid, pinned=tx.turn_no, pinning_penalty=res.pinning_penalty)
+    if res.morale_marks:
+        marks = tx.unit(tid).morale_marks + res.morale_marks * opts.natural20_morale_penalty
+        tx.update(tid, morale_marks=marks)
+    if amount > 0:
+        damage_unit(tx, tid, amount, f"{kind}:{aid}")
+
+
+def enemy_of(unit: UnitState) -> Side:
+    return other_side(unit.side)

@@ -1,0 +1,446 @@
+"""The game state: units, contacts, command points, phase, dice state (R-TURN-1, R-KP-1/2).
+
+A :class:`GameState` is an immutable value. :func:`taistelukentta.rules.engine.apply`
+returns a new one and never touches its input: containers are copied shallowly and only
+the units that changed are replaced (copy-on-write), so an ``apply`` costs little however
+long the game has run. The state holds a reference to its (immutable) :class:`Scenario`,
+which is not serialised: :meth:`GameState.to_dict` / :meth:`GameState.from_dict` carry only
+the dynamic part, and :meth:`GameState.state_hash` hashes it.
+
+Status timing (R-TURN-3): a status remembers ``turn_no`` — the game-wide number of the side
+turn in which it was inflicted (1, 2, 3, … across both sides). A status inflicted before
+the unit's current own turn began has lasted "through its own next turn" and may clear at
+the end of that turn; one inflicted during its own turn lasts through its next own turn.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+from typing import Any, Literal
+
+from taistelukentta.content.scenario import Scenario
+from taistelukentta.errors import ArgumentError
+from taistelukentta.grid.geometry import Cell
+from taistelukentta.rules.events import Event
+from taistelukentta.rules.recon import ContactLevel
+
+Side = Literal["blue", "red"]
+SIDES: tuple[Side, Side] = ("blue", "red")
+GM_SEAT = "gm"
+"""The Red seat: the game master (R-KP-2)."""
+
+STATE_FORMAT = 1
+"""Version tag of :meth:`GameState.to_dict`."""
+
+
+def other_side(side: Side) -> Side:
+    """The opposing side."""
+    return "red" if side == "blue" else "blue"
+
+
+class Phase(StrEnum):
+    """Where in its turn the active side is (R-TURN-1). Start and end run automatically."""
+
+    COMMAND = "command"
+    FIRE = "fire"
+    OVER = "over"
+
+
+class Action(StrEnum):
+    """The one action a unit takes in its turn (R-KP-3, R-KP-4)."""
+
+    DEFEND = "defend"
+    MOVE = "move"
+    ATTACK = "attack"
+    DISENGAGE = "disengage"
+    WITHDRAW = "withdraw"
+
+
+@dataclass(frozen=True, slots=True)
+class UnitState:
+    """One unit on the map. Statuses hold the ``turn_no`` they were inflicted in."""
+
+    id: str
+    card: str
+    side: Side
+    seat: str
+    """The seat that orders it: a Blue seat id (``co``, ``pl1`` …) or ``gm``."""
+    group: str
+    """Its platoon (the Blue seat id) or Red battle group id (``bg1`` …)."""
+    cell: Cell
+    strength: int
+    max_strength: int
+    xp: int
+    shaken: int | None = None
+    """SHAKEN since this turn_no (R-MOR-2), or None."""
+    suppressed: int | None = None
+    """SUPPRESSED since this turn_no (R-MOR-2), or None."""
+    retreating: int | None = None
+    """RETREATING since this turn_no (R-MOR-5), or None."""
+    status_dc: int = 0
+    """DC of the morale test that gave SUPPRESSED/RETREATING (the recovery test's DC)."""
+    pinned: int | None = None
+    """Pinned (R-ATK-4) since this turn_no: its next attack roll gets ``pinning_penalty``."""
+    pinning_penalty: int = 0
+    morale_marks: int = 0
+    """−1 marks on its next morale test (R-MOR-4, R-ATK-5 variant)."""
+    confused: bool = False
+    """R-ATK-6 confusion: the next attack against it has advantage."""
+    jammed_turn: int | None = None
+    """R-ATK-6 weapon jam: its main weapon cannot fire in this turn_no."""
+    comms_until: int | None = None
+    """R-ATK-6 communications break: no commander abilities through this turn_no."""
+    damaged_before: bool = False
+    """Whether it has taken damage in this battle (R-TK-2 first-damage test)."""
+    action: Action | None = None
+    """This turn's action (None = not given yet; defends by default, R-KP-3)."""
+    moved: bool = False
+    fired: bool = False
+    reconned: bool = False
+    rallied: bool = False
+    zoc_at_start: bool = False
+    """It began its turn in the ZoC of an enemy its side had SPOTTED (R-KP-3)."""
+
+    def is_damaged(self, damaged_percent: int) -> bool:
+        """DAMAGED: TK below ``damaged_percent`` % of its maximum (R-TK-1; the option
+        ``damaged_threshold``)."""
+        return self.strength * 100 < damaged_percent * self.max_strength
+
+    def statuses(self, damaged_percent: int) -> frozenset[str]:
+        """Status codes (glossary codes) the unit has now; ``damaged_percent`` is the
+        ``damaged_threshold`` option."""
+        out = set()
+        if self.shaken is not None:
+            out.add("SHAKEN")
+        if self.suppressed is not None:
+            out.add("SUPPRESSED")
+        if self.retreating is not None:
+            out.add("RETREATING")
+        if self.strength * 100 < damaged_percent * self.max_strength:
+            out.add("DAMAGED")
+        return frozenset(out)
+
+    def fresh_turn(self, zoc_at_start: bool) -> UnitState:
+        """The unit at the start of its own turn: per-turn flags cleared."""
+        return replace(
+            self,
+            action=None,
+            moved=False,
+            fired=False,
+            reconned=False,
+            rallied=False,
+            zoc_at_start=zoc_at_start,
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready dictionary."""
+        return {
+            "id": self.id,
+            "card": self.card,
+            "side": self.side,
+            "seat": self.seat,
+            "group": self.group,
+            "cell": list(self.cell),
+            "strength": self.strength,
+            "max_strength": self.max_strength,
+            "xp": self.xp,
+            "shaken": self.shaken,
+            "suppressed": self.suppressed,
+            "retreating": self.retreating,
+            "status_dc": self.status_dc,
+            "pinned": self.pinned,
+            "pinning_penalty": self.pinning_penalty,
+            "morale_marks": self.morale_marks,
+            "confused": self.confused,
+            "jammed_turn": self.jammed_turn,
+            "comms_until": self.comms_until,
+            "damaged_before": self.damaged_before,
+            "action": None if self.action is None else self.action.value,
+            "moved": self.moved,
+            "fired": self.fired,
+            "reconned": self.reconned,
+            "rallied": self.rallied,
+            "zoc_at_start": self.zoc_at_start,
+        }
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> UnitState:
+        """Inverse of :meth:`to_dict`."""
+        data = dict(d)
+        data["cell"] = _cell(data["cell"])
+        data["action"] = None if data.get("action") is None else Action(data["action"])
+        return cls(**data)
+
+
+@dataclass(frozen=True, slots=True)
+class Contact:
+    """What one side knows of one enemy unit (R-REC-2, R-REC-5).
+
+    ``cell`` is exact only for SPOTTED; KNOWN and SUSPECTED keep a coarse ``area`` on a
+    fixed grid (KNOWN a 3×3 block, SUSPECTED a 5×5 block), so repeated observations never
+    narrow the position. ``label`` is an opaque per-side handle (``c1``, ``c2`` …) that
+    views show for contacts below SPOTTED instead of the unit's id.
+    """
+
+    label: str
+    level: ContactLevel
+    cell: Cell | None
+    area: tuple[int, int, int] | None
+    """``(x0, y0, size)`` of the block holding the unit, for KNOWN and SUSPECTED."""
+    card: str | None
+    """The unit's type (card id), for KNOWN and SPOTTED."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready dictionary."""
+        return {
+            "label": self.label,
+            "level": self.level.code,
+            "cell": None if self.cell is None else list(self.cell),
+            "area": None if self.area is None else list(self.area),
+            "card": self.card,
+        }
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> Contact:
+        """Inverse of :meth:`to_dict`."""
+        area = d.get("area")
+        return cls(
+            label=str(d["label"]),
+            level=ContactLevel[str(d["level"])],
+            cell=None if d.get("cell") is None else _cell(d["cell"]),
+            area=None if area is None else (int(area[0]), int(area[1]), int(area[2])),
+            card=d.get("card"),
+        )
+
+
+KNOWN_BLOCK = 3
+"""Side of the fixed block a KNOWN contact's area is (R-REC-5)."""
+SUSPECTED_BLOCK = 5
+"""Side of the fixed block a SUSPECTED contact's area is (R-REC-5)."""
+
+
+def contact_area(cell: Cell, level: ContactLevel) -> tuple[int, int, int] | None:
+    """The fixed-grid block reported for a contact of ``level`` on a unit at ``cell``."""
+    if level >= ContactLevel.SPOTTED:
+        return None
+    size = KNOWN_BLOCK if level == ContactLevel.KNOWN else SUSPECTED_BLOCK
+    return (cell[0] // size * size, cell[1] // size * size, size)
+
+
+@dataclass(frozen=True, slots=True)
+class _LogNode:
+    """A persistent (shared, append-only) event log: O(1) append, states share history."""
+
+    parent: _LogNode | None
+    events: tuple[Event, ...]
+    size: int
+
+
+def log_append(log: _LogNode | None, events: tuple[Event, ...]) -> _LogNode | None:
+    """``log`` with ``events`` appended (the old log is unchanged)."""
+    if not events:
+        return log
+    return _LogNode(log, events, (log.size if log else 0) + len(events))
+
+
+def log_events(log: _LogNode | None) -> tuple[Event, ...]:
+    """Every event of ``log``, oldest first."""
+    chunks: list[tuple[Event, ...]] = []
+    node = log
+    while node is not None:
+        chunks.append(node.events)
+        node = node.parent
+    out: list[Event] = []
+    for chunk in reversed(chunks):
+        out.extend(chunk)
+    return tuple(out)
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class GameState:
+    """The complete state of one game. Treat it (and every container in it) as immutable.
+
+    Build it with :func:`taistelukentta.rules.engine.new_game`; advance it with
+    :func:`taistelukentta.rules.engine.apply`.
+    """
+
+    scenario: Scenario
+    seed: int
+    round: int
+    """Current round, from 1 (R-TURN-1)."""
+    active: Side
+    """The side whose turn it is."""
+    phase: Phase
+    turn_no: int
+    """Game-wide number of the current side turn, from 1 (R-TURN-3 timing)."""
+    done: frozenset[str]
+    """Seats of the active side that have ended the current phase."""
+    units: Mapping[str, UnitState]
+    """Units on the map by id (destroyed units are removed, R-ATK-10)."""
+    contacts: Mapping[Side, Mapping[str, Contact]]
+    """Per observing side: its contacts, keyed by the enemy unit's id (GM knowledge)."""
+    contact_serial: Mapping[Side, int]
+    """Per side: the last contact label number handed out."""
+    kp: Mapping[str, int]
+    """Command points left per seat this turn (R-KP-1/2); ``gm`` is Red's pool."""
+    group_spent: Mapping[str, int]
+    """KP Red spent per battle group this turn (R-KP-2 cap)."""
+    destroyed: Mapping[Side, tuple[str, ...]]
+    """Per side: its units destroyed so far, in order."""
+    roller: Mapping[str, Any]
+    """The dice state (:meth:`taistelukentta.dice.Roller.getstate`)."""
+    event_count: int
+    winner: str | None = None
+    """``"blue"``, ``"red"`` or ``"draw"`` once the game is over."""
+    vp: Mapping[Side, int] | None = None
+    """Final victory points (R-TURN-2) once the game is over."""
+    log: _LogNode | None = field(default=None, repr=False)
+    memo: dict[str, Any] = field(default_factory=dict, repr=False)
+    """Derived lookups computed on demand (never serialised, never part of the hash)."""
+
+    # -- queries ----------------------------------------------------------------------------
+
+    @property
+    def finished(self) -> bool:
+        """Whether the game is over."""
+        return self.phase == Phase.OVER
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        """The whole event log, oldest first (GM data; use ``Event.visible`` per side)."""
+        return log_events(self.log)
+
+    def unit(self, unit_id: str) -> UnitState:
+        """The unit ``unit_id`` (KeyError if it is not on the map)."""
+        return self.units[unit_id]
+
+    def units_of(self, side: Side) -> Iterator[UnitState]:
+        """The side's units, in id order of the scenario."""
+        return (u for u in self.units.values() if u.side == side)
+
+    def seats(self, side: Side) -> tuple[str, ...]:
+        """The seats of a side: Blue ``co``, ``pl1`` …; Red ``gm``."""
+        if side == "red":
+            return (GM_SEAT,)
+        return tuple(s.id for s in self.scenario.blue.seats)
+
+    def side_of_seat(self, seat: str) -> Side | None:
+        """The side a seat plays, or None for an unknown seat."""
+        if seat == GM_SEAT:
+            return "red"
+        if seat in self.seats("blue"):
+            return "blue"
+        return None
+
+    def occupancy(self) -> Mapping[Cell, tuple[str, ...]]:
+        """Unit ids per occupied cell (cached per state)."""
+        occ = self.memo.get("occupancy")
+        if occ is None:
+            built: dict[Cell, tuple[str, ...]] = {}
+            for u in self.units.values():
+                built[u.cell] = (*built.get(u.cell, ()), u.id)
+            self.memo["occupancy"] = built
+            occ = built
+        result: Mapping[Cell, tuple[str, ...]] = occ
+        return result
+
+    # -- serialisation ------------------------------------------------------------------------
+
+    def to_dict(self, *, include_log: bool = True) -> dict[str, Any]:
+        """The dynamic state as JSON-ready data (the scenario is referenced by id only)."""
+        out: dict[str, Any] = {
+            "format": STATE_FORMAT,
+            "scenario": self.scenario.id,
+            "seed": self.seed,
+            "round": self.round,
+            "active": self.active,
+            "phase": self.phase.value,
+            "turn_no": self.turn_no,
+            "done": sorted(self.done),
+            "units": [u.to_dict() for u in self.units.values()],
+            "contacts": {
+                side: {uid: c.to_dict() for uid, c in sorted(self.contacts[side].items())}
+                for side in SIDES
+            },
+            "contact_serial": {side: self.contact_serial[side] for side in SIDES},
+            "kp": dict(sorted(self.kp.items())),
+            "group_spent": dict(sorted(self.group_spent.items())),
+            "destroyed": {side: list(self.destroyed[side]) for side in SIDES},
+            "roller": _jsonable(self.roller),
+            "event_count": self.event_count,
+            "winner": self.winner,
+            "vp": None if self.vp is None else {s: self.vp[s] for s in SIDES},
+        }
+        if include_log:
+            out["events"] = [e.to_dict() for e in self.events]
+        return out
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any], scenario: Scenario) -> GameState:
+        """Rebuild a state from :meth:`to_dict` output and its scenario."""
+        try:
+            if d.get("format") != STATE_FORMAT:
+                raise ValueError(f"unknown state format {d.get('format')!r}")
+            if d["scenario"] != scenario.id:
+                raise ValueError(f"state is of scenario {d['scenario']!r}, not {scenario.id!r}")
+            units = [UnitState.from_dict(u) for u in d["units"]]
+            events = tuple(Event.from_dict(e) for e in d.get("events", []))
+            vp = d.get("vp")
+            return cls(
+                scenario=scenario,
+                seed=int(d["seed"]),
+                round=int(d["round"]),
+                active=_side(d["active"]),
+                phase=Phase(d["phase"]),
+                turn_no=int(d["turn_no"]),
+                done=frozenset(str(s) for s in d["done"]),
+                units={u.id: u for u in units},
+                contacts={
+                    side: {str(uid): Contact.from_dict(c) for uid, c in d["contacts"][side].items()}
+                    for side in SIDES
+                },
+                contact_serial={side: int(d["contact_serial"][side]) for side in SIDES},
+                kp={str(k): int(v) for k, v in d["kp"].items()},
+                group_spent={str(k): int(v) for k, v in d["group_spent"].items()},
+                destroyed={side: tuple(str(x) for x in d["destroyed"][side]) for side in SIDES},
+                roller=dict(d["roller"]),
+                event_count=int(d["event_count"]),
+                winner=d.get("winner"),
+                vp=None if vp is None else {side: int(vp[side]) for side in SIDES},
+                log=log_append(None, events),
+            )
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ArgumentError(
+                f"game state is broken: {exc}", f"pelitila on virheellinen: {exc}"
+            ) from None
+
+    def state_hash(self) -> str:
+        """sha256 of the canonical JSON of the full dynamic state (event log excluded;
+        ``event_count`` and the dice state pin it)."""
+        text = json.dumps(self.to_dict(include_log=False), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_jsonable(v) for v in value]
+    return value
+
+
+def _cell(value: Any) -> Cell:
+    x, y = value
+    return (int(x), int(y))
+
+
+def _side(value: Any) -> Side:
+    if value == "blue":
+        return "blue"
+    if value == "red":
+        return "red"
+    raise ValueError(f"unknown side {value!r}")

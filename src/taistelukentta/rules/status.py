@@ -1,0 +1,234 @@
+"""Damage, destruction, morale tests and statuses over time (R-ATK-10, R-TK-1/2,
+R-MOR-1/2/4/5, R-TURN-3).
+
+- Damage lowers TK; TK 0 destroys the unit (removed). The first damage a unit takes in the
+  battle calls a morale test (``first_damage_morale_dc``); so does falling below the
+  DAMAGED threshold (``damaged_morale_dc``). One hit calls at most one test, at the higher
+  DC. A destroyed unit's adjacent friendly units test (``adjacent_destroyed_morale_dc``).
+- Morale test: d20 + M − pinning-fire marks (``pinning_mark_morale_penalty`` each; the marks
+  are used up by the test) + strength-effect modifiers, against the DC (R-MOR-1/2).
+  SHAKEN/SUPPRESSED/RETREATING are set with the turn they began in.
+- End of the unit's own turn (R-TURN-1/3): a status that began before this turn has lasted
+  through it: SHAKEN and the pinning penalty clear, SUPPRESSED tests to recover (same DC),
+  RETREATING recovers when safe (cover ≥ ``retreat_recovery_cover`` and, with
+  ``retreat_recovery_unseen``, no enemy unit sees it; variant: a passed morale test).
+- Rally (*Moraalin kohotus*, ``kp_rally``): clears SUPPRESSED and RETREATING at once.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from taistelukentta.grid.geometry import chebyshev
+from taistelukentta.rules.context import Tx
+from taistelukentta.rules.morale import MoraleOutcome, resolve_morale
+from taistelukentta.rules.state import SIDES, Side, other_side
+
+
+def morale_test(tx: Tx, uid: str, dc: int, reason: str) -> MoraleOutcome | None:
+    """R-MOR-1/2: test ``uid``'s morale against ``dc`` and apply the outcome."""
+    unit = tx.units.get(uid)
+    if unit is None:
+        return None
+    cache = tx.cache
+    marks = unit.morale_marks
+    bonus = (
+        cache.card(unit).stats.morale
+        - marks * tx.opts.pinning_mark_morale_penalty
+        + cache.effects(unit).morale_modifier
+    )
+    tx.take_rolls()
+    res = resolve_morale(
+        tx.roller,
+        bonus=bonus,
+        dc=dc,
+        suppressed_at=tx.opts.morale_suppressed_at,
+        retreat_at=tx.opts.morale_retreat_at,
+        purpose=f"morale:{uid}",
+    )
+    changes: dict[str, Any] = {"morale_marks": 0}
+    outcome = res.outcome
+    if outcome == MoraleOutcome.SHAKEN:
+        changes["shaken"] = tx.turn_no
+    elif outcome == MoraleOutcome.SUPPRESSED:
+        changes["suppressed"] = tx.turn_no
+        changes["status_dc"] = dc
+    elif outcome == MoraleOutcome.RETREATING:
+        changes["retreating"] = tx.turn_no
+        changes["status_dc"] = dc
+    tx.update(uid, **changes)
+    data = {
+        "reason": reason,
+        "dc": dc,
+        "bonus": bonus,
+        "total": res.total,
+        "natural": res.natural,
+        "outcome": outcome.value,
+        "rolls": tx.take_rolls(),
+    }
+    tx.unit_event("morale", uid, data, spotted_keys=("reason", "dc", "total", "outcome", "rolls"))
+    return outcome
+
+
+def damage_unit(tx: Tx, uid: str, amount: int, reason: str) -> bool:
+    """Apply ``amount`` damage to ``uid``; returns whether it was destroyed."""
+    unit = tx.units.get(uid)
+    if unit is None or amount <= 0:
+        return False
+    cache = tx.cache
+    before = unit.strength
+    after = max(0, before - amount)
+    was_damaged = cache.is_damaged(unit)
+    first = not unit.damaged_before
+    unit = tx.update(uid, strength=after, damaged_before=True)
+    tx.unit_event(
+        "damage",
+        uid,
+        {"amount": before - after, "strength": after, "reason": reason},
+        spotted_keys=("amount", "strength", "reason"),
+    )
+    if after <= 0:
+        destroy(tx, uid, reason)
+        return True
+    dcs: list[int] = []
+    if first:
+        dcs.append(tx.opts.first_damage_morale_dc)
+    if not was_damaged and cache.is_damaged(unit):
+        dcs.append(tx.opts.damaged_morale_dc)
+        tx.unit_event(
+            "status", uid, {"status": "DAMAGED", "on": True}, spotted_keys=("status", "on")
+        )
+    if dcs:
+        morale_test(tx, uid, max(dcs), "first_damage" if first else "damaged")
+    return False
+
+
+def destroy(tx: Tx, uid: str, reason: str) -> None:
+    """R-ATK-10: TK 0 — the unit is removed; adjacent units test morale (R-TK-2)."""
+    unit = tx.units[uid]
+    tx.unit_event(
+        "destroyed",
+        uid,
+        {"cell": list(unit.cell), "reason": reason},
+        spotted_keys=("cell", "reason"),
+        contact_keys=("reason",),
+    )
+    del tx.units[uid]
+    tx.destroyed[unit.side].append(uid)
+    for side in (unit.side, other_side(unit.side)):
+        tx.contacts[side].pop(uid, None)
+    friendly_only = tx.opts.adjacent_destroyed_side == "friendly"
+    near = sorted(
+        u.id
+        for u in tx.units.values()
+        if chebyshev(u.cell, unit.cell) <= 1 and (u.side == unit.side or not friendly_only)
+    )
+    for nid in near:
+        morale_test(tx, nid, tx.opts.adjacent_destroyed_morale_dc, "adjacent_destroyed")
+
+
+def rally(tx: Tx, uid: str) -> None:
+    """*Moraalin kohotus*: SUPPRESSED and RETREATING end at once."""
+    tx.update(uid, suppressed=None, retreating=None, rallied=True)
+    tx.unit_event("rally", uid, {}, spotted_keys=())
+
+
+def end_of_turn(tx: Tx, side: Side) -> None:
+    """R-TURN-1 end: statuses of ``side``'s units that began before this turn resolve."""
+    cache = tx.cache
+    now = tx.turn_no
+    for uid in sorted(u.id for u in tx.units_of(side)):
+        unit = tx.units.get(uid)
+        if unit is None:
+            continue
+        changes: dict[str, Any] = {}
+        if unit.shaken is not None and unit.shaken < now:
+            changes["shaken"] = None
+            tx.unit_event(
+                "status", uid, {"status": "SHAKEN", "on": False}, spotted_keys=("status", "on")
+            )
+        if unit.pinned is not None and unit.pinned < now:
+            changes["pinned"] = None
+            changes["pinning_penalty"] = 0
+        if changes:
+            unit = tx.update(uid, **changes)
+        if unit.suppressed is not None and unit.suppressed < now:
+            outcome = _recovery_test(tx, uid, unit.status_dc, "suppressed_recovery")
+            if outcome == MoraleOutcome.PASS and uid in tx.units:
+                tx.update(uid, suppressed=None)
+                tx.unit_event(
+                    "status",
+                    uid,
+                    {"status": "SUPPRESSED", "on": False},
+                    spotted_keys=("status", "on"),
+                )
+        unit2 = tx.units.get(uid)
+        if unit2 is not None and unit2.retreating is not None and unit2.retreating < now:
+            safe = cache.map.cover_at(unit2.cell) >= tx.opts.retreat_recovery_cover and (
+                not tx.opts.retreat_recovery_unseen
+                or not any(cache.sees(e.cell, unit2.cell) for e in tx.units_of(other_side(side)))
+            )
+            if not safe and tx.opts.retreat_recovers_on_morale:
+                safe = (
+                    _recovery_test(tx, uid, unit2.status_dc, "retreat_recovery")
+                    == MoraleOutcome.PASS
+                )
+            if safe and uid in tx.units:
+                tx.update(uid, retreating=None)
+                tx.unit_event(
+                    "status",
+                    uid,
+                    {"status": "RETREATING", "on": False},
+                    spotted_keys=("status", "on"),
+                )
+
+
+def _recovery_test(tx: Tx, uid: str, dc: int, reason: str) -> MoraleOutcome:
+    """A recovery test: a plain pass/fail morale roll (a failure changes nothing else)."""
+    unit = tx.units[uid]
+    cache = tx.cache
+    bonus = cache.card(unit).stats.morale + cache.effects(unit).morale_modifier
+    tx.take_rolls()
+    res = resolve_morale(
+        tx.roller,
+        bonus=bonus,
+        dc=dc,
+        suppressed_at=tx.opts.morale_suppressed_at,
+        retreat_at=tx.opts.morale_retreat_at,
+        purpose=f"morale:{uid}",
+    )
+    passed = res.outcome == MoraleOutcome.PASS
+    outcome = res.outcome
+    tx.unit_event(
+        "morale",
+        uid,
+        {
+            "reason": reason,
+            "dc": dc,
+            "bonus": bonus,
+            "total": res.total,
+            "natural": res.natural,
+            "outcome": "PASS" if passed else "FAIL",
+            "rolls": tx.take_rolls(),
+        },
+        spotted_keys=("reason", "dc", "total", "outcome", "rolls"),
+    )
+    return outcome
+
+
+def side_eliminated(tx: Tx) -> Side | None:
+    """A side with no units left, if any (the game ends, R-TURN-2)."""
+    for side in SIDES:
+        if next(tx.units_of(side), None) is None:
+            return side
+    return None
+
+
+__all__ = [
+    "damage_unit",
+    "destroy",
+    "end_of_turn",
+    "morale_test",
+    "rally",
+    "side_eliminated",
+]
