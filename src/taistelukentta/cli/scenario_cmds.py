@@ -137,14 +137,15 @@ def scenarios_cmd(json_out: JsonFlag = False) -> None:
         print_json({"scenarios": rows})
         return
     table = Table(title=tr("Skenaariot", "Scenarios"))
-    table.add_column(tr("Tunnus", "Id"), style="bold")
-    table.add_column(tr("Nimi", "Title"))
+    table.add_column(tr("Tunnus", "Id"), style="bold", no_wrap=True)
+    table.add_column(tr("Nimi ja joukot", "Title and forces"))
     table.add_column(tr("Kierroksia", "Rounds"), justify="right")
-    table.add_column(tr("Kartta", "Map"), justify="right")
-    table.add_column(tr("Joukot", "Forces"))
+    table.add_column(tr("Kartta", "Map"), justify="right", no_wrap=True)
     for row in rows:
         if "error" in row:
-            table.add_row(row["id"], escape(row["title"]), "", "", f"[red]{escape(row['error'])}")
+            table.add_row(
+                row["id"], f"{escape(row['title'])}\n[red]{escape(row['error'])}[/]", "", ""
+            )
             continue
         f = row["forces"]
         forces = (
@@ -163,10 +164,9 @@ def scenarios_cmd(json_out: JsonFlag = False) -> None:
         )
         table.add_row(
             row["id"],
-            escape(row["title"]),
+            f"[bold]{escape(row['title'])}[/]\n[dim]{forces}[/]",
             str(row["rounds"]),
             f"{row['map']['width']}×{row['map']['height']}",
-            forces,
         )
     console.print(table)
 

@@ -495,7 +495,7 @@ def _check(
         if seat.leader is not None and seat.leader not in {u.id for u in seat.units}:
             add(
                 f"{key}.leader{where.anchored([seat.id], 'leader')}: leader {seat.leader!r} "
-                f"is not one of seat {seat.id!r}'s units"
+                f"is not one of the units of seat {seat.id!r}"
             )
         leader_unit = next((u for u in seat.units if u.id == seat.leader), None)
         leader_card = cards.get(leader_unit.card) if leader_unit is not None else None
@@ -539,7 +539,7 @@ def _check(
         if group.leader is not None and group.leader not in {u.id for u in group.units}:
             add(
                 f"{key}.leader{where.anchored([group.id], 'leader')}: leader {group.leader!r} "
-                f"is not one of battle group {group.id!r}'s units"
+                f"is not one of the units of battle group {group.id!r}"
             )
     group_ids = [g.id for g in groups]
     if all(_BG_ID.match(g) for g in group_ids) and not _numbered(group_ids, "bg"):
@@ -623,7 +623,9 @@ def _check(
     secrets = spec.secrets
     for mi, field in enumerate(secrets.minefields):
         key = f"secrets.minefields[{mi}]"
-        line = where.anchored([field.id], "cells") or where.anchored([field.id], "at")
+        line = where.anchored([field.id], "cells", fallback=False) or where.anchored(
+            [field.id], "at"
+        )
         for cell in field.cells:
             if not game_map.in_bounds(cell):
                 add(
@@ -702,16 +704,21 @@ class _Locator:
         """``key.path (line N)`` for a top-level key path."""
         return ".".join(keys) + self.top_line(*keys)
 
-    def anchored(self, anchors: Sequence[str], key: str | None, nth: int = 1) -> str:
+    def anchored(
+        self, anchors: Sequence[str], key: str | None, nth: int = 1, *, fallback: bool = True
+    ) -> str:
         """`` (line N)`` of ``key`` in the table whose ``id`` is the last of ``anchors``.
 
         The anchors are found one after the other (a seat id, then a unit id in it); the
-        ``nth`` occurrence of the last anchor is used (for duplicates).
+        ``nth`` occurrence of the last anchor is used (for duplicates). Without the key
+        in that table the anchor's own line is given, or ``""`` if not ``fallback``.
         """
-        line = self._anchored_line(anchors, key, nth)
+        line = self._anchored_line(anchors, key, nth, fallback=fallback)
         return f" (line {line})" if line else ""
 
-    def _anchored_line(self, anchors: Sequence[str], key: str | None, nth: int) -> int | None:
+    def _anchored_line(
+        self, anchors: Sequence[str], key: str | None, nth: int, *, fallback: bool = True
+    ) -> int | None:
         if not self.lines or not anchors:
             return None
         start = 0
@@ -739,7 +746,7 @@ class _Locator:
                 break
             if key_pat.search(line):
                 return ln + 1
-        return start + 1
+        return start + 1 if fallback else None
 
     def pydantic_problem(self, err: Any) -> str:
         """One line for a pydantic error, with the best line number found."""
