@@ -111,3 +111,22 @@ def test_r_off_4_exact_odds_agree_with_sampling(
 def test_unknown_weapon_is_rejected() -> None:
     with pytest.raises(ValueError, match="k9"):
         strike_odds("howitzer", "known")
+
+
+def test_r_off_4_cli_strike_json() -> None:
+    import json
+
+    from typer.testing import CliRunner
+
+    from taistelukentta.cli.app import app
+
+    result = CliRunner().invoke(
+        app, ["odds", "strike", "--weapon", "k9", "--contact", "known", "--json"]
+    )
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    assert doc["aimed_hit"] == pytest.approx(3 / 16)
+    assert sum(c["hit"] for c in doc["cells"]) == pytest.approx(4)
+    bad = CliRunner().invoke(app, ["odds", "strike", "--weapon", "nuke", "--contact", "known"])
+    assert bad.exit_code == 2
+    assert "k9" in bad.output

@@ -1,7 +1,7 @@
 """``tk20 odds``: exact odds of an attack, a morale test and a recon roll.
 
-Rule options use the DEFAULT values of the resolution functions until the lead wires
-``content.options.load_options()`` in (the odds functions take every option as a keyword).
+Rule options come from ``data/options.toml`` (:func:`content.options.load_options`), so a
+game master who changes a DEFAULT or switches on a variant sees odds for the rules in force.
 """
 
 from __future__ import annotations
@@ -13,11 +13,14 @@ import typer
 from rich.table import Table
 
 from taistelukentta.cli.common import console, fail, fail_error, print_json
+from taistelukentta.content.options import RuleOptions, load_options
 from taistelukentta.dice.expr import DiceExpr
 from taistelukentta.dice.roller import Advantage
 from taistelukentta.errors import TkError
 from taistelukentta.i18n import get_language, term, tr
 from taistelukentta.odds.exact import attack_odds, morale_odds, recon_odds
+from taistelukentta.odds.strike import strike_odds
+from taistelukentta.rules.strike_geometry import WEAPONS
 
 #: Sane ranges of the numeric arguments (inclusive); anything outside is a typo.
 BONUS_RANGE = (-30, 30)
@@ -26,7 +29,7 @@ DC_RANGE = (1, 60)
 
 odds_app = typer.Typer(
     name="odds",
-    help="Tarkat todennäköisyydet / exact odds: attack, morale, recon.",
+    help="Tarkat todennäköisyydet / exact odds: attack, morale, recon, strike.",
     no_args_is_help=True,
 )
 
@@ -38,6 +41,13 @@ JsonFlag = Annotated[
 def register(app: typer.Typer) -> None:
     """Add the ``odds`` sub-commands to ``app``."""
     app.add_typer(odds_app, name="odds")
+
+
+def _options() -> RuleOptions:
+    try:
+        return load_options()
+    except TkError as exc:
+        fail_error(exc)
 
 
 def _check_range(value: int, option: str, bounds: tuple[int, int]) -> None:
@@ -97,7 +107,17 @@ def attack_cmd(
     except TkError as exc:
         fail_error(exc)
     adv = Advantage.of(advantage, disadvantage)
-    odds = attack_odds(bonus, defence, advantage=adv, damage=expr)
+    opts = _options()
+    odds = attack_odds(
+        bonus,
+        defence,
+        advantage=adv,
+        damage=expr,
+        heavy_hit_extra=opts.heavy_hit_extra,
+        natural20_miss=opts.natural20_miss,
+        heavy_hit_margin=opts.heavy_hit_margin,
+        pinning_margin=opts.pinning_margin,
+    )
     if json_out:
         print_json({key: float(value) for key, value in odds.as_dict().items()})
         return
@@ -134,7 +154,10 @@ def morale_cmd(
     """Moraalitestin tarkat todennäköisyydet (R-MOR-2) / exact odds of a morale test."""
     _check_range(bonus, "--bonus", BONUS_RANGE)
     _check_range(dc, "--dc", DC_RANGE)
-    odds = morale_odds(bonus, dc)
+    opts = _options()
+    odds = morale_odds(
+        bonus, dc, suppressed_at=opts.morale_suppressed_at, retreat_at=opts.morale_retreat_at
+    )
     if json_out:
         print_json({key: float(value) for key, value in odds.as_dict().items()})
         return
@@ -166,7 +189,17 @@ def recon_cmd(
     _check_range(bonus, "--bonus", BONUS_RANGE)
     _check_range(stealth, "--stealth", BONUS_RANGE)
     _check_range(cover, "--cover", BONUS_RANGE)
-    odds = recon_odds(bonus, stealth, cover)
+    opts = _options()
+    odds = recon_odds(
+        bonus,
+        stealth,
+        cover,
+        defender_die=opts.recon_defender_die,
+        use_stealth=opts.recon_use_stealth,
+        tie=opts.opposed_tie,
+        known_at=opts.recon_known_at,
+        spotted_at=opts.recon_spotted_at,
+    )
     if json_out:
         print_json({key: float(value) for key, value in odds.as_dict().items()})
         return
@@ -186,4 +219,94 @@ def recon_cmd(
                 (term("SPOTTED"), odds.spotted),
             ],
         )
+    )
+
+
+@odds_app.command("strike")
+def strike_cmd(
+    weapon: Annotated[str, typer.Option("--weapon", help="k9 | mlrs.")],
+    contact: Annotated[
+        str, typer.Option("--contact", help="Tulenjohtajan kontakti: known | spotted.")
+    ],
+    json_out: JsonFlag = False,
+) -> None:
+    """Epäorgaanisen iskun osumakuvio (R-OFF-3/4) / exact footprint of an off-board strike."""
+    if weapon not in WEAPONS:
+        fail(
+            tr(
+                f"--weapon: tuntematon ase {weapon!r}; valitse {' | '.join(sorted(WEAPONS))}",
+                f"--weapon: unknown weapon {weapon!r}; choose {' | '.join(sorted(WEAPONS))}",
+            )
+        )
+    if contact not in ("known", "spotted"):
+        fail(
+            tr(
+                f"--contact: tuntematon taso {contact!r}; valitse known | spotted",
+                f"--contact: unknown level {contact!r}; choose known | spotted",
+            )
+        )
+    opts = _options()
+    odds = strike_odds(weapon, contact, scatter=opts.scatter)
+    w = WEAPONS[weapon]
+    if json_out:
+        print_json(
+            {
+                "weapon": weapon,
+                "contact": contact,
+                "scatter": odds.scatter,
+                "aimed_hit": float(odds.p_aimed_hit),
+                "damage": {"soft": w.damage_soft, "armoured": w.damage_armoured},
+                "requests": w.requests,
+                "cells": [
+                    {
+                        "dx": c.dx,
+                        "dy": c.dy,
+                        "hit": float(c.p_hit),
+                        "morale_test": float(c.p_morale_test),
+                        "expected_damage_soft": float(c.expected_damage_soft),
+                        "expected_damage_armoured": float(c.expected_damage_armoured),
+                    }
+                    for c in odds.cells
+                ],
+            }
+        )
+        return
+    level = term(contact.upper())
+    title = tr(
+        f"{weapon.upper()}-isku, kontakti {level}: osumatodennäköisyys ruuduittain "
+        f"(X = maaliruutu; vahinko {w.damage_soft} jalkaväki / {w.damage_armoured} panssari)",
+        f"{weapon.upper()} strike, contact {level}: chance each cell is hit "
+        f"(X = aimed cell; damage {w.damage_soft} soft / {w.damage_armoured} armoured)",
+    )
+    by_cell = {(c.dx, c.dy): c for c in odds.cells}
+    xs = sorted({c.dx for c in odds.cells})
+    ys = sorted({c.dy for c in odds.cells})
+    table = Table(title=title, title_justify="left", show_lines=False)
+    table.add_column("")
+    for x in xs:
+        table.add_column(f"{x:+d}", justify="right")
+    for y in ys:
+        row = [f"{y:+d}"]
+        for x in xs:
+            cell = by_cell.get((x, y))
+            if cell is None or cell.p_morale_test == 0:
+                row.append("")
+                continue
+            text = _pct(cell.p_hit) if cell.p_hit else "·"
+            row.append(f"[bold]X {text}[/]" if (x, y) == (0, 0) else text)
+        table.add_row(*row)
+    console.print(table)
+    aimed = by_cell[(0, 0)]
+    console.print(
+        tr(
+            f"Maaliruutu: osuma {_pct(aimed.p_hit)}, odotettu vahinko "
+            f"{_number(aimed.expected_damage_soft)} (jalkaväki) / "
+            f"{_number(aimed.expected_damage_armoured)} (panssari). "
+            f"'·' = vain moraalitesti (DC 13). Pyyntöjä: {w.requests}.",
+            f"Aimed cell: hit {_pct(aimed.p_hit)}, expected damage "
+            f"{_number(aimed.expected_damage_soft)} (soft) / "
+            f"{_number(aimed.expected_damage_armoured)} (armoured). "
+            f"'·' = morale test only (DC 13). Requests used: {w.requests}.",
+        ),
+        highlight=False,
     )
