@@ -219,6 +219,22 @@ CASES: list[tuple[str, str, str, str, str, str | None]] = [
         "KRH = 4",
     ),
     (
+        "organic rounds for a unit without organic fire support",
+        "",
+        "\n[secrets.organic_rounds]\n1R1 = 4\n",
+        "secrets.organic_rounds.1R1",
+        "unit '1R1' has no organic fire support",
+        "1R1 = 4",
+    ),
+    (
+        "empty title",
+        'title = { fi = "Koe", en = "Test" }',
+        'title = { fi = "Koe", en = "" }',
+        "title.en",
+        "at least 1 character",
+        "title = {",
+    ),
+    (
         "off-board requests without weapons",
         "",
         "\n[secrets.fire_support]\noff_board_requests = 2\n",

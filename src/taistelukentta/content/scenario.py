@@ -48,8 +48,8 @@ class _Frozen(BaseModel):
 class Text(_Frozen):
     """A text in both languages. In a file a plain string means the same text in both."""
 
-    fi: str
-    en: str
+    fi: str = Field(min_length=1)
+    en: str = Field(min_length=1)
 
     @model_validator(mode="before")
     @classmethod
@@ -652,6 +652,11 @@ def _check(
         key = where.top("secrets", "organic_rounds", uid)
         if uid not in seen:
             add(f"{key}: no unit {uid!r} in the scenario")
+        elif not any(
+            u.id == uid and u.card in cards and cards[u.card].has_ability("organic_fire_support")
+            for *_, u in _placements(spec)
+        ):
+            add(f"{key}: unit {uid!r} has no organic fire support (e.g. a mortar squad)")
         if rounds < 0:
             add(f"{key}: rounds must be ≥ 0")
     fire = secrets.fire_support
