@@ -154,13 +154,19 @@ def test_terasvalli_company_and_secrets() -> None:
     assert red["motorisoitu_jalkavakiryhma"] >= 6 and red["komentoyksikko"] >= 2
     assert 2 <= len(tv.red.battle_groups) <= 3
     sec = tv.secrets
-    assert sec.fire_support.off_board_requests == 5  # R-OFF-1: Operaatio Teräsvalli
-    assert set(sec.fire_support.weapons) == {"k9", "mlrs"}
     assert {f.type for f in sec.minefields} == {"AP", "AT"}
     assert {f.shape for f in sec.minefields} >= {"box", "strip"}
     assert sec.organic_rounds["KRH"] > 0
     assert sec.notes is not None and "tarkka-ampuja" in sec.notes.fi
     assert "sniper" in sec.notes.en
+
+
+def test_r_off_1_terasvalli_grants_five_off_board_requests() -> None:
+    """R-OFF-1: off-board support only if the scenario grants it; Teräsvalli: 5 requests."""
+    fire = load_scenario("terasvalli").secrets.fire_support
+    assert fire.off_board_requests == 5
+    assert set(fire.weapons) == {"k9", "mlrs"}
+    assert load_scenario("demo").secrets.fire_support.off_board_requests == 0
 
 
 # --------------------------------------------------------------------- the maps look real

@@ -229,7 +229,7 @@ class Scenario(_Frozen):
     victory: Victory
     secrets: Secrets
     source: str | None = None
-    """Path of the scenario file (``None`` when built from data)."""
+    """Where the scenario came from: its file's path, or the ``source`` given with the data."""
 
     def placements(self) -> Iterator[tuple[Side, str, UnitPlacement]]:
         """Every unit as ``(side, seat or battle-group id, placement)``, in file order."""
@@ -395,7 +395,7 @@ def scenario_from_data(
         objectives=spec.objectives,
         victory=spec.victory,
         secrets=spec.secrets,
-        source=source if text is not None else None,
+        source=source,
     )
 
 
