@@ -184,6 +184,11 @@ def cache_for(scenario: Scenario) -> ScenarioCache:
 UnitRef = str | dict[str, Any] | None
 
 
+def make_roller(state: GameState) -> Roller:
+    """The roller an ``apply`` continues with (tests replace this to script the dice)."""
+    return Roller.from_state(state.roller)
+
+
 class Tx:
     """A copy-on-write working copy of a state for one ``apply``."""
 
@@ -215,7 +220,7 @@ class Tx:
     @property
     def roller(self) -> Roller:
         if self._roller is None:
-            self._roller = Roller.from_state(self.base.roller)
+            self._roller = make_roller(self.base)
         return self._roller
 
     def take_rolls(self) -> list[dict[str, Any]]:
