@@ -200,78 +200,67 @@ def move_along(
 
 # -- vectorised search ---------------------------------------------------------------------
 
+_I32 = npt.NDArray[np.int32]
+
 
 @dataclass(slots=True)
-class _Search:
+class _Edges:
+    """Legal single steps inside a window of the map, sorted by source cell."""
+
     x0: int
     y0: int
     w: int
     h: int
-    layers: int
-    dist: FloatArray  # per state (layers * n)
-    pred: _I | None
-    indptr: npt.NDArray[np.int32]  # the state graph in CSR form
-    dst: npt.NDArray[np.int32]
-    weight: FloatArray
-
-    def cell_of(self, state: int) -> Cell:
-        i = state % (self.w * self.h)
-        return (self.x0 + i % self.w, self.y0 + i // self.w)
+    start: int  # window index of the start cell
+    src: _I32
+    dst: _I32
+    weight: FloatArray  # normal cost (the entered cell's multiplier)
+    rise: _I32  # contour lines climbed (0 downhill or level)
 
     @property
-    def src(self) -> _I:
-        """Source state of every edge (CSR rows expanded)."""
-        counts = np.diff(self.indptr)
-        return np.repeat(np.arange(len(counts), dtype=np.int64), counts)
+    def n(self) -> int:
+        return self.w * self.h
+
+    def cell(self, i: int) -> Cell:
+        return (self.x0 + i % self.w, self.y0 + i // self.w)
 
 
-def _search(
+def _edges(
     game_map: GameMap,
     start: Cell,
-    limit: float | None,
+    radius: int | None,
     blocked: Iterable[Cell],
     stop_cells: Iterable[Cell],
     allow_squeeze: bool,
-    predecessors: bool,
-) -> _Search:
-    """Dijkstra over the state graph of a window around ``start`` (whole map if no limit).
+) -> _Edges:
+    """Every legal step inside a window of ``radius`` around ``start`` (None = whole map).
 
-    The graph is laid out directly in CSR form: each state has 8 edge slots (one per
-    direction) and a boolean mask drops the illegal ones, which keeps rows in order and
-    avoids any sorting.
+    Built from shifted views of padded arrays as an (n, 8) table of slots, one per
+    direction; the legal slots in row-major order are already sorted by source.
     """
     sx, sy = start
-    if limit is None:
+    if radius is None:
         x0, y0, x1, y1 = 0, 0, game_map.width, game_map.height
     else:
-        # a step costs at least the cheapest multiplier, plus one rounded last step
-        min_cost = float(np.min(game_map.move_cost))
-        radius = int(limit / min_cost) + 2 if np.isfinite(min_cost) else 1
         x0, y0 = max(0, sx - radius), max(0, sy - radius)
         x1, y1 = min(game_map.width, sx + radius + 1), min(game_map.height, sy + radius + 1)
     w, h = x1 - x0, y1 - y0
-    n = w * h
-    cost = game_map.move_cost[y0:y1, x0:x1].ravel().copy()
-    imp = game_map.impassable[y0:y1, x0:x1].ravel()
-    elev = game_map.elevation[y0:y1, x0:x1].ravel()
-    stop = np.zeros(n, dtype=np.bool_)
+    cost = game_map.move_cost[y0:y1, x0:x1].copy()
+    free = np.ones((h, w), dtype=np.bool_)
     for bx, by in blocked:
         if x0 <= bx < x1 and y0 <= by < y1 and (bx, by) != start:
-            cost[(by - y0) * w + (bx - x0)] = np.inf
+            cost[by - y0, bx - x0] = np.inf
     for qx, qy in stop_cells:
         if x0 <= qx < x1 and y0 <= qy < y1 and (qx, qy) != start:
-            stop[(qy - y0) * w + (qx - x0)] = True
-    # every legal edge, as flat (state, slot) positions of an (n, 8) table built from
-    # shifted views of padded arrays: no gathers, rows stay in order
-    cost2 = np.pad(cost.reshape(h, w), 1, constant_values=np.inf)
-    imp2 = np.pad(imp.reshape(h, w), 1, constant_values=True)
-    elev2 = np.pad(elev.reshape(h, w), 1, constant_values=0)
-    free = ~stop.reshape(h, w)
+            free[qy - y0, qx - x0] = False
+    cost2 = np.pad(cost, 1, constant_values=np.inf)
+    imp2 = np.pad(game_map.impassable[y0:y1, x0:x1], 1, constant_values=True)
+    elev2 = np.pad(game_map.elevation[y0:y1, x0:x1], 1, constant_values=0)
+    here = elev2[1 : 1 + h, 1 : 1 + w]
     valid = np.empty((h, w, 8), dtype=np.bool_)
     base = np.empty((h, w, 8), dtype=np.float64)
     rise = np.empty((h, w, 8), dtype=np.int32)
     offsets = np.empty(8, dtype=np.int32)
-    here = elev2[1 : 1 + h, 1 : 1 + w]
     for k, (dx, dy) in enumerate(DIRECTIONS8):
         there = cost2[1 + dy : 1 + dy + h, 1 + dx : 1 + dx + w]
         ok = np.isfinite(there) & free
@@ -282,62 +271,170 @@ def _search(
         rise[:, :, k] = elev2[1 + dy : 1 + dy + h, 1 + dx : 1 + dx + w] - here
         offsets[k] = dy * w + dx
     edge = np.flatnonzero(valid.ravel())
-    e_src = (edge // 8).astype(np.int32)
-    e_dst = e_src + offsets[edge % 8]
-    e_w = base.ravel()[edge]
-    e_rise = np.maximum(rise.ravel()[edge], 0)
-    start_state = (sy - y0) * w + (sx - x0)
-    if not np.any(e_rise):
+    src = (edge // 8).astype(np.int32)
+    return _Edges(
+        x0,
+        y0,
+        w,
+        h,
+        (sy - y0) * w + (sx - x0),
+        src,
+        src + offsets[edge % 8],
+        base.ravel()[edge],
+        np.maximum(rise.ravel()[edge], 0).astype(np.int32),
+    )
+
+
+def _dijkstra(
+    src: _I32,
+    dst: _I32,
+    weight: FloatArray,
+    rise: _I32,
+    r: int,
+    start: int,
+    limit: float | None,
+    predecessors: bool,
+    layered: bool,
+) -> tuple[int, FloatArray, _I | None]:
+    """Cheapest costs over ``r`` cells: one layer, or regimes A (layers 0..5) and B (6).
+
+    Regime A state ``(cell, a)`` = ascent ``a`` so far, normal costs, no step may make the
+    ascent 6; regime B doubles every uphill step. The layered graph keeps every edge slot in
+    every layer (rows stay in order, no compaction): a step too steep for an A layer goes to
+    a dead sink with infinite weight. Returns (layers, dist per state, predecessors).
+    """
+    e = len(src)
+    row = np.zeros(r + 1, dtype=np.int64)
+    row[1:] = np.cumsum(np.bincount(src, minlength=r))
+    if not layered:
         layers = 1
-        dst, weight = e_dst, e_w
-        counts = np.bincount(e_src, minlength=n)
-        sources = [start_state]
+        total = r
+        indptr = row
+        indices: _I = dst.astype(np.int64)
+        data = weight
+        sources = [start]
     else:
-        # regime A: layers 0..5 = ascent so far; regime B: layer 6, every uphill step doubled
         layers = ASCENT_LIMIT + 1
-        dsts: list[npt.NDArray[np.int32]] = []
-        weights: list[FloatArray] = []
-        cnts: list[npt.NDArray[np.int64]] = []
-        for a in range(ASCENT_LIMIT):
-            keep = e_rise <= ASCENT_LIMIT - 1 - a
-            dsts.append((a + e_rise[keep]) * n + e_dst[keep])
-            weights.append(e_w[keep])
-            cnts.append(np.bincount(e_src[keep], minlength=n))
-        dsts.append(ASCENT_LIMIT * n + e_dst)
-        weights.append(np.where(e_rise > 0, e_w * UPHILL_FACTOR, e_w))
-        cnts.append(np.bincount(e_src, minlength=n))
-        dst = np.concatenate(dsts)
-        weight = np.concatenate(weights)
-        counts = np.concatenate(cnts)
-        sources = [start_state, start_state + ASCENT_LIMIT * n]
-    total = layers * n
-    indptr = np.zeros(total + 1, dtype=np.int32)
-    indptr[1:] = np.cumsum(counts)
-    graph = csr_matrix((weight, dst, indptr), shape=(total, total))
+        total = layers * r + 1  # + the sink
+        sink = layers * r
+        a = np.arange(ASCENT_LIMIT, dtype=np.int64)[:, None]
+        na = a + rise[None, :]
+        ok = na < ASCENT_LIMIT
+        indices = np.concatenate(
+            [np.where(ok, na * r + dst, sink).ravel(), ASCENT_LIMIT * r + dst.astype(np.int64)]
+        )
+        data = np.concatenate(
+            [
+                np.where(ok, weight, np.inf).ravel(),
+                np.where(rise > 0, weight * UPHILL_FACTOR, weight),
+            ]
+        )
+        starts = row[:-1][None, :] + np.arange(layers, dtype=np.int64)[:, None] * e
+        indptr = np.concatenate([starts.ravel(), [layers * e, layers * e]])
+        sources = [start, ASCENT_LIMIT * r + start]
+    graph = csr_matrix((data, indices, indptr), shape=(total, total))
     kwargs: dict[str, object] = {"directed": True, "indices": sources, "min_only": True}
     if limit is not None:
         kwargs["limit"] = limit + 0.25  # costs are multiples of 0.5
     pred: _I | None = None
     if predecessors:
         dist, pred_raw, _ = dijkstra(graph, return_predecessors=True, **kwargs)
-        pred = np.asarray(pred_raw, dtype=np.int64)
+        pred = np.asarray(pred_raw, dtype=np.int64)[: layers * r]
     else:
         dist = dijkstra(graph, **kwargs)
-    return _Search(
-        x0, y0, w, h, layers, np.asarray(dist, dtype=np.float64), pred, indptr, dst, weight
+    return layers, np.asarray(dist, dtype=np.float64)[: layers * r], pred
+
+
+@dataclass(slots=True)
+class _Reach:
+    edges: _Edges
+    cells: _I  # window indices of the searched cells (the compact numbering)
+    layers: int
+    dist: FloatArray  # (layers, len(cells))
+    pred: _I | None  # per compact state
+    spent: FloatArray  # per window cell: allowance spent, inf = not reachable
+    round_src: _I  # rounding candidates: compact state, window target
+    round_dst: _I
+
+    def state_cell(self, state: int) -> Cell:
+        return self.edges.cell(int(self.cells[state % len(self.cells)]))
+
+
+def _reach(
+    game_map: GameMap,
+    start: Cell,
+    movement: float,
+    blocked: Iterable[Cell],
+    stop_cells: Iterable[Cell],
+    allow_squeeze: bool,
+    predecessors: bool,
+) -> _Reach:
+    """Reachable area in two passes.
+
+    Pass 1 prices the window with normal costs, a lower bound of both regimes; only cells it
+    reaches within the allowance can be reached in full, so pass 2 runs the exact regimes on
+    those cells alone (skipped when none of their steps climbs). Rounded last steps are then
+    checked from every reached state.
+    """
+    L = movement
+    min_cost = float(np.min(game_map.move_cost))
+    radius = int(L / min_cost) + 2 if np.isfinite(min_cost) else 1
+    ed = _edges(game_map, start, radius, blocked, stop_cells, allow_squeeze)
+    n = ed.n
+    layers, lb, pred = _dijkstra(
+        ed.src, ed.dst, ed.weight, ed.rise, n, ed.start, L, predecessors, False
     )
-
-
-def _cell_spent(search: _Search, limit: float) -> tuple[FloatArray, FloatArray]:
-    """Per window cell: cheapest full cost (inf if over) and spent allowance (inf = no)."""
-    n = search.w * search.h
-    full = search.dist.reshape(search.layers, n).min(axis=0)
-    spent = np.where(full <= limit, full, np.inf)
-    ds = search.dist[search.src]
-    ok = ds + search.weight / 2 <= limit
-    rounded = np.full(n, np.inf)
-    np.minimum.at(rounded, search.dst[ok] % n, limit)
-    return full, np.minimum(spent, rounded)
+    inside = lb <= L
+    from_inside = inside[ed.src]
+    climbs = bool(np.any(ed.rise[from_inside]))
+    if not climbs:
+        cells = np.arange(n, dtype=np.int64)
+        dist = lb[None, :]
+        comp_src = ed.src.astype(np.int64)
+        e_mask = np.ones(len(ed.src), dtype=np.bool_)
+    else:
+        cells = np.flatnonzero(inside)
+        comp = np.full(n, -1, dtype=np.int64)
+        comp[cells] = np.arange(len(cells))
+        both = from_inside & inside[ed.dst]
+        layers, flat, pred = _dijkstra(
+            comp[ed.src[both]].astype(np.int32),
+            comp[ed.dst[both]].astype(np.int32),
+            ed.weight[both],
+            ed.rise[both],
+            len(cells),
+            int(comp[ed.start]),
+            L,
+            predecessors,
+            True,
+        )
+        dist = flat.reshape(layers, len(cells))
+        comp_src = comp[ed.src]
+        e_mask = from_inside
+    r = len(cells)
+    full = np.full(n, np.inf)
+    full[cells] = dist.min(axis=0)
+    spent = np.where(full <= L, full, np.inf)
+    # rounded last steps: from a state reached in full, half the step's cost must fit
+    s_c = comp_src[e_mask]
+    d_w = ed.dst[e_mask].astype(np.int64)
+    wt = ed.weight[e_mask]
+    rs = ed.rise[e_mask]
+    if layers == 1:
+        ok = dist[0, s_c] + wt / 2 <= L
+        round_src = s_c[ok]
+        round_dst = d_w[ok]
+    else:
+        a = np.arange(ASCENT_LIMIT, dtype=np.int64)[:, None]
+        ok_a = (a + rs[None, :] < ASCENT_LIMIT) & (dist[:ASCENT_LIMIT, s_c] + wt / 2 <= L)
+        wb = np.where(rs > 0, wt * UPHILL_FACTOR, wt)
+        ok_b = dist[ASCENT_LIMIT, s_c] + wb / 2 <= L
+        la, ea = np.nonzero(ok_a)
+        eb = np.flatnonzero(ok_b)
+        round_src = np.concatenate([la * r + s_c[ea], ASCENT_LIMIT * r + s_c[eb]])
+        round_dst = np.concatenate([d_w[ea], d_w[eb]])
+    spent[round_dst[~np.isfinite(spent[round_dst])]] = L
+    return _Reach(ed, cells, layers, dist, pred, spent, round_src, round_dst)
 
 
 def reachable(
@@ -358,15 +455,12 @@ def reachable(
     """
     L = _check_movement(movement)
     game_map.check_cell(start, "start")
-    s = _search(game_map, start, L, blocked, stop_cells, allow_squeeze, False)
-    _, spent = _cell_spent(s, L)
-    idx = np.flatnonzero(np.isfinite(spent))
-    xs = idx % s.w + s.x0
-    ys = idx // s.w + s.y0
-    return {
-        (int(x), int(y)): float(v)
-        for x, y, v in zip(xs.tolist(), ys.tolist(), spent[idx].tolist(), strict=True)
-    }
+    res = _reach(game_map, start, L, blocked, stop_cells, allow_squeeze, False)
+    ed = res.edges
+    idx = np.flatnonzero(np.isfinite(res.spent))
+    xs = (idx % ed.w + ed.x0).tolist()
+    ys = (idx // ed.w + ed.y0).tolist()
+    return {(x, y): v for x, y, v in zip(xs, ys, res.spent[idx].tolist(), strict=True)}
 
 
 def path_to(
@@ -388,32 +482,31 @@ def path_to(
     game_map.check_cell(goal, "goal")
     if goal == start:
         return []
-    s = _search(game_map, start, L, blocked, stop_cells, allow_squeeze, True)
-    gx, gy = goal[0] - s.x0, goal[1] - s.y0
-    if not (0 <= gx < s.w and 0 <= gy < s.h):
+    res = _reach(game_map, start, L, blocked, stop_cells, allow_squeeze, True)
+    ed = res.edges
+    gx, gy = goal[0] - ed.x0, goal[1] - ed.y0
+    if not (0 <= gx < ed.w and 0 <= gy < ed.h):
         return None
-    n = s.w * s.h
-    g = gy * s.w + gx
-    states = np.arange(s.layers) * n + g
-    d = s.dist[states]
+    g = gy * ed.w + gx
+    if not np.isfinite(res.spent[g]):
+        return None
+    r = len(res.cells)
     tail: list[Cell] = []
+    pos = np.flatnonzero(res.cells == g)
+    d = res.dist[:, pos[0]] if len(pos) else np.array([np.inf])
     if float(d.min()) <= L:
-        last = int(states[int(np.argmin(d))])
+        last = int(np.argmin(d)) * r + int(pos[0])
     else:
-        src = s.src
-        ds = s.dist[src]
-        ok = (ds + s.weight / 2 <= L) & (s.dst % n == g)
-        if not np.any(ok):
-            return None
-        cand = np.flatnonzero(ok)
-        last = int(src[cand[int(np.argmin(ds[cand]))]])
+        cand = res.round_src[res.round_dst == g]
+        flat = res.dist.ravel()
+        last = int(cand[int(np.argmin(flat[cand]))])
         tail = [goal]
-    assert s.pred is not None
+    assert res.pred is not None
     path: list[Cell] = []
     state = last
     while state >= 0:
-        path.append(s.cell_of(state))
-        state = int(s.pred[state])
+        path.append(res.state_cell(state))
+        state = int(res.pred[state])
     path.reverse()
     return path[1:] + tail
 
@@ -432,7 +525,11 @@ def cost_field(
     Elevation (R-TER-5) is priced exactly as in :func:`reachable`.
     """
     game_map.check_cell(start, "start")
-    s = _search(game_map, start, None, blocked, stop_cells, allow_squeeze, False)
-    n = s.w * s.h
-    full: FloatArray = s.dist.reshape(s.layers, n).min(axis=0)
+    ed = _edges(game_map, start, None, blocked, stop_cells, allow_squeeze)
+    n = ed.n
+    layered = bool(np.any(ed.rise))
+    layers, dist, _ = _dijkstra(
+        ed.src, ed.dst, ed.weight, ed.rise, n, ed.start, None, False, layered
+    )
+    full: FloatArray = dist.reshape(layers, n).min(axis=0)
     return full.reshape(game_map.height, game_map.width)
