@@ -118,7 +118,7 @@ def _forces(s: Scenario) -> dict[str, Any]:
 
 
 def scenarios_cmd(json_out: JsonFlag = False) -> None:
-    """List the bundled scenarios / valmiit skenaariot."""
+    """Valmiit skenaariot / the bundled scenarios."""
     rows: list[dict[str, Any]] = []
     for info in bundled_scenarios():
         row: dict[str, Any] = {"id": info.id, "title": _t(info.title), "path": info.path}
@@ -388,7 +388,7 @@ def scenario_cmd(
     gm: GmFlag = False,
     elevation: ElevationFlag = False,
 ) -> None:
-    """Show a scenario: briefing, map, seats, battle groups, objectives / näytä skenaario."""
+    """Skenaarion tilanne, kartta, joukot ja tavoitteet / show a scenario."""
     s = _load(name)
     if json_out:
         print_json(scenario_json(s, gm=gm))
