@@ -256,22 +256,18 @@ def _edges(
     cost2 = np.pad(cost, 1, constant_values=np.inf)
     imp2 = np.pad(game_map.impassable[y0:y1, x0:x1], 1, constant_values=True)
     elev2 = np.pad(game_map.elevation[y0:y1, x0:x1], 1, constant_values=0)
-    here = elev2[1 : 1 + h, 1 : 1 + w]
     valid = np.empty((h, w, 8), dtype=np.bool_)
-    base = np.empty((h, w, 8), dtype=np.float64)
-    rise = np.empty((h, w, 8), dtype=np.int32)
     offsets = np.empty(8, dtype=np.int32)
     for k, (dx, dy) in enumerate(DIRECTIONS8):
-        there = cost2[1 + dy : 1 + dy + h, 1 + dx : 1 + dx + w]
-        ok = np.isfinite(there) & free
+        ok = np.isfinite(cost2[1 + dy : 1 + dy + h, 1 + dx : 1 + dx + w]) & free
         if dx and dy and not allow_squeeze:
             ok &= ~(imp2[1 : 1 + h, 1 + dx : 1 + dx + w] & imp2[1 + dy : 1 + dy + h, 1 : 1 + w])
         valid[:, :, k] = ok
-        base[:, :, k] = there
-        rise[:, :, k] = elev2[1 + dy : 1 + dy + h, 1 + dx : 1 + dx + w] - here
         offsets[k] = dy * w + dx
-    edge = np.flatnonzero(valid.ravel())
-    src = (edge // 8).astype(np.int32)
+    src64, slot = np.nonzero(valid.reshape(w * h, 8))
+    src = src64.astype(np.int32)
+    dst = src + offsets[slot]
+    elev = elev2[1 : 1 + h, 1 : 1 + w].ravel()
     return _Edges(
         x0,
         y0,
@@ -279,9 +275,9 @@ def _edges(
         h,
         (sy - y0) * w + (sx - x0),
         src,
-        src + offsets[edge % 8],
-        base.ravel()[edge],
-        np.maximum(rise.ravel()[edge], 0).astype(np.int32),
+        dst,
+        cost.ravel()[dst],
+        np.maximum(elev[dst] - elev[src], 0).astype(np.int32),
     )
 
 
@@ -527,9 +523,42 @@ def cost_field(
     game_map.check_cell(start, "start")
     ed = _edges(game_map, start, None, blocked, stop_cells, allow_squeeze)
     n = ed.n
-    layered = bool(np.any(ed.rise))
-    layers, dist, _ = _dijkstra(
-        ed.src, ed.dst, ed.weight, ed.rise, n, ed.start, None, False, layered
+    if not np.any(ed.rise):
+        _, dist, _ = _dijkstra(ed.src, ed.dst, ed.weight, ed.rise, n, ed.start, None, False, False)
+        flat_field: FloatArray = dist.reshape(game_map.height, game_map.width)
+        return flat_field
+    # regime B over the whole map: one layer, every uphill step doubled
+    row = np.zeros(n + 1, dtype=np.int64)
+    row[1:] = np.cumsum(np.bincount(ed.src, minlength=n))
+    doubled = np.where(ed.rise > 0, ed.weight * UPHILL_FACTOR, ed.weight)
+    full = np.asarray(
+        dijkstra(csr_matrix((doubled, ed.dst, row), shape=(n, n)), indices=ed.start),
+        dtype=np.float64,
     )
-    full: FloatArray = dist.reshape(layers, n).min(axis=0)
+    # regime A only where some path climbs less than 6: find those cells by the least
+    # ascent (a tiny step weight keeps level steps as edges), then run the exact regimes there
+    ascent = np.asarray(
+        dijkstra(
+            csr_matrix((ed.rise + 1e-7, ed.dst, row), shape=(n, n)),
+            indices=ed.start,
+            limit=ASCENT_LIMIT - 0.5,
+        ),
+        dtype=np.float64,
+    )
+    cells = np.flatnonzero(np.isfinite(ascent))
+    comp = np.full(n, -1, dtype=np.int64)
+    comp[cells] = np.arange(len(cells))
+    both = (comp[ed.src] >= 0) & (comp[ed.dst] >= 0)
+    layers, dist, _ = _dijkstra(
+        comp[ed.src[both]].astype(np.int32),
+        comp[ed.dst[both]].astype(np.int32),
+        ed.weight[both],
+        ed.rise[both],
+        len(cells),
+        int(comp[ed.start]),
+        None,
+        False,
+        True,
+    )
+    full[cells] = np.minimum(full[cells], dist.reshape(layers, len(cells)).min(axis=0))
     return full.reshape(game_map.height, game_map.width)
