@@ -212,3 +212,45 @@ def test_cost_field_equals_plain_dijkstra(data: st.DataObject, m: GameMap) -> No
     want = np.array(ref_cost_field(m, start, blocked=blocked))
     assert got.shape == (m.height, m.width)
     assert np.array_equal(got, want)
+
+
+def test_r_ter_5_reach_prices_the_climb_of_the_whole_move() -> None:
+    m = parse_map('terrain = "...."\nelevation = "0 2 4 6"\n')
+    # to (3,0) the ascent reaches 6: 2 + 2 + 2 = 6 in full; with L 5 only by rounding
+    assert reachable(m, (0, 0), 6) == {(0, 0): 0.0, (1, 0): 1.0, (2, 0): 2.0, (3, 0): 6.0}
+    assert reachable(m, (0, 0), 5)[(3, 0)] == 5.0
+    assert (3, 0) not in reachable(m, (0, 0), 4)
+    assert cost_field(m, (0, 0)).tolist() == [[0.0, 1.0, 2.0, 6.0]]
+
+
+def test_r_ter_5_path_around_the_hill_avoids_doubling() -> None:
+    # over the ridge: ascent 6 (cost doubled); around it on the row below: level ground
+    m = parse_map('terrain = """\n.....\n.....\n"""\nelevation = """\n0 3 6 3 0\n0 0 0 0 0\n"""\n')
+    path = path_to(m, (0, 0), (4, 0), 5)
+    assert path is not None and all(m.elevation_at(c) < 6 for c in path)
+    assert reachable(m, (0, 0), 5)[(4, 0)] == 4.0
+    assert move_along(m, (0, 0), [(1, 0), (2, 0), (3, 0), (4, 0)], 10).steps[1].cost == 2.0
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.data(), maps(), st.integers(0, 8))
+def test_r_ter_3_move_along_never_exceeds_allowance_except_by_rounding(
+    data: st.DataObject, m: GameMap, movement: int
+) -> None:
+    start = data.draw(st.tuples(st.integers(0, m.width - 1), st.integers(0, m.height - 1)))
+    path = []
+    cur = start
+    for step in data.draw(st.lists(st.integers(0, 7), max_size=12)):
+        dx, dy = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)][step]
+        nxt = (cur[0] + dx, cur[1] + dy)
+        if m.in_bounds(nxt):
+            path.append(nxt)
+            cur = nxt
+    r = move_along(m, start, path, movement)
+    assert r.cells <= len(path)
+    costs = [s.cost for s in r.steps]
+    if costs:
+        assert sum(costs[:-1]) + costs[-1] / 2 <= movement
+        assert sum(costs) <= movement or r.remaining == 0.0
+    if r.stopped_by == "allowance":
+        assert r.cells < len(path)
