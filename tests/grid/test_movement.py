@@ -157,8 +157,8 @@ def test_reachable_rejects_off_map_start(example: GameMap) -> None:
         reachable(example, (30, 0), 3)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.data(), maps(), st.integers(0, 6), st.booleans())
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data(), maps(max_side=9), st.integers(0, 8), st.booleans())
 def test_reachable_equals_plain_dijkstra(
     data: st.DataObject, m: GameMap, movement: int, allow_squeeze: bool
 ) -> None:
@@ -193,8 +193,8 @@ def test_reachable_equals_plain_dijkstra(
             assert math.isclose(movement - r.remaining, want[goal])
 
 
-@settings(max_examples=40, deadline=None)
-@given(st.data(), maps(max_side=4, max_height=4), st.integers(0, 3))
+@settings(max_examples=80, deadline=None)
+@given(st.data(), maps(max_side=4), st.integers(0, 3))
 def test_reachable_equals_brute_force_over_every_walk(
     data: st.DataObject, m: GameMap, movement: int
 ) -> None:
@@ -202,8 +202,8 @@ def test_reachable_equals_brute_force_over_every_walk(
     assert reachable(m, start, movement) == brute_reachable(m, start, movement)
 
 
-@settings(max_examples=60, deadline=None)
-@given(st.data(), maps())
+@settings(max_examples=100, deadline=None)
+@given(st.data(), maps(max_side=9))
 def test_cost_field_equals_plain_dijkstra(data: st.DataObject, m: GameMap) -> None:
     start = data.draw(st.tuples(st.integers(0, m.width - 1), st.integers(0, m.height - 1)))
     cells = st.tuples(st.integers(0, m.width - 1), st.integers(0, m.height - 1))
