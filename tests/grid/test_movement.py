@@ -21,8 +21,8 @@ from taistelukentta.grid import (
     reachable,
 )
 
-from .conftest import maps
 from .reference import brute_reachable, ref_cost_field, ref_reachable
+from .strategies import maps
 
 WORKED = ["road", "road", "field", "field", "field", "swamp", "swamp", "swamp"]
 

@@ -16,8 +16,8 @@ from taistelukentta.grid import (
     visible_cells,
 )
 
-from .conftest import maps
 from .reference import ref_crossed, ref_line_of_sight
+from .strategies import maps
 
 
 def _row(cells: str) -> GameMap:

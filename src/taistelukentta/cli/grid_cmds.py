@@ -88,7 +88,7 @@ def move_cmd(
     ],
     as_json: JsonFlag = False,
 ) -> None:
-    """Kuinka pitkälle yksikkö pääsee annettua maastoreittiä (R-TER-3)."""
+    """Kuinka pitkälle yksikkö pääsee maastoreittiä / how far a unit gets (R-TER-3)."""
     _check_movement(movement)
     table = default_terrain()
     names = [p for p in (s.strip() for s in path.split(",")) if p]
@@ -137,7 +137,7 @@ def los_cmd(
     to: Annotated[str, typer.Option("--to", help="Kohde X,Y / target cell.")],
     as_json: JsonFlag = False,
 ) -> None:
-    """Näköyhteys ja kohteen suoja kahden ruudun välillä (R-TER-4)."""
+    """Näköyhteys ja kohteen suoja / line of sight and cover (R-TER-4)."""
     a = parse_cell(from_, "--from")
     b = parse_cell(to, "--to")
     game_map = _load(mapfile)
@@ -182,7 +182,7 @@ def reach_cmd(
     movement: MovementOpt,
     as_json: JsonFlag = False,
 ) -> None:
-    """Ruudut, joihin yksikkö pääsee liikkeellään (R-TER-3, R-TER-5)."""
+    """Ruudut, joihin yksikkö pääsee / cells a unit can reach (R-TER-3, R-TER-5)."""
     start = parse_cell(from_, "--from")
     _check_movement(movement)
     game_map = _load(mapfile)
