@@ -27,7 +27,3 @@ def maps(
     rows = ["".join(draw(st.sampled_from(chars)) for _ in range(w)) for _ in range(h)]
     elev = [[draw(st.integers(0, top)) for _ in range(w)] for _ in range(h)]
     return GameMap(rows, elevation=elev)
-
-
-def cells_of(m: GameMap) -> st.SearchStrategy[tuple[int, int]]:
-    return st.tuples(st.integers(0, m.width - 1), st.integers(0, m.height - 1))
