@@ -1,1 +1,15 @@
-"""bots package."""
+"""Computer players. A bot decides from its own side's view only (never a GameState)."""
+
+from taistelukentta.bots.baseline import BaselineBot, choose_order, shot_value
+from taistelukentta.bots.runner import Played, bot_order, bot_seed, run_bots, simulate
+
+__all__ = [
+    "BaselineBot",
+    "Played",
+    "bot_order",
+    "bot_seed",
+    "choose_order",
+    "run_bots",
+    "shot_value",
+    "simulate",
+]

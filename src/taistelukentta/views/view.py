@@ -1,0 +1,254 @@
+"""Per-side views of a game: the only way the game state reaches a player (R-REC-5, R-DICE-6).
+
+:func:`view_for` turns a :class:`~taistelukentta.rules.GameState` into a JSON-safe dict for
+one viewer:
+
+- ``"blue"`` / ``"red"``: that side's view — its own units in full, enemy units only where
+  a SPOTTED contact shows them, its contacts (KNOWN/SUSPECTED as an area under an opaque
+  label, never the unit's id), its command points and the events it may see;
+- a seat (``"co"``, ``"pl1"`` …): its side's view, marking the units that seat commands and
+  the seat's own KP (Red's only seat, ``gm``, is the game master, see below);
+- ``"gm"``: the game master sees everything, secret rolls included.
+
+Nothing in a side's view is computed from an enemy unit the side has no contact with: the
+unit list and contacts come from the side's contact table, the log from each event's
+per-side redacted copy (:meth:`taistelukentta.rules.Event.for_side`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any, Literal
+
+from taistelukentta.dice.expr import DiceExpr
+from taistelukentta.errors import ArgumentError
+from taistelukentta.grid.geometry import Cell
+from taistelukentta.rules import GM_SEAT, Event, GameState, UnitState
+from taistelukentta.rules.context import ScenarioCache, cache_for
+from taistelukentta.rules.recon import ContactLevel
+from taistelukentta.rules.state import Side
+
+ViewerKind = Literal["blue", "red", "gm"]
+VIEW_FORMAT = 1
+
+_SECRET_KEYS: dict[str, tuple[str, ...]] = {
+    # The seed fixes every future roll: only the game master may know it.
+    "game_started": ("seed",),
+}
+
+
+def resolve_viewer(state: GameState, viewer: str) -> tuple[ViewerKind, str | None]:
+    """``(side or "gm", seat or None)`` for a viewer name; ArgumentError if unknown.
+
+    ``gm`` is the game master (everything). A Blue seat gives Blue's view for that seat."""
+    if viewer in ("blue", "red", GM_SEAT):
+        return ("blue" if viewer == "blue" else "red" if viewer == "red" else "gm"), None
+    if viewer in state.seats("blue"):
+        return "blue", viewer
+    known = ", ".join(("blue", "red", GM_SEAT, *state.seats("blue")))
+    raise ArgumentError(
+        f"unknown viewer {viewer!r} (choose one of: {known})",
+        f"tuntematon katsoja {viewer!r} (valitse jokin: {known})",
+    )
+
+
+def redact(events: Iterable[Event], side: str) -> list[dict[str, Any]]:
+    """The events ``side`` (``"blue"``, ``"red"`` or ``"gm"``) may see, as JSON-safe dicts
+    ``{"seq", "kind", "data"}``; events that side sees nothing of are left out."""
+    out: list[dict[str, Any]] = []
+    for ev in events:
+        data = ev.for_side(side)
+        if data is None:
+            continue
+        clean = dict(data)
+        if side != GM_SEAT:
+            for key in _SECRET_KEYS.get(ev.kind, ()):
+                clean.pop(key, None)
+            if "rolls" in clean:
+                clean["rolls"] = [r for r in clean["rolls"] if not r.get("secret")]
+        out.append({"seq": ev.seq, "kind": ev.kind, "data": _jsonable(clean)})
+    return out
+
+
+def view_for(state: GameState, viewer: str, *, log_limit: int | None = None) -> dict[str, Any]:
+    """The JSON-safe view of ``state`` for ``viewer`` (``blue``, ``red``, ``gm`` or a seat).
+
+    ``log_limit`` keeps only the last N visible events (None = all, 0 = none)."""
+    kind, seat = resolve_viewer(state, viewer)
+    cache = cache_for(state.scenario)
+    scenario = state.scenario
+    out: dict[str, Any] = {
+        "format": VIEW_FORMAT,
+        "viewer": viewer,
+        "side": None if kind == "gm" else kind,
+        "seat": seat,
+        "scenario": scenario.id,
+        "title": {"fi": scenario.title.fi, "en": scenario.title.en},
+        "map": {"width": cache.map.width, "height": cache.map.height},
+        "turn": state.round,
+        "rounds": scenario.rounds,
+        "turn_no": state.turn_no,
+        "phase": state.phase.value,
+        "active_side": state.active,
+        "done": sorted(state.done),
+        "finished": state.finished,
+    }
+    if kind == "gm":
+        out["units"] = [_unit(cache, u, full=True) for u in state.units.values()]
+        out["contacts"] = {
+            side: [_contact(uid, state, side, gm=True) for uid in sorted(state.contacts[side])]
+            for side in ("blue", "red")
+        }
+        out["command_points"] = dict(sorted(state.kp.items()))
+        out["destroyed"] = {s: list(state.destroyed[s]) for s in ("blue", "red")}
+        out["objectives"] = _objectives(state, None)
+    else:
+        side: Side = kind
+        own = [
+            _unit(cache, u, full=True, seat=seat)
+            for u in state.units.values()
+            if u.side == side
+        ]
+        spotted = [
+            _unit(cache, state.units[uid], full=False)
+            for uid, c in sorted(state.contacts[side].items())
+            if c.level == ContactLevel.SPOTTED and uid in state.units
+        ]
+        out["units"] = own + spotted
+        out["contacts"] = [
+            _contact(uid, state, side, gm=False) for uid in _contact_order(state, side)
+        ]
+        out["command_points"] = {
+            s: state.kp.get(s, 0) for s in state.seats(side)
+        }
+        if seat is not None:
+            out["seat_command_points"] = state.kp.get(seat, 0)
+        out["destroyed"] = {
+            "own": list(state.destroyed[side]),
+            "enemy_count": len(state.destroyed["red" if side == "blue" else "blue"]),
+        }
+        out["objectives"] = _objectives(state, side)
+    events = state.events
+    if log_limit is not None:
+        events = events[-log_limit:] if log_limit > 0 else ()
+    out["log"] = redact(events, "gm" if kind == "gm" else kind)
+    if state.finished:
+        out["winner"] = state.winner
+        out["victory_points"] = None if state.vp is None else dict(state.vp)
+    return out
+
+
+# --------------------------------------------------------------------------- pieces
+
+
+def _unit(
+    cache: ScenarioCache, u: UnitState, *, full: bool, seat: str | None = None
+) -> dict[str, Any]:
+    """A unit as a view shows it. ``full``: own unit (or the GM's view) with its orders
+    state and weapon; otherwise a SPOTTED enemy with what a spotted unit shows."""
+    card = cache.card(u)
+    opts = cache.opts
+    entry: dict[str, Any] = {
+        "id": u.id,
+        "side": u.side,
+        "card": u.card,
+        "name": {"fi": card.name.fi, "en": card.name.en},
+        "cell": [u.cell[0], u.cell[1]],
+        "strength": u.strength,
+        "max_strength": u.max_strength,
+        "statuses": sorted(u.statuses(opts.damaged_threshold)),
+        "armoured": card.armoured,
+        "protection": card.stats.protection,
+        "cover": cache.map.cover_at(u.cell),
+    }
+    if full:
+        weapon = card.basic_weapon
+        fp = cache.firepower(u, DiceExpr.parse(weapon.damage))
+        bonus = cache.skill(u) + weapon.attack_bonus
+        if u.shaken is not None:
+            bonus -= opts.shaken_attack_penalty
+        if u.pinned is not None:
+            bonus -= u.pinning_penalty
+        entry.update(
+            {
+                "seat": u.seat,
+                "group": u.group,
+                "action": None if u.action is None else u.action.value,
+                "moved": u.moved,
+                "fired": u.fired,
+                "reconned": u.reconned,
+                "movement": cache.movement(u),
+                "weapon": {
+                    "id": weapon.id,
+                    "bonus": bonus,
+                    "damage": str(fp.dice),
+                    "damage_divisor": fp.divisor,
+                    "damage_type": weapon.damage_type,
+                    "at_damage": weapon.at_damage,
+                    "range": weapon.range,
+                    "min_range": weapon.min_range,
+                    "indirect": weapon.indirect,
+                },
+            }
+        )
+        if seat is not None:
+            entry["commanded"] = u.seat == seat
+    return entry
+
+
+def _contact_order(state: GameState, side: Side) -> list[str]:
+    """The side's contacts ordered by label number (never by the hidden unit id)."""
+    contacts = state.contacts[side]
+    return sorted(contacts, key=lambda uid: int(contacts[uid].label.lstrip("c") or 0))
+
+
+def _contact(uid: str, state: GameState, side: Side, *, gm: bool) -> dict[str, Any]:
+    c = state.contacts[side][uid]
+    entry: dict[str, Any] = {"label": c.label, "level": c.level.code}
+    if gm or c.level == ContactLevel.SPOTTED:
+        entry["unit"] = uid
+    if c.cell is not None:
+        entry["cell"] = [c.cell[0], c.cell[1]]
+    if c.area is not None:
+        entry["area"] = [c.area[0], c.area[1], c.area[2]]
+    if c.card is not None:
+        entry["card"] = c.card
+    return entry
+
+
+def _objectives(state: GameState, side: Side | None) -> list[dict[str, Any]]:
+    """Objectives with what the viewer knows of who stands on them."""
+    out = []
+    occ = state.occupancy()
+    for obj in state.scenario.objectives:
+        cells: list[Cell] = [(int(c[0]), int(c[1])) for c in obj.cells]
+        entry: dict[str, Any] = {
+            "id": obj.id,
+            "name": {"fi": obj.name.fi, "en": obj.name.en},
+            "cells": [[c[0], c[1]] for c in cells],
+            "vp": obj.vp,
+            "holder_at_start": obj.holder_at_start,
+        }
+        if side is None:
+            here = {state.units[uid].side for c in cells for uid in occ.get(c, ())}
+            entry["occupied_by"] = sorted(here)
+        else:
+            contacts = state.contacts[side]
+            own = any(
+                state.units[uid].side == side for c in cells for uid in occ.get(c, ())
+            )
+            enemy_seen = any(
+                ct.level == ContactLevel.SPOTTED and ct.cell in cells for ct in contacts.values()
+            )
+            entry["own_present"] = own
+            entry["enemy_seen"] = enemy_seen
+        out.append(entry)
+    return out
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_jsonable(v) for v in value]
+    return value
