@@ -78,9 +78,7 @@ def build(
         "objectives": objectives or [],
         "blue": {"seats": seat_list},
         "red": {
-            "battle_groups": [
-                {"id": g, "name": g, "units": us} for g, us in sorted(groups.items())
-            ]
+            "battle_groups": [{"id": g, "name": g, "units": us} for g, us in sorted(groups.items())]
         },
     }
     assert width > 0

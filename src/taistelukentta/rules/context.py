@@ -62,6 +62,10 @@ class ScenarioCache:
         self._zoc: dict[Cell, frozenset[Cell]] = {}
         self.reach_memo: dict[tuple[Any, ...], dict[Cell, float]] = {}
         """Reachable areas by (cell, allowance, blocked, stop, full) — see rules.movement."""
+        self.path_memo: dict[tuple[Any, ...], tuple[Cell, ...] | None] = {}
+        """Planned paths by (cell, allowance, blocked, stop, goal) — see rules.movement."""
+        self.free_reach: dict[tuple[Cell, int], frozenset[Cell]] = {}
+        """Unobstructed reachable cells by (cell, allowance)."""
 
     def visible_from(self, cell: Cell) -> frozenset[Cell]:
         """Cells a unit at ``cell`` sees (R-TER-4, up to ``sight_max``)."""

@@ -9,6 +9,8 @@ Public API (see docs/engine.md)::
     is_legal(state, seat, order) -> bool
     apply(state, seat, order) -> tuple[GameState, list[Event]]
     apply_text(state, seat, text) -> tuple[GameState, list[Event]]
+    move_destinations(state, unit_id) -> dict[Cell, float]    # cheap helpers for bots
+    fire_targets(state, unit_id) -> list[str]
 
 Seats: Blue ``co``, ``pl1``, ``pl2`` …; Red ``gm``. Everything a seat is told (legal orders,
 the reason an order is illegal) is computed only from its own side's units and contacts.
@@ -496,6 +498,24 @@ def legal_orders(state: GameState, seat: str, *, recon_cells: bool = True) -> li
             out.extend(Order.recon(u.id, c) for c in sorted(cache.visible_from(u.cell)))
     out.append(Order.done())
     return out
+
+
+def move_destinations(state: GameState, unit_id: str) -> dict[Cell, float]:
+    """Cells the unit's side believes it can move to now (start excluded) with the
+    allowance each spends — the destinations of its move-like orders. Cheap (memoised);
+    do not modify the result. Whether a basic move is allowed at all is not checked."""
+    unit = state.units[unit_id]
+    cache = cache_for(state.scenario)
+    know = knowledge(cache, state.units, state.contacts[unit.side], unit)
+    return destinations(cache, unit, know)
+
+
+def fire_targets(state: GameState, unit_id: str) -> list[str]:
+    """Enemy units ``unit_id`` could fire at from where it stands (its side's SPOTTED
+    contacts in sight and range), whether or not it may fire in this phase."""
+    unit = state.units[unit_id]
+    cache = cache_for(state.scenario)
+    return valid_targets(cache, unit, state.contacts[unit.side])
 
 
 # --------------------------------------------------------------------------- applying

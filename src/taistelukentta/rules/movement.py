@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from taistelukentta.grid.geometry import Cell, chebyshev
 from taistelukentta.grid.movement import move_along, path_to, reachable
@@ -80,14 +81,46 @@ def knowledge(
     return Knowledge(blocked, frozenset(stop - blocked), full, in_zoc)
 
 
+def free_reach(cache: ScenarioCache, cell: Cell, allowance: int) -> frozenset[Cell]:
+    """Cells reachable from ``cell`` with nothing in the way (memoised per scenario).
+
+    Every obstructed reachable area is a subset of it, so blocked, stop and full cells
+    outside it cannot change a move: the memo keys below keep only those inside."""
+    key = (cell, allowance)
+    hit = cache.free_reach.get(key)
+    if hit is None:
+        hit = frozenset(
+            reachable(cache.map, cell, allowance, allow_squeeze=cache.opts.diagonal_squeeze)
+        )
+        cache.free_reach[key] = hit
+    return hit
+
+
+def _memo_key(cache: ScenarioCache, unit: UnitState, know: Knowledge) -> tuple[Any, ...]:
+    allowance = cache.movement(unit)
+    area = free_reach(cache, unit.cell, allowance)
+    return (
+        unit.cell,
+        allowance,
+        know.blocked & area,
+        know.stop & area,
+    )
+
+
+def _remember(memo: dict[tuple[Any, ...], Any], key: tuple[Any, ...], value: Any) -> None:
+    if len(memo) >= REACH_MEMO_LIMIT:
+        memo.clear()
+    memo[key] = value
+
+
 def destinations(cache: ScenarioCache, unit: UnitState, know: Knowledge) -> dict[Cell, float]:
     """Every cell ``unit`` may name as a move destination (start excluded), from its
-    side's knowledge, with the allowance spent."""
+    side's knowledge, with the allowance spent. Do not modify the result (memoised)."""
     allowance = cache.movement(unit)
     if allowance <= 0:
         return {}
-    key = (unit.cell, allowance, know.blocked, know.stop, know.full)
-    hit = cache.reach_memo.get(key)
+    key = (*_memo_key(cache, unit, know), know.full & free_reach(cache, unit.cell, allowance))
+    hit: dict[Cell, float] | None = cache.reach_memo.get(key)
     if hit is not None:
         return hit
     reach = reachable(
@@ -99,9 +132,7 @@ def destinations(cache: ScenarioCache, unit: UnitState, know: Knowledge) -> dict
         allow_squeeze=cache.opts.diagonal_squeeze,
     )
     out = {c: v for c, v in reach.items() if c != unit.cell and c not in know.full}
-    if len(cache.reach_memo) >= REACH_MEMO_LIMIT:
-        cache.reach_memo.clear()
-    cache.reach_memo[key] = out
+    _remember(cache.reach_memo, key, out)
     return out
 
 
@@ -112,9 +143,13 @@ def plan_path(
     if goal == unit.cell or goal in know.full or not cache.map.in_bounds(goal):
         return None
     allowance = cache.movement(unit)
-    if allowance <= 0:
+    if allowance <= 0 or goal not in free_reach(cache, unit.cell, allowance):
         return None
-    return path_to(
+    key = (*_memo_key(cache, unit, know), goal)
+    if key in cache.path_memo:
+        found = cache.path_memo[key]
+        return None if found is None else list(found)
+    path = path_to(
         cache.map,
         unit.cell,
         goal,
@@ -123,6 +158,8 @@ def plan_path(
         stop_cells=know.stop,
         allow_squeeze=cache.opts.diagonal_squeeze,
     )
+    _remember(cache.path_memo, key, None if path is None else tuple(path))
+    return path
 
 
 def known_enemy_points(contacts: Mapping[str, Contact]) -> list[Cell]:
