@@ -49,9 +49,9 @@ def _cheb(a: Sequence[int], b: Sequence[int]) -> int:
 
 
 @lru_cache(maxsize=4096)
-def _odds(bonus: int, defence: int, advantage: Advantage, damage: str, divisor: int) -> tuple[
-    Fraction, Fraction
-]:
+def _odds(
+    bonus: int, defence: int, advantage: Advantage, damage: str, divisor: int
+) -> tuple[Fraction, Fraction]:
     """(chance of HIT or HEAVY_HIT, expected damage), cached: the bot asks the same often."""
     o = attack_odds(bonus, defence, advantage=advantage, damage=damage, damage_divisor=divisor)
     return o.hit + o.heavy_hit, o.expected_damage
@@ -73,7 +73,9 @@ def shot_value(attacker: Mapping[str, Any], target: Mapping[str, Any]) -> tuple[
     return hit, dmg
 
 
-def choose_order(view: Mapping[str, Any], legal_orders: Sequence[Order], rng: random.Random) -> Order:
+def choose_order(
+    view: Mapping[str, Any], legal_orders: Sequence[Order], rng: random.Random
+) -> Order:
     """The baseline bot's next order for the seat whose ``legal_orders`` these are.
 
     ``view`` is that seat's (or its side's) view; ``rng`` the bot's own random source (used
@@ -169,7 +171,7 @@ def _best_fire(
     best: tuple[Fraction, Fraction, float] | None = None
     best_order: Order | None = None
     for o in fires:
-        if o.unit not in units or o.target not in units:
+        if o.unit is None or o.target is None or o.unit not in units or o.target not in units:
             continue
         hit, dmg = shot_value(units[o.unit], units[o.target])
         if hit < FIRE_MIN_CHANCE:

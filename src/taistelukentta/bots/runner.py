@@ -8,10 +8,25 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from dataclasses import dataclass, field
+from weakref import WeakKeyDictionary
 
 from taistelukentta.bots.baseline import BaselineBot
 from taistelukentta.content.scenario import Scenario
-from taistelukentta.rules import GM_SEAT, Event, GameState, Order, apply, legal_orders, new_game
+from taistelukentta.grid.geometry import Cell, chebyshev
+from taistelukentta.rules import (
+    GM_SEAT,
+    SIDES,
+    Event,
+    GameState,
+    Order,
+    OrderKind,
+    Phase,
+    apply,
+    is_legal,
+    legal_orders,
+    new_game,
+)
+from taistelukentta.rules.context import ScenarioCache, cache_for
 from taistelukentta.rules.state import Side
 from taistelukentta.views import view_for
 
@@ -47,10 +62,69 @@ def viewer_of(seat: str) -> str:
     return "red" if seat == GM_SEAT else seat
 
 
+_NEAREST: WeakKeyDictionary[ScenarioCache, dict[tuple[Cell, Cell], Cell]] = WeakKeyDictionary()
+"""Per scenario: the visible cell nearest an aim, from a cell (map facts only)."""
+
+
+def bot_legal_orders(state: GameState, seat: str) -> list[Order]:
+    """The legal orders offered to a bot: :func:`legal_orders` without the long list of
+    recon cells (every visible cell of every unit: most of the cost of ``legal_orders``),
+    plus, per unit that may recon, the visible cell nearest to each aim worth a look: the
+    centre of each of its side's contacts below SPOTTED and of each objective. Every
+    order returned is legal (recon candidates are checked with :func:`is_legal`)."""
+    out = legal_orders(state, seat, recon_cells=False)
+    side = state.side_of_seat(seat)
+    if side is None or state.phase != Phase.COMMAND or not out:
+        return out
+    aims: list[Cell] = []
+    for c in state.contacts[side].values():
+        if c.area is not None:
+            half = c.area[2] // 2
+            aims.append((c.area[0] + half, c.area[1] + half))
+    for obj in state.scenario.objectives:
+        xs = [int(c[0]) for c in obj.cells]
+        ys = [int(c[1]) for c in obj.cells]
+        aims.append(((min(xs) + max(xs)) // 2, (min(ys) + max(ys)) // 2))
+    if not aims:
+        return out
+    cache = cache_for(state.scenario)
+    memo = _NEAREST.setdefault(cache, {})
+    recons: list[Order] = []
+    for u in sorted((u for u in state.units.values() if u.seat == seat), key=lambda v: v.id):
+        if u.reconned or u.suppressed is not None:
+            continue
+        cells: dict[Cell, None] = {}
+        for a in aims:
+            key = (u.cell, a)
+            near = memo.get(key)
+            if near is None:
+                visible = cache.visible_from(u.cell)
+                if not visible:
+                    continue
+                near = _nearest(visible, a)
+                memo[key] = near
+            cells[near] = None
+        for cell in cells:
+            order = Order.recon(u.id, cell)
+            if is_legal(state, seat, order):
+                recons.append(order)
+    return out[:-1] + recons + out[-1:]
+
+
+def _nearest(cells: Collection[Cell], aim: Cell) -> Cell:
+    best: tuple[int, Cell] | None = None
+    for c in cells:
+        key = (chebyshev(c, aim), c)
+        if best is None or key < best:
+            best = key
+    assert best is not None
+    return best[1]
+
+
 def bot_order(state: GameState, seat: str, bot: BaselineBot) -> Order:
     """The order ``bot`` gives for ``seat`` now, from that seat's view only."""
     view = view_for(state, viewer_of(seat), log_limit=0)
-    return bot.choose(view, legal_orders(state, seat))
+    return bot.choose(view, bot_legal_orders(state, seat))
 
 
 def run_bots(
@@ -63,6 +137,7 @@ def run_bots(
     played: list[Played] = []
     count = 0
     turn = state.turn_no
+    legal: list[Order] | None = None
     while not state.finished and state.active in sides:
         seat = next_seat(state)
         if seat is None:
@@ -70,14 +145,46 @@ def run_bots(
         if state.turn_no != turn:
             turn, count = state.turn_no, 0
         count += 1
-        order = Order.done() if count > MAX_ORDERS_PER_TURN else bot_order(state, seat, bots[state.active])
+        if legal is None:
+            legal = bot_legal_orders(state, seat)
+        if count > MAX_ORDERS_PER_TURN:
+            order = Order.done()
+        else:
+            view = view_for(state, viewer_of(seat), log_limit=0)
+            order = bots[state.active].choose(view, legal)
+        before = state
         state, events = apply(state, seat, order)
         played.append(Played(seat, order, events))
+        legal = after_defend(before, state, seat, order, legal)
     return state, played
+
+
+_UNIT_ACTIONS = frozenset(
+    {OrderKind.DEFEND, OrderKind.MOVE, OrderKind.ATTACK, OrderKind.DISENGAGE, OrderKind.WITHDRAW}
+)
+
+
+def after_defend(
+    before: GameState, after: GameState, seat: str, order: Order, legal: list[Order]
+) -> list[Order] | None:
+    """The seat's legal orders after ``order``, without asking the engine again, when the
+    order was a ``defend`` that changed nothing but that unit's action (no new phase, no
+    KP spent): the unit's action orders drop out, everything else stays as it was. None
+    (= ask :func:`bot_legal_orders`) in every other case. Tests check this equals a fresh
+    list at every step of many games."""
+    if (
+        order.kind != OrderKind.DEFEND
+        or after.phase != before.phase
+        or after.turn_no != before.turn_no
+        or after.done != before.done
+        or after.kp != before.kp
+    ):
+        return None
+    return [o for o in legal if not (o.unit == order.unit and o.kind in _UNIT_ACTIONS)]
 
 
 def simulate(scenario: Scenario, seed: int) -> tuple[GameState, list[Played]]:
     """A whole game of ``scenario`` with the baseline bot on both sides."""
     state = new_game(scenario, seed)
-    bots = {side: BaselineBot(bot_seed(seed, side)) for side in ("blue", "red")}
+    bots: dict[Side, BaselineBot] = {s: BaselineBot(bot_seed(seed, s)) for s in SIDES}
     return run_bots(state, bots)

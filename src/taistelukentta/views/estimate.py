@@ -48,7 +48,9 @@ def attack_estimate(
     opts = cache.opts
     a = state.units.get(attacker)
     if a is None or a.side != side:
-        raise ArgumentError(f"you have no unit {attacker!r}", f"sinulla ei ole yksikköä {attacker!r}")
+        raise ArgumentError(
+            f"you have no unit {attacker!r}", f"sinulla ei ole yksikköä {attacker!r}"
+        )
     c = state.contacts[side].get(target)
     if c is None or c.level != ContactLevel.SPOTTED or c.cell is None or c.card is None:
         raise ArgumentError(

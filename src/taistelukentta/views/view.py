@@ -105,9 +105,7 @@ def view_for(state: GameState, viewer: str, *, log_limit: int | None = None) -> 
     else:
         side: Side = kind
         own = [
-            _unit(cache, u, full=True, seat=seat)
-            for u in state.units.values()
-            if u.side == side
+            _unit(cache, u, full=True, seat=seat) for u in state.units.values() if u.side == side
         ]
         spotted = [
             _unit(cache, state.units[uid], full=False)
@@ -118,9 +116,7 @@ def view_for(state: GameState, viewer: str, *, log_limit: int | None = None) -> 
         out["contacts"] = [
             _contact(uid, state, side, gm=False) for uid in _contact_order(state, side)
         ]
-        out["command_points"] = {
-            s: state.kp.get(s, 0) for s in state.seats(side)
-        }
+        out["command_points"] = {s: state.kp.get(s, 0) for s in state.seats(side)}
         if seat is not None:
             out["seat_command_points"] = state.kp.get(seat, 0)
         out["destroyed"] = {
@@ -234,9 +230,7 @@ def _objectives(state: GameState, side: Side | None) -> list[dict[str, Any]]:
             entry["occupied_by"] = sorted(here)
         else:
             contacts = state.contacts[side]
-            own = any(
-                state.units[uid].side == side for c in cells for uid in occ.get(c, ())
-            )
+            own = any(state.units[uid].side == side for c in cells for uid in occ.get(c, ()))
             enemy_seen = any(
                 ct.level == ContactLevel.SPOTTED and ct.cell in cells for ct in contacts.values()
             )
