@@ -24,6 +24,7 @@ from taistelukentta.grid.gamemap import GameMap
 from taistelukentta.grid.geometry import Cell, chebyshev
 from taistelukentta.grid.sight import Sight, line_of_sight, visible_cells
 from taistelukentta.rules.events import Event, public_rolls
+from taistelukentta.rules.orders import Order, OrderKind, trusted_order
 from taistelukentta.rules.recon import ContactLevel
 from taistelukentta.rules.state import (
     SIDES,
@@ -42,6 +43,9 @@ from taistelukentta.rules.strength import (
     apply_strength_effects,
     strength_effects,
 )
+
+ORDER_MEMO_LIMIT = 200_000
+"""Most shared order objects a scenario cache keeps (cleared when full)."""
 
 OPEN_FEATURES = frozenset({"open", "road"})
 """Terrain ids that make a cell "fully open" (R-ATK-7, R-REC-3)."""
@@ -64,8 +68,27 @@ class ScenarioCache:
         """Reachable areas by (cell, allowance, blocked, stop, full) — see rules.movement."""
         self.path_memo: dict[tuple[Any, ...], tuple[Cell, ...] | None] = {}
         """Planned paths by (cell, allowance, blocked, stop, goal) — see rules.movement."""
+        self._orders: dict[tuple[Any, ...], Order] = {}
         self.free_reach: dict[tuple[Cell, int], frozenset[Cell]] = {}
         """Unobstructed reachable cells by (cell, allowance)."""
+
+    def order(
+        self,
+        kind: OrderKind,
+        unit: str | None = None,
+        cell: Cell | None = None,
+        target: str | None = None,
+    ) -> Order:
+        """An engine-generated order, shared (orders are immutable) so that listing
+        thousands of legal orders stays cheap."""
+        key = (kind, unit, cell, target)
+        found = self._orders.get(key)
+        if found is None:
+            if len(self._orders) >= ORDER_MEMO_LIMIT:
+                self._orders.clear()
+            found = trusted_order(kind, unit, cell, target)
+            self._orders[key] = found
+        return found
 
     def visible_from(self, cell: Cell) -> frozenset[Cell]:
         """Cells a unit at ``cell`` sees (R-TER-4, up to ``sight_max``)."""

@@ -429,23 +429,37 @@ def is_legal(state: GameState, seat: str, order: Order) -> bool:
 # --------------------------------------------------------------------------- legal orders
 
 
-def legal_orders(state: GameState, seat: str, *, recon_cells: bool = True) -> list[Order]:
-    """Every order ``seat`` may give now, from its side's knowledge only.
+def legal_orders(
+    state: GameState,
+    seat: str,
+    *,
+    recon_cells: bool = True,
+    attack_moves: bool = True,
+    unit: str | None = None,
+) -> list[Order]:
+    """Every order ``seat`` may give now, from its side's knowledge only (``done`` last).
 
-    Move-like orders list every destination the side believes reachable. With
-    ``recon_cells=False`` recon orders are left out (they name every visible cell and
-    make the list long)."""
+    Move-like orders list every destination the side believes reachable. The list can be
+    long; to make it shorter and cheaper: ``recon_cells=False`` leaves out recon orders
+    (one per visible cell), ``attack_moves=False`` leaves out attack orders that move
+    first (one per destination and target), ``unit`` keeps only that unit's orders."""
     side = state.side_of_seat(seat)
     if side is None or state.finished or side != state.active or seat in state.done:
         return []
     cache = cache_for(state.scenario)
     contacts = state.contacts[side]
     out: list[Order] = []
-    mine = sorted((u for u in state.units.values() if u.seat == seat), key=lambda u: u.id)
+    mine = sorted(
+        (u for u in state.units.values() if u.seat == seat and (unit is None or u.id == unit)),
+        key=lambda u: u.id,
+    )
+    make = cache.order
     if state.phase == Phase.FIRE:
         for u in mine:
             if may_fire(cache, u, state.turn_no):
-                out.extend(Order.fire(u.id, t) for t in valid_targets(cache, u, contacts))
+                out.extend(
+                    make(OrderKind.FIRE, u.id, None, t) for t in valid_targets(cache, u, contacts)
+                )
         out.append(Order.done())
         return out
     opts = cache.opts
@@ -464,18 +478,18 @@ def legal_orders(state: GameState, seat: str, *, recon_cells: bool = True) -> li
     for u in mine:
         troubled = u.suppressed is not None or u.retreating is not None
         if troubled and not u.rallied and affordable(u, OrderKind.RALLY):
-            out.append(Order.rally(u.id))
+            out.append(make(OrderKind.RALLY, u.id))
         if u.retreating is not None:
             continue
         free = u.action is None
         active_ok = u.suppressed is None
         if free:
-            out.append(Order.defend(u.id))
+            out.append(make(OrderKind.DEFEND, u.id))
         if free and active_ok:
             know = knowledge(cache, state.units, contacts, u)
             dests = sorted(destinations(cache, u, know))
             if not u.zoc_at_start:
-                out.extend(Order.move(u.id, c) for c in dests)
+                out.extend(make(OrderKind.MOVE, u.id, c) for c in dests)
             if (
                 can_fire_weapon(cache, u, state.turn_no)
                 and kp > 0
@@ -484,18 +498,23 @@ def legal_orders(state: GameState, seat: str, *, recon_cells: bool = True) -> li
                 weapon = weapon_of(cache, u)
                 for tid, tcell in spotted.items():
                     if in_range(weapon, chebyshev(u.cell, tcell)):
-                        out.append(Order.attack(u.id, tid))
-                for c in dests:
-                    for tid, tcell in spotted.items():
-                        if in_range(weapon, chebyshev(c, tcell)):
-                            out.append(Order.attack(u.id, tid, c))
+                        out.append(make(OrderKind.ATTACK, u.id, None, tid))
+                low = weapon.min_range or 0
+                high = weapon.range
+                for cx, cy in dests if attack_moves else ():
+                    for tid, (tx, ty) in spotted.items():
+                        d = max(abs(cx - tx), abs(cy - ty))
+                        if low <= d <= high:
+                            out.append(make(OrderKind.ATTACK, u.id, (cx, cy), tid))
             if know.in_zoc and affordable(u, OrderKind.DISENGAGE):
-                out.extend(Order.disengage(u.id, c) for c in dests)
+                out.extend(make(OrderKind.DISENGAGE, u.id, c) for c in dests)
             if points and affordable(u, OrderKind.WITHDRAW):
                 here = distance_to(points, u.cell)
-                out.extend(Order.withdraw(u.id, c) for c in dests if distance_to(points, c) > here)
+                for cx, cy in dests:
+                    if all(max(abs(cx - px), abs(cy - py)) > here for px, py in points):
+                        out.append(make(OrderKind.WITHDRAW, u.id, (cx, cy)))
         if recon_cells and active_ok and not u.reconned and affordable(u, OrderKind.RECON):
-            out.extend(Order.recon(u.id, c) for c in sorted(cache.visible_from(u.cell)))
+            out.extend(make(OrderKind.RECON, u.id, c) for c in sorted(cache.visible_from(u.cell)))
     out.append(Order.done())
     return out
 

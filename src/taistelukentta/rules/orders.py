@@ -165,6 +165,23 @@ class Order:
         return cls(OrderKind.DONE)
 
 
+_new = object.__new__
+_set = object.__setattr__
+
+
+def trusted_order(
+    kind: OrderKind, unit: str | None = None, cell: Cell | None = None, target: str | None = None
+) -> Order:
+    """An :class:`Order` built without validation, for orders the engine itself generated
+    from valid ids and cells (``legal_orders`` builds thousands)."""
+    order: Order = _new(Order)
+    _set(order, "kind", kind)
+    _set(order, "unit", unit)
+    _set(order, "cell", cell)
+    _set(order, "target", target)
+    return order
+
+
 def format_cell(cell: Cell) -> str:
     """``X,Y``."""
     return f"{cell[0]},{cell[1]}"
