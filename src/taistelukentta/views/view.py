@@ -17,9 +17,11 @@ per-side redacted copy (:meth:`taistelukentta.rules.Event.for_side`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from typing import Any, Literal
 
+from taistelukentta.content.scenario import Scenario
 from taistelukentta.dice.expr import DiceExpr
 from taistelukentta.errors import ArgumentError
 from taistelukentta.grid.geometry import Cell
@@ -52,22 +54,67 @@ def resolve_viewer(state: GameState, viewer: str) -> tuple[ViewerKind, str | Non
     )
 
 
-def redact(events: Iterable[Event], side: str) -> list[dict[str, Any]]:
+def redact(
+    events: Iterable[Event], side: str, scenario: Scenario | None = None
+) -> list[dict[str, Any]]:
     """The events ``side`` (``"blue"``, ``"red"`` or ``"gm"``) may see, as JSON-safe dicts
-    ``{"seq", "kind", "data"}``; events that side sees nothing of are left out."""
+    ``{"seq", "kind", "data"}``; events that side sees nothing of are left out.
+
+    On top of the engine's per-side copy of each event this removes what would still give
+    an unseen enemy away: the game's seed (it fixes every roll), secret rolls (R-DICE-6),
+    and enemy unit ids inside free-text fields (a roll's ``purpose`` such as
+    ``fire:R11>1R2``, a ``reason`` such as ``fire:R11``) unless the event itself names that
+    unit (the engine names only own and SPOTTED units). With ``scenario`` the side's own
+    unit ids are kept in those fields; without it every id in them is replaced by ``?``."""
+    own_ids: frozenset[str] = frozenset()
+    if scenario is not None and side in ("blue", "red"):
+        own_ids = frozenset(p.id for s, _, p in scenario.placements() if s == side)
     out: list[dict[str, Any]] = []
     for ev in events:
         data = ev.for_side(side)
         if data is None:
             continue
+        if side == GM_SEAT:
+            out.append({"seq": ev.seq, "kind": ev.kind, "data": _jsonable(data)})
+            continue
         clean = dict(data)
-        if side != GM_SEAT:
-            for key in _SECRET_KEYS.get(ev.kind, ()):
-                clean.pop(key, None)
-            if "rolls" in clean:
-                clean["rolls"] = [r for r in clean["rolls"] if not r.get("secret")]
-        out.append({"seq": ev.seq, "kind": ev.kind, "data": _jsonable(clean)})
+        for key in _SECRET_KEYS.get(ev.kind, ()):
+            clean.pop(key, None)
+        if "rolls" in clean:
+            clean["rolls"] = [r for r in clean["rolls"] if not r.get("secret")]
+        allowed = own_ids | _named_units(clean)
+        out.append({"seq": ev.seq, "kind": ev.kind, "data": _scrub(_jsonable(clean), allowed)})
     return out
+
+
+_REF_KEYS = ("unit", "attacker", "target", "enemies", "found")
+_TEXT_KEYS = frozenset({"purpose", "reason"})
+_TOKEN = re.compile(r"[A-Za-z0-9_\-]+")
+
+
+def _named_units(data: Mapping[str, Any]) -> frozenset[str]:
+    """Unit ids an event copy names directly (the engine names own and SPOTTED units)."""
+    out: set[str] = set()
+    for key in _REF_KEYS:
+        value = data.get(key)
+        items = value if isinstance(value, list) else [value]
+        out.update(v for v in items if isinstance(v, str))
+    return frozenset(out)
+
+
+def _scrub(value: Any, allowed: frozenset[str], key: str | None = None) -> Any:
+    """Replace unit ids not in ``allowed`` inside ``purpose``/``reason`` strings by ``?``.
+
+    The first token (the kind: ``fire``, ``morale`` …) is always kept."""
+    if isinstance(value, dict):
+        return {k: _scrub(v, allowed, k) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_scrub(v, allowed, key) for v in value]
+    if isinstance(value, str) and key in _TEXT_KEYS and ":" in value:
+        head, _, tail = value.partition(":")
+        tail = _TOKEN.sub(lambda m: m.group(0) if m.group(0) in allowed else "?", tail)
+        return f"{head}:{tail}"
+    return value
 
 
 def view_for(state: GameState, viewer: str, *, log_limit: int | None = None) -> dict[str, Any]:
@@ -127,7 +174,7 @@ def view_for(state: GameState, viewer: str, *, log_limit: int | None = None) -> 
     events = state.events
     if log_limit is not None:
         events = events[-log_limit:] if log_limit > 0 else ()
-    out["log"] = redact(events, "gm" if kind == "gm" else kind)
+    out["log"] = redact(events, "gm" if kind == "gm" else kind, scenario)
     if state.finished:
         out["winner"] = state.winner
         out["victory_points"] = None if state.vp is None else dict(state.vp)

@@ -1,0 +1,102 @@
+"""A fog-of-war checker shared by the view tests: what a side may and may not see.
+
+It follows a game from the game master's event log (the engine's contact changes), keeps
+for each side the enemy units it has ever had SPOTTED and the cells it has legitimately
+learnt (its own units' positions and paths, cells of SPOTTED enemies, recon and bump
+cells, objectives), and then searches the serialised view text for every secret: the id
+of an enemy unit never SPOTTED, and ``[x, y]`` of the cell of any enemy unit not SPOTTED
+now (unless the side knows that cell for another reason).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from taistelukentta.rules import Event, GameState
+from taistelukentta.rules.state import Side, other_side
+from taistelukentta.rules.recon import ContactLevel
+
+
+def _cells(value: object) -> Iterable[tuple[int, int]]:
+    if isinstance(value, list) and len(value) == 2 and all(isinstance(v, int) for v in value):
+        yield (value[0], value[1])
+    elif isinstance(value, list):
+        for v in value:
+            yield from _cells(v)
+
+
+@dataclass
+class FogTracker:
+    side: Side
+    ever_spotted: set[str] = field(default_factory=set)
+    known_cells: set[tuple[int, int]] = field(default_factory=set)
+
+    def start(self, state: GameState) -> None:
+        for obj in state.scenario.objectives:
+            self.known_cells.update((int(c[0]), int(c[1])) for c in obj.cells)
+        for u in state.units.values():
+            if u.side == self.side:
+                self.known_cells.add(u.cell)
+        self.feed(state.events)
+
+    def feed(self, events: Iterable[Event]) -> None:
+        for ev in events:
+            d = ev.data
+            if ev.kind == "contact" and d.get("side") == self.side:
+                if d.get("level") == ContactLevel.SPOTTED.code:
+                    self.ever_spotted.add(str(d["unit"]))
+                    if d.get("cell"):
+                        self.known_cells.add(tuple(d["cell"]))  # type: ignore[arg-type]
+            elif ev.kind in ("move", "bump", "recon", "destroyed"):
+                mine = ev.for_side(self.side)
+                if mine is None:
+                    continue
+                for key in ("from", "to", "path", "cell"):
+                    if key in mine:
+                        self.known_cells.update(_cells(mine[key]))
+
+    def secrets(self, state: GameState) -> tuple[list[str], list[tuple[int, int]]]:
+        """(ids that must not appear, cells that must not appear) for the side now."""
+        enemy = other_side(self.side)
+        contacts = state.contacts[self.side]
+        all_enemy = [uid for s, _, p in state.scenario.placements() if s == enemy for uid in [p.id]]
+        ids = [uid for uid in all_enemy if uid not in self.ever_spotted]
+        cells = []
+        for u in state.units.values():
+            if u.side != enemy:
+                continue
+            c = contacts.get(u.id)
+            if c is not None and c.level == ContactLevel.SPOTTED:
+                continue
+            if u.cell not in self.known_cells:
+                cells.append(u.cell)
+        return ids, cells
+
+
+def leaks(text: str, ids: list[str], cells: list[tuple[int, int]]) -> list[str]:
+    """Every secret found in ``text``."""
+    found = []
+    for uid in ids:
+        if re.search(rf"(?<![A-Za-z0-9_\-]){re.escape(uid)}(?![A-Za-z0-9_\-])", text):
+            found.append(f"id {uid}")
+    for x, y in cells:
+        if f"[{x}, {y}]" in text:
+            found.append(f"cell [{x}, {y}]")
+    return found
+
+
+def _without_dice(value: object) -> object:
+    if isinstance(value, dict):
+        return {k: _without_dice(v) for k, v in value.items() if k not in ("dice", "kept")}
+    if isinstance(value, list):
+        return [_without_dice(v) for v in value]
+    return value
+
+
+def view_text(view: dict[str, object]) -> str:
+    """The view as JSON text for searching. Dice faces (``"dice": [12, 18]``) are left out:
+    they are not positions but would look like ``[x, y]``."""
+    return json.dumps(_without_dice(view), ensure_ascii=False)
