@@ -325,3 +325,20 @@ def test_r_mor_5_rally_ends_retreat() -> None:
     st, _ = apply(st, "gm", Order.done())
     st, _ = apply(st, "pl1", Order.rally("1R1"))
     assert st.units["1R1"].retreating is None
+
+
+def test_r_ter_5_elevation_modifier_comes_from_the_options(dice: Dice) -> None:
+    elevation = [[0] * 12 for _ in range(7)]
+    elevation[3][7] = 3  # the target stands 3 contours above the firer
+    sc = build(
+        open_rows(12, 7, ","),
+        [("1R1", SQUAD, (2, 3))],
+        [("R1", RED, (7, 3))],
+        elevation=elevation,
+        options={"elevation_advantage_contours": 3, "elevation_bonus": 1},
+    )
+    st = with_contact(new_game(sc, 9), "blue", "R1", ContactLevel.SPOTTED)
+    st = to_fire_phase(st)
+    dice.script(6)  # 6 + 4 - 1 = 9 vs 12: PINNING
+    st, events = apply(st, "pl1", Order.fire("1R1", "R1"))
+    assert attack_event(events).data["modifiers"]["elevation"] == -1

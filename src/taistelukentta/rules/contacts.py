@@ -25,7 +25,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from taistelukentta.grid.geometry import Cell, chebyshev
-from taistelukentta.grid.sight import elevation_modifier
 from taistelukentta.rules.context import Tx
 from taistelukentta.rules.recon import ContactLevel, resolve_recon
 from taistelukentta.rules.state import Side, UnitState, other_side
@@ -133,7 +132,7 @@ def active_recon(tx: Tx, uid: str, cell: Cell) -> None:
     tx.take_rolls()
     for t in targets:
         sight = cache.sight(scout.cell, t.cell)
-        bonus = cache.skill(scout) + elevation_modifier(tx.map, scout.cell, t.cell, drone=drone)
+        bonus = cache.skill(scout) + cache.elevation(scout.cell, t.cell, drone=drone)
         res = resolve_recon(
             tx.roller,
             bonus=bonus,

@@ -113,6 +113,18 @@ class ScenarioCache:
             self._sight[key] = s
         return s
 
+    def elevation(self, a: Cell, b: Cell, *, drone: bool = False) -> int:
+        """R-TER-5 modifier to an attack or recon roll from ``a`` at ``b``: +``elevation_bonus``
+        when ``a`` is at least ``elevation_advantage_contours`` above ``b``, minus it when
+        that far below (not for drone recon), else 0."""
+        diff = self.map.elevation_at(a) - self.map.elevation_at(b)
+        need = self.opts.elevation_advantage_contours
+        if diff >= need:
+            return self.opts.elevation_bonus
+        if diff <= -need and not drone:
+            return -self.opts.elevation_bonus
+        return 0
+
     def fully_open(self, cell: Cell) -> bool:
         """The cell holds only open terrain or road (R-ATK-7 DEFAULT, R-REC-3)."""
         v = self._open.get(cell)

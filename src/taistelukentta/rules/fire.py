@@ -31,7 +31,6 @@ from taistelukentta.content.units import Weapon
 from taistelukentta.dice.expr import DiceExpr
 from taistelukentta.dice.roller import Advantage
 from taistelukentta.grid.geometry import chebyshev
-from taistelukentta.grid.sight import elevation_modifier
 from taistelukentta.rules.combat import (
     DamageType,
     Effect,
@@ -143,7 +142,7 @@ def resolve_fire(tx: Tx, aid: str, tid: str, kind: str) -> None:
     card_t = cache.card(t)
     weapon = card_a.basic_weapon
     sight = cache.sight(a.cell, t.cell)
-    elevation = elevation_modifier(tx.map, a.cell, t.cell)
+    elevation = cache.elevation(a.cell, t.cell)
     modifiers: dict[str, int] = {"skill": cache.skill(a), "weapon": weapon.attack_bonus}
     if elevation:
         modifiers["elevation"] = elevation
