@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import time
 from dataclasses import replace
 
@@ -227,3 +228,43 @@ def test_events_carry_rolls_and_sequence_numbers() -> None:
         for results in e.data.get("results", []):
             seqs.extend(r["seq"] for r in results["rolls"])
     assert sorted(seqs) == list(range(1, len(seqs) + 1))  # every roll is logged once
+
+
+def _strings(value: object) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for k, v in value.items() for s in (*_strings(k), *_strings(v))]
+    if isinstance(value, list | tuple):
+        return [s for v in value for s in _strings(v)]
+    return []
+
+
+def test_r_rec_5_a_side_never_sees_the_id_of_an_enemy_it_has_not_spotted() -> None:
+    sc = small_scenario()
+    ids = {u.id: side for side, _, u in sc.placements()}
+    checked = 0
+    for seed in range(40):
+        rng = random.Random(seed)
+        st = new_game(sc, seed)
+        while not st.finished:
+            seat = next(s for s in st.seats(st.active) if s not in st.done)
+            orders = legal_orders(st, seat, recon_cells=rng.random() < 0.3)
+            new, events = apply(st, seat, rng.choice(orders))
+            for side in ("blue", "red"):
+                allowed = {
+                    uid
+                    for s in (st, new)
+                    for uid, c in s.contacts[side].items()
+                    if c.level == ContactLevel.SPOTTED
+                }
+                allowed |= set(new.destroyed["blue" if side == "red" else "red"])
+                for event in events:
+                    seen = event.visible[side]
+                    tokens = {t for text in _strings(seen) for t in re.split(r"[:>\s]", text)}
+                    for uid, owner in ids.items():
+                        if owner != side and uid not in allowed:
+                            assert uid not in tokens, (event.kind, side, seen)
+                            checked += 1
+            st = new
+    assert checked > 1000

@@ -63,7 +63,7 @@ def test_r_zoc_3_opportunity_attack_on_leaving(dice: Dice) -> None:
     assert st.units["1R1"].cell == (2, 4)
     assert dice.remaining == []
     rolls = [r["purpose"] for e in events for r in e.data.get("rolls", [])]
-    assert rolls[0].startswith("opportunity:R1>1R1")
+    assert rolls[0] == "opportunity"
 
 
 def test_r_zoc_3_disengage_takes_no_opportunity_attack(dice: Dice) -> None:

@@ -143,7 +143,7 @@ def active_recon(tx: Tx, uid: str, cell: Cell) -> None:
             tie=tx.opts.opposed_tie,
             known_at=tx.opts.recon_known_at,
             spotted_at=tx.opts.recon_spotted_at,
-            purpose=f"recon:{uid}",
+            purpose="recon",
         )
         rolls = tx.take_rolls()
         results.append(

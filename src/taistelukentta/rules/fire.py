@@ -186,7 +186,7 @@ def resolve_fire(tx: Tx, aid: str, tid: str, kind: str) -> None:
         pinning_penalty=opts.pinning_penalty,
         heavy_hit_margin=opts.heavy_hit_margin,
         pinning_margin=opts.pinning_margin,
-        purpose=f"{kind}:{aid}>{tid}",
+        purpose=kind,
     )
     amount = apply_damage_type(
         res.damage, dtype, card_t.armoured, frag_vs_armour=opts.frag_vs_armour
@@ -249,7 +249,7 @@ def resolve_fire(tx: Tx, aid: str, tid: str, kind: str) -> None:
         marks = tx.unit(tid).morale_marks + res.morale_marks * opts.natural20_morale_penalty
         tx.update(tid, morale_marks=marks)
     if amount > 0:
-        damage_unit(tx, tid, amount, f"{kind}:{aid}")
+        damage_unit(tx, tid, amount, kind)
 
 
 def enemy_of(unit: UnitState) -> Side:

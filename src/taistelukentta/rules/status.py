@@ -44,7 +44,7 @@ def morale_test(tx: Tx, uid: str, dc: int, reason: str) -> MoraleOutcome | None:
         dc=dc,
         suppressed_at=tx.opts.morale_suppressed_at,
         retreat_at=tx.opts.morale_retreat_at,
-        purpose=f"morale:{uid}",
+        purpose=f"morale:{reason}",
     )
     changes: dict[str, Any] = {"morale_marks": 0}
     outcome = res.outcome
@@ -195,7 +195,7 @@ def _recovery_test(tx: Tx, uid: str, dc: int, reason: str) -> MoraleOutcome:
         dc=dc,
         suppressed_at=tx.opts.morale_suppressed_at,
         retreat_at=tx.opts.morale_retreat_at,
-        purpose=f"morale:{uid}",
+        purpose=f"morale:{reason}",
     )
     passed = res.outcome == MoraleOutcome.PASS
     outcome = res.outcome
