@@ -69,6 +69,9 @@ class ScenarioCache:
         self.path_memo: dict[tuple[Any, ...], tuple[Cell, ...] | None] = {}
         """Planned paths by (cell, allowance, blocked, stop, goal) — see rules.movement."""
         self._orders: dict[tuple[Any, ...], Order] = {}
+        self.order_lists: dict[tuple[Any, ...], tuple[Any, list[Order]]] = {}
+        """Legal-order lists per (kind, unit, destination dict, …) — see rules.engine."""
+        self._effects: dict[tuple[str, int, int], StrengthEffects] = {}
         self.free_reach: dict[tuple[Cell, int], frozenset[Cell]] = {}
         """Unobstructed reachable cells by (cell, allowance)."""
 
@@ -178,7 +181,13 @@ class ScenarioCache:
         return self.cards[unit.card].stats.training + unit.xp // 10
 
     def effects(self, unit: UnitState) -> StrengthEffects:
-        return strength_effects(unit.strength, unit.max_strength, self.thresholds(unit.card))
+        """Accumulated strength effects of the unit now (R-TK-1), memoised."""
+        key = (unit.card, unit.strength, unit.max_strength)
+        found = self._effects.get(key)
+        if found is None:
+            found = strength_effects(unit.strength, unit.max_strength, self.thresholds(unit.card))
+            self._effects[key] = found
+        return found
 
     def movement(self, unit: UnitState) -> int:
         """Movement L after strength effects (R-TK-1)."""

@@ -25,7 +25,7 @@ KP reset). After the last round, or when a side has no units left, the game is o
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -81,6 +81,9 @@ _COMMAND_KINDS = frozenset(
         OrderKind.RECON,
     }
 )
+ORDER_LIST_LIMIT = 20_000
+"""Most reusable order lists a scenario cache keeps (cleared when full)."""
+
 _ACTION_OF = {
     OrderKind.MOVE: Action.MOVE,
     OrderKind.DEFEND: Action.DEFEND,
@@ -487,9 +490,9 @@ def legal_orders(
             out.append(make(OrderKind.DEFEND, u.id))
         if free and active_ok:
             know = knowledge(cache, state.units, contacts, u)
-            dests = sorted(destinations(cache, u, know))
+            dests = destinations(cache, u, know)
             if not u.zoc_at_start:
-                out.extend(make(OrderKind.MOVE, u.id, c) for c in dests)
+                out.extend(_dest_orders(cache, OrderKind.MOVE, u.id, dests))
             if (
                 can_fire_weapon(cache, u, state.turn_no)
                 and kp > 0
@@ -499,24 +502,81 @@ def legal_orders(
                 for tid, tcell in spotted.items():
                     if in_range(weapon, chebyshev(u.cell, tcell)):
                         out.append(make(OrderKind.ATTACK, u.id, None, tid))
-                low = weapon.min_range or 0
-                high = weapon.range
-                for cx, cy in dests if attack_moves else ():
-                    for tid, (tx, ty) in spotted.items():
-                        d = max(abs(cx - tx), abs(cy - ty))
-                        if low <= d <= high:
-                            out.append(make(OrderKind.ATTACK, u.id, (cx, cy), tid))
+                if attack_moves and spotted:
+                    out.extend(_attack_move_orders(cache, u, dests, spotted))
             if know.in_zoc and affordable(u, OrderKind.DISENGAGE):
-                out.extend(make(OrderKind.DISENGAGE, u.id, c) for c in dests)
+                out.extend(_dest_orders(cache, OrderKind.DISENGAGE, u.id, dests))
             if points and affordable(u, OrderKind.WITHDRAW):
-                here = distance_to(points, u.cell)
-                for cx, cy in dests:
-                    if all(max(abs(cx - px), abs(cy - py)) > here for px, py in points):
-                        out.append(make(OrderKind.WITHDRAW, u.id, (cx, cy)))
+                out.extend(_withdraw_orders(cache, u, dests, points))
         if recon_cells and active_ok and not u.reconned and affordable(u, OrderKind.RECON):
             out.extend(make(OrderKind.RECON, u.id, c) for c in sorted(cache.visible_from(u.cell)))
     out.append(Order.done())
     return out
+
+
+def _listed(
+    cache: ScenarioCache,
+    key: tuple[Any, ...],
+    dests: dict[Cell, float],
+    build: Callable[[], list[Order]],
+) -> list[Order]:
+    """Order lists built from a memoised destination dict are reused while the dict is
+    the same object (the reachable-area memo hands out the same dict for the same
+    situation); callers never modify them."""
+    hit = cache.order_lists.get(key)
+    if hit is not None and hit[0] is dests:
+        return hit[1]
+    made = build()
+    if len(cache.order_lists) >= ORDER_LIST_LIMIT:
+        cache.order_lists.clear()
+    cache.order_lists[key] = (dests, made)
+    return made
+
+
+def _dest_orders(
+    cache: ScenarioCache, kind: OrderKind, uid: str, dests: dict[Cell, float]
+) -> list[Order]:
+    return _listed(
+        cache,
+        (kind, uid, id(dests)),
+        dests,
+        lambda: [cache.order(kind, uid, c) for c in sorted(dests)],
+    )
+
+
+def _attack_move_orders(
+    cache: ScenarioCache, u: UnitState, dests: dict[Cell, float], spotted: dict[str, Cell]
+) -> list[Order]:
+    weapon = weapon_of(cache, u)
+    low = weapon.min_range or 0
+    high = weapon.range
+    targets = tuple(spotted.items())
+
+    def build() -> list[Order]:
+        made = []
+        for cx, cy in sorted(dests):
+            for tid, (tx, ty) in targets:
+                if low <= max(abs(cx - tx), abs(cy - ty)) <= high:
+                    made.append(cache.order(OrderKind.ATTACK, u.id, (cx, cy), tid))
+        return made
+
+    return _listed(cache, (OrderKind.ATTACK, u.id, id(dests), targets, low, high), dests, build)
+
+
+def _withdraw_orders(
+    cache: ScenarioCache, u: UnitState, dests: dict[Cell, float], points: list[Cell]
+) -> list[Order]:
+    here = distance_to(points, u.cell)
+    pts = tuple(points)
+
+    def build() -> list[Order]:
+        return [
+            cache.order(OrderKind.WITHDRAW, u.id, (cx, cy))
+            for cx, cy in sorted(dests)
+            if all(max(abs(cx - px), abs(cy - py)) > here for px, py in pts)
+        ]
+
+    return _listed(cache, (OrderKind.WITHDRAW, u.id, id(dests), pts, here), dests, build)
 
 
 def move_destinations(state: GameState, unit_id: str) -> dict[Cell, float]:
