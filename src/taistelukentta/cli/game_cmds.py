@@ -1,9 +1,804 @@
-"""CLI commands (placeholder until filled in by its owner)."""
+"""The game commands: ``new``, ``show``, ``orders``, ``order``, ``replay``, ``simulate``, ``play``.
+
+Everything a player is shown goes through :func:`taistelukentta.views.view_for` /
+:func:`taistelukentta.views.redact` for the seat or side given with ``--as``: the map, the
+units and contacts, the events, the odds before an attack. Only ``--as gm`` (the game
+master) sees everything.
+"""
 
 from __future__ import annotations
 
+import secrets
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Annotated, Any
+
 import typer
+from rich.table import Table
+from rich.text import Text as RichText
+
+from taistelukentta.bots import BaselineBot, bot_order
+from taistelukentta.bots.runner import next_seat, simulate
+from taistelukentta.cli.common import console, fail, fail_error, print_json
+from taistelukentta.cli.scenario_cmds import render_map
+from taistelukentta.content.scenario import Scenario, bundled_ids, load_scenario
+from taistelukentta.errors import TkError
+from taistelukentta.grid.geometry import Cell
+from taistelukentta.i18n import get_language, term, tr
+from taistelukentta.rules import GM_SEAT, GameState, Order, OrderKind, legal_orders
+from taistelukentta.rules.orders import parse_order
+from taistelukentta.rules.state import Side
+from taistelukentta.storage.gamefile import load_game
+from taistelukentta.storage.session import (
+    GameSession,
+    create_game,
+    open_game,
+    replay_record,
+)
+from taistelukentta.views import attack_estimate, redact, view_for
+from taistelukentta.views.text import area_text, describe
+
+JsonFlag = Annotated[
+    bool, typer.Option("--json", help="Tulosta vain JSON / print one JSON object only.")
+]
+GameArg = Annotated[Path, typer.Argument(metavar="GAME", help="Pelitiedosto / game file (.json).")]
+SeedOpt = Annotated[
+    int | None,
+    typer.Option("--seed", help="Nopanheittojen siemen / dice seed (oletus satunnainen)."),
+]
+ScenarioArg = Annotated[
+    str,
+    typer.Argument(
+        metavar="SCENARIO",
+        help="Valmiin skenaarion tunnus tai skenaariotiedosto / bundled id or scenario file.",
+    ),
+]
+
+_SIDE_STYLE = {"blue": "bold bright_white on blue", "red": "bold bright_white on red"}
+_CONTACT_STYLE = "bold red on grey23"
+_OBJECTIVE_STYLE = "bold black on magenta"
+_EVENTS_SHOWN = 12
+_YES = ("k", "kyllä", "kylla", "y", "yes", "j", "joo")
 
 
 def register(app: typer.Typer) -> None:
-    """Add this module's commands to ``app``."""
+    """Add the game commands to ``app``."""
+    app.command("new")(new_cmd)
+    app.command("show")(show_cmd)
+    app.command("orders")(orders_cmd)
+    app.command("order")(order_cmd)
+    app.command("replay")(replay_cmd)
+    app.command("simulate")(simulate_cmd)
+    app.command("play")(play_cmd)
+
+
+# ------------------------------------------------------------------------------ helpers
+
+
+def _random_seed() -> int:
+    """A fresh seed for a new game (the CLI layer is the only place with true randomness)."""
+    return secrets.randbelow(2**31)
+
+
+def _open(path: Path) -> GameSession:
+    try:
+        return open_game(path)
+    except TkError as exc:
+        fail_error(exc)
+
+
+def _seat_for(state: GameState, who: str) -> str:
+    """The seat ``--as`` names: a seat id; ``red`` = ``gm``; ``blue`` = the next Blue seat
+    that has not ended the phase (the first seat when Blue is not to move)."""
+    if who == "red":
+        return GM_SEAT
+    if who == "blue":
+        seats = state.seats("blue")
+        if state.active == "blue":
+            for s in seats:
+                if s not in state.done:
+                    return s
+        return seats[0]
+    if state.side_of_seat(who) is None:
+        known = ", ".join((*state.seats("blue"), GM_SEAT, "blue", "red"))
+        fail(
+            tr(
+                f"--as: tuntematon pelipaikka {who!r} (paikat: {known})",
+                f"--as: unknown seat {who!r} (seats: {known})",
+            )
+        )
+    return who
+
+
+def _side_of(state: GameState, seat: str) -> Side:
+    side = state.side_of_seat(seat)
+    assert side is not None
+    return side
+
+
+def _phase_text(phase: str) -> str:
+    return {
+        "command": tr("komentovaihe", "command phase"),
+        "fire": tr("tulivaihe", "fire phase"),
+        "over": tr("peli päättynyt", "game over"),
+    }.get(phase, phase)
+
+
+def _title(view: dict[str, Any]) -> str:
+    return str(view["title"].get(get_language(), view["scenario"]))
+
+
+def _event_lines(events: Sequence[dict[str, Any]]) -> list[str]:
+    return [line for line in (describe(e) for e in events) if line]
+
+
+# ------------------------------------------------------------------------------ drawing
+
+
+def _group_mark(group: str) -> str:
+    if group == "co":
+        return "K"
+    digits = "".join(ch for ch in group if ch.isdigit())
+    return digits[-1:] or "?"
+
+
+def _marks(view: dict[str, Any]) -> dict[Cell, tuple[str, str]]:
+    marks: dict[Cell, tuple[str, str]] = {}
+    for obj in view.get("objectives", ()):
+        for c in obj["cells"]:
+            marks[(c[0], c[1])] = ("", _OBJECTIVE_STYLE)
+    contacts = view.get("contacts", ())
+    if isinstance(contacts, list):
+        for c in contacts:
+            area = c.get("area")
+            if area and c.get("level") != "SPOTTED":
+                half = int(area[2]) // 2
+                cell = (int(area[0]) + half, int(area[1]) + half)
+                marks[cell] = ("?" if c["level"] == "SUSPECTED" else "!", _CONTACT_STYLE)
+    seat = view.get("seat")
+    for u in view.get("units", ()):
+        side = u["side"]
+        if side == view.get("side") or view.get("side") is None:
+            mark = _group_mark(str(u.get("group", "")))
+        else:
+            mark = "X"
+        style = _SIDE_STYLE[side]
+        if seat is not None and u.get("commanded"):
+            style = "bold black on bright_cyan"
+        marks[(u["cell"][0], u["cell"][1])] = (mark, style)
+    return marks
+
+
+def _map_legend() -> RichText:
+    out = RichText()
+    out.append(" K ", style=_SIDE_STYLE["blue"])
+    out.append(tr(" komentoryhmä  ", " command group  "))
+    out.append(" 1 ", style=_SIDE_STYLE["blue"])
+    out.append(tr(" joukkue  ", " platoon  "))
+    out.append(" X ", style=_SIDE_STYLE["red"])
+    out.append(tr(" havaittu vihollinen  ", " spotted enemy  "))
+    out.append(" ! ", style=_CONTACT_STYLE)
+    out.append(f" {term('KNOWN')}  ")
+    out.append(" ? ", style=_CONTACT_STYLE)
+    out.append(f" {term('SUSPECTED')}  ")
+    out.append("   ", style=_OBJECTIVE_STYLE)
+    out.append(tr(" tavoite", " objective"))
+    return out
+
+
+def _draw_view(view: dict[str, Any], scenario: Scenario, *, events: int = _EVENTS_SHOWN) -> None:
+    side = view.get("side")
+    who = term("gm") if side is None else term(str(side))
+    if view.get("seat"):
+        who += f" / {view['seat']}"
+    head = tr(
+        f"{_title(view)} — kierros {view['turn']}/{view['rounds']}, "
+        f"{term(view['active_side'])} vuorossa, {_phase_text(view['phase'])} — näkymä: {who}",
+        f"{_title(view)} — round {view['turn']}/{view['rounds']}, "
+        f"{term(view['active_side'])} to move, {_phase_text(view['phase'])} — view: {who}",
+    )
+    console.print(head, style="bold", highlight=False)
+    console.print(render_map(scenario.map, _marks(view)))
+    console.print(_map_legend())
+    _units_table(view)
+    _contacts_table(view)
+    kp = view.get("command_points", {})
+    kp_text = ", ".join(f"{s} {v}" for s, v in kp.items())
+    console.print(f"{term('command_points')}: {kp_text}", highlight=False)
+    if view.get("finished"):
+        vp = view.get("victory_points") or {}
+        winner = view.get("winner")
+        who_won = tr("tasapeli", "draw") if winner == "draw" else term(str(winner))
+        console.print(
+            tr(
+                f"Peli päättyi: {who_won}. VP sininen {vp.get('blue')}, punainen {vp.get('red')}",
+                f"Game over: {who_won}. VP blue {vp.get('blue')}, red {vp.get('red')}",
+            ),
+            style="bold",
+            highlight=False,
+        )
+    lines = _event_lines(view.get("log", []))[-events:] if events else []
+    if lines:
+        console.print(tr("Viimeisimmät tapahtumat:", "Latest events:"), style="bold")
+        for line in lines:
+            console.print(f"  {line}", highlight=False)
+
+
+def _units_table(view: dict[str, Any]) -> None:
+    table = Table(title=tr("Yksiköt", "Units"), title_justify="left")
+    for col in (
+        tr("Tunnus", "Id"),
+        tr("Puoli", "Side"),
+        tr("Tyyppi", "Type"),
+        tr("Ruutu", "Cell"),
+        "TK",
+        tr("Tilat", "Statuses"),
+        tr("Käsky", "Order"),
+    ):
+        table.add_column(col)
+    lang = get_language()
+    for u in view.get("units", ()):
+        uid = u["id"] + (" *" if u.get("commanded") else "")
+        action = u.get("action") or ""
+        table.add_row(
+            uid,
+            term(u["side"]),
+            u["name"].get(lang, u["card"]),
+            f"{u['cell'][0]},{u['cell'][1]}",
+            f"{u['strength']}/{u['max_strength']}",
+            ", ".join(term(s) for s in u["statuses"]),
+            action,
+        )
+    console.print(table)
+
+
+def _contacts_table(view: dict[str, Any]) -> None:
+    contacts = view.get("contacts", [])
+    if isinstance(contacts, dict):  # the game master: both sides' contacts
+        rows = [(side, c) for side, items in contacts.items() for c in items]
+    else:
+        rows = [(view.get("side") or "", c) for c in contacts]
+    if not rows:
+        console.print(tr("Ei kontakteja.", "No contacts."))
+        return
+    table = Table(title=tr("Kontaktit", "Contacts"), title_justify="left")
+    for col in (
+        tr("Puoli", "Side"),
+        tr("Merkki", "Label"),
+        tr("Taso", "Level"),
+        tr("Yksikkö", "Unit"),
+        tr("Tyyppi", "Type"),
+        tr("Sijainti", "Where"),
+    ):
+        table.add_column(col)
+    for side, c in rows:
+        where = (
+            f"{c['cell'][0]},{c['cell'][1]}"
+            if c.get("cell")
+            else area_text(c["area"])
+            if c.get("area")
+            else "?"
+        )
+        table.add_row(
+            term(str(side)),
+            c["label"],
+            term(c["level"]),
+            c.get("unit", "?"),
+            c.get("card") or "?",
+            where,
+        )
+    console.print(table)
+
+
+# ------------------------------------------------------------------------------ commands
+
+
+def new_cmd(
+    scenario: ScenarioArg,
+    seed: SeedOpt = None,
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            "--out", help="Pelitiedosto / game file (oletus games/SKENAARIO-SIEMEN.json)."
+        ),
+    ] = None,
+    force: Annotated[
+        bool, typer.Option("--force", help="Korvaa olemassa oleva tiedosto / overwrite.")
+    ] = False,
+    json_out: JsonFlag = False,
+) -> None:
+    """Uusi peli: luo pelitiedoston / create a new game file and print its path."""
+    chosen = _random_seed() if seed is None else seed
+    try:
+        session = create_game(scenario, chosen, out, overwrite=force)
+    except TkError as exc:
+        fail_error(exc)
+    if json_out:
+        print_json({"path": str(session.path), "scenario": session.scenario.id, "seed": chosen})
+        return
+    typer.echo(str(session.path))
+
+
+def show_cmd(
+    game: GameArg,
+    who: Annotated[
+        str,
+        typer.Option(
+            "--as",
+            help="Kenen näkymä / whose view: blue, red, gm tai paikka (co, pl1, …).",
+        ),
+    ],
+    events: Annotated[
+        int, typer.Option("--events", help="Näytettävien tapahtumien määrä / events shown.")
+    ] = _EVENTS_SHOWN,
+    json_out: JsonFlag = False,
+) -> None:
+    """Näytä pelitilanne yhden puolen tai paikan silmin / show the game as one side sees it."""
+    session = _open(game)
+    try:
+        view = view_for(session.state, who)
+    except TkError as exc:
+        fail_error(exc)
+    if json_out:
+        print_json(view)
+        return
+    _draw_view(view, session.scenario, events=events)
+
+
+def _orders_payload(state: GameState, seat: str) -> dict[str, Any]:
+    orders = legal_orders(state, seat)
+    return {
+        "seat": seat,
+        "side": state.side_of_seat(seat),
+        "turn": state.round,
+        "phase": state.phase.value,
+        "active_side": state.active,
+        "orders": [str(o) for o in orders],
+    }
+
+
+def orders_cmd(
+    game: GameArg,
+    who: Annotated[
+        str, typer.Option("--as", help="Pelipaikka / seat: co, pl1, …, gm (red), blue.")
+    ],
+    json_out: JsonFlag = False,
+) -> None:
+    """Luettele paikan lailliset käskyt / list the seat's legal orders in notation."""
+    session = _open(game)
+    seat = _seat_for(session.state, who)
+    payload = _orders_payload(session.state, seat)
+    if json_out:
+        print_json(payload)
+        return
+    orders = payload["orders"]
+    if not orders:
+        state = session.state
+        why = (
+            tr("peli on päättynyt", "the game is over")
+            if state.finished
+            else tr(
+                f"vuorossa on {term(state.active)}, {_phase_text(state.phase.value)}",
+                f"{term(state.active)} to move, {_phase_text(state.phase.value)}",
+            )
+        )
+        console.print(
+            tr(
+                f"Paikalla {seat} ei ole käskyjä nyt ({why}).",
+                f"Seat {seat} has no orders now ({why}).",
+            ),
+            highlight=False,
+        )
+        return
+    console.print(
+        tr(
+            f"Paikan {seat} lailliset käskyt ({_phase_text(payload['phase'])}, {len(orders)}):",
+            f"Legal orders of seat {seat} ({_phase_text(payload['phase'])}, {len(orders)}):",
+        ),
+        style="bold",
+        highlight=False,
+    )
+    for text in orders:
+        typer.echo(f"  {text}")
+
+
+def order_cmd(
+    game: GameArg,
+    text: Annotated[
+        str, typer.Argument(metavar="ORDER", help="Käsky / order, e.g. 'move 1R1 12,7'.")
+    ],
+    who: Annotated[
+        str, typer.Option("--as", help="Pelipaikka / seat: co, pl1, …, gm (red), blue.")
+    ],
+    json_out: JsonFlag = False,
+) -> None:
+    """Anna yksi käsky ja tallenna / give one order, save, print what the seat sees."""
+    session = _open(game)
+    seat = _seat_for(session.state, who)
+    side = _side_of(session.state, seat)
+    try:
+        events = session.give(seat, text)
+    except TkError as exc:
+        fail_error(exc)
+    seen = redact(events, side, session.scenario)
+    state = session.state
+    if json_out:
+        print_json(
+            {
+                "seat": seat,
+                "order": str(parse_order(text)),
+                "events": seen,
+                "turn": state.round,
+                "phase": state.phase.value,
+                "active_side": state.active,
+                "finished": state.finished,
+                "state_hash": state.state_hash(),
+            }
+        )
+        return
+    for line in _event_lines(seen):
+        console.print(line, highlight=False)
+    console.print(_status_line(state), style="dim", highlight=False)
+
+
+def _status_line(state: GameState) -> str:
+    if state.finished:
+        return tr("Peli on päättynyt.", "The game is over.")
+    seat = next_seat(state)
+    return tr(
+        f"Kierros {state.round}, {term(state.active)} vuorossa, "
+        f"{_phase_text(state.phase.value)}; seuraavaksi paikka {seat}.",
+        f"Round {state.round}, {term(state.active)} to move, "
+        f"{_phase_text(state.phase.value)}; next seat {seat}.",
+    )
+
+
+def replay_cmd(game: GameArg, json_out: JsonFlag = False) -> None:
+    """Pelaa tallennetut käskyt uudelleen ja tarkista tila / replay the orders, check the
+    result equals the saved state (exit 1 if not)."""
+    try:
+        record = load_game(game)
+        _, state = replay_record(record, str(game))
+    except TkError as exc:
+        fail_error(exc)
+    replayed = state.state_hash()
+    problems: list[str] = []
+    if record.state_hash is None:
+        problems.append(tr("tiedostossa ei ole tilan tiivistettä", "the file has no state hash"))
+    elif replayed != record.state_hash:
+        problems.append(
+            tr(
+                f"uudelleenpelattu tila {replayed[:12]}… ei vastaa tallennettua "
+                f"{record.state_hash[:12]}…",
+                f"the replayed state {replayed[:12]}… differs from the saved hash "
+                f"{record.state_hash[:12]}…",
+            )
+        )
+    if record.state is not None:
+        try:
+            saved = GameState.from_dict(record.state, state.scenario).state_hash()
+        except TkError as exc:
+            saved = None
+            problems.append(exc.message(get_language()))
+        if saved is not None and saved != replayed:
+            problems.append(
+                tr(
+                    "tallennettu tila ei vastaa käskyistä syntyvää tilaa (tiedostoa on muokattu?)",
+                    "the saved state is not the state the orders lead to (was the file edited?)",
+                )
+            )
+    ok = not problems
+    if json_out:
+        print_json(
+            {
+                "ok": ok,
+                "orders": len(record.orders),
+                "state_hash": replayed,
+                "saved_hash": record.state_hash,
+                "problems": problems,
+            }
+        )
+        if not ok:
+            raise typer.Exit(1)
+        return
+    if not ok:
+        fail("; ".join(problems), code=1)
+    console.print(
+        tr(
+            f"OK: {len(record.orders)} käskyä, tila {replayed[:16]}… vastaa tallennettua.",
+            f"OK: {len(record.orders)} orders, state {replayed[:16]}… matches the saved one.",
+        ),
+        highlight=False,
+    )
+
+
+def simulate_cmd(
+    scenario: ScenarioArg,
+    seed: SeedOpt = None,
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", help="Tallenna peli tiedostoon / save the game to a file."),
+    ] = None,
+    json_out: JsonFlag = False,
+) -> None:
+    """Pelaa skenaario loppuun tietokone vastaan tietokone / play both sides with the
+    baseline computer player to the end."""
+    chosen = _random_seed() if seed is None else seed
+    try:
+        scen = load_scenario(scenario)
+        if out is not None:
+            session = create_game(scenario, chosen, out, overwrite=True)
+        state, played = simulate(scen, chosen)
+    except TkError as exc:
+        fail_error(exc)
+    if out is not None:
+        session.state = state
+        session.extend((p.seat, p.order) for p in played)
+    vp = dict(state.vp or {})
+    payload = {
+        "scenario": scen.id,
+        "seed": chosen,
+        "winner": state.winner,
+        "victory_points": vp,
+        "rounds": state.round,
+        "orders": len(played),
+        "state_hash": state.state_hash(),
+    }
+    if json_out:
+        print_json(payload)
+        return
+    winner = state.winner
+    who = tr("tasapeli", "draw") if winner == "draw" else term(str(winner))
+    console.print(
+        tr(
+            f"{scen.title.fi} (siemen {chosen}): {who} — VP sininen {vp.get('blue')}, "
+            f"punainen {vp.get('red')}; {state.round} kierrosta, {len(played)} käskyä.",
+            f"{scen.title.en} (seed {chosen}): {who} — VP blue {vp.get('blue')}, "
+            f"red {vp.get('red')}; {state.round} rounds, {len(played)} orders.",
+        ),
+        highlight=False,
+    )
+    if out is not None:
+        typer.echo(str(out))
+
+
+# ------------------------------------------------------------------------------ play
+
+
+def _reader() -> Callable[[str, list[str]], str | None]:
+    """A line reader: prompt_toolkit with completion on a terminal, plain lines otherwise
+    (pipes and tests). Returns None at end of input."""
+    if sys.stdin.isatty() and sys.stdout.isatty():
+        from prompt_toolkit import PromptSession
+        from prompt_toolkit.completion import WordCompleter
+
+        session: PromptSession[str] = PromptSession()
+
+        def ask_tty(prompt: str, words: list[str]) -> str | None:
+            completer = WordCompleter(words, sentence=True, match_middle=False)
+            try:
+                return session.prompt(prompt, completer=completer)
+            except (EOFError, KeyboardInterrupt):
+                return None
+
+        return ask_tty
+
+    def ask_plain(prompt: str, words: list[str]) -> str | None:
+        typer.echo(prompt, nl=False)
+        line = sys.stdin.readline()
+        if not line:
+            typer.echo("")
+            return None
+        typer.echo(line.rstrip("\n"))  # echo piped input so the transcript reads well
+        return line.strip()
+
+    return ask_plain
+
+
+_COMMANDS = ("help", "apua", "map", "kartta", "orders", "käskyt", "quit", "lopeta")
+
+
+def _help_text() -> str:
+    return tr(
+        "Käskyt: move U X,Y · defend U · attack U T [from X,Y] · disengage U X,Y · "
+        "withdraw U X,Y · rally U · recon U X,Y · fire U T · done\n"
+        "Komennot: help (tämä ohje), map (kartta), orders (lailliset käskyt), "
+        "quit (tallenna ja lopeta). Tab täydentää käskyt päätteessä.",
+        "Orders: move U X,Y · defend U · attack U T [from X,Y] · disengage U X,Y · "
+        "withdraw U X,Y · rally U · recon U X,Y · fire U T · done\n"
+        "Commands: help (this text), map (redraw), orders (legal orders), "
+        "quit (save and stop). Tab completes orders on a terminal.",
+    )
+
+
+def _orders_summary(orders: Sequence[Order]) -> list[str]:
+    """The legal orders, compact: per unit and kind, the count and an example."""
+    groups: dict[tuple[str, str], list[Order]] = {}
+    for o in orders:
+        groups.setdefault((o.unit or "", o.kind.value), []).append(o)
+    lines = []
+    for (unit, kind), items in groups.items():
+        if kind == "done":
+            lines.append("done")
+        elif len(items) <= 4:
+            lines.append(" · ".join(str(o) for o in items))
+        else:
+            lines.append(
+                tr(
+                    f"{kind} {unit} … ({len(items)} vaihtoehtoa, esim. {items[0]})",
+                    f"{kind} {unit} … ({len(items)} choices, e.g. {items[0]})",
+                )
+            )
+    return lines
+
+
+def _odds_lines(state: GameState, side: Side, order: Order) -> list[str]:
+    assert order.unit is not None and order.target is not None
+    est = attack_estimate(state, side, order.unit, order.target, order.cell)
+    o = est.odds
+    pct = {k: f"{float(v) * 100:.1f} %" for k, v in o.outcomes().items()}
+    adv = {"advantage": tr("etu", "advantage"), "disadvantage": tr("haitta", "disadvantage")}
+    extra = f", {adv[est.advantage.value]}" if est.advantage.value in adv else ""
+    return [
+        tr(
+            f"Todennäköisyydet: {order.unit} → {order.target} (bonus +{est.bonus}, "
+            f"puolustus {est.defence}{extra}, vahinko {est.damage}):",
+            f"Odds: {order.unit} → {order.target} (bonus +{est.bonus}, "
+            f"defence {est.defence}{extra}, damage {est.damage}):",
+        ),
+        f"  {term('HEAVY_HIT')} {pct['heavy_hit']} · {term('HIT')} {pct['hit']} · "
+        f"{term('PINNING')} {pct['pinning']} · {term('MISS')} {pct['miss']} · "
+        + tr(
+            f"odotettu vahinko {float(o.expected_damage):.2f}",
+            f"expected damage {float(o.expected_damage):.2f}",
+        ),
+    ]
+
+
+def _computer_turn(session: GameSession, human: Side, bot_seed_base: int) -> None:
+    """The computer plays until it is the human's turn or the game ends; each order is
+    saved at once; the human is shown only the events its side may see."""
+    cpu_side: Side = "red" if human == "blue" else "blue"
+    state = session.state
+    if state.finished or state.active != cpu_side:
+        return
+    console.print(
+        tr(f"— Tietokone ({term(cpu_side)}) pelaa —", f"— Computer ({term(cpu_side)}) plays —"),
+        style="bold",
+    )
+    # Seeded by the game seed and the number of orders so far: a resumed game plays on
+    # exactly as an uninterrupted one would.
+    bot = BaselineBot(bot_seed_base * 1_000_003 + len(session.record.orders))
+    seen: list[dict[str, Any]] = []
+    while not session.state.finished and session.state.active == cpu_side:
+        seat = next_seat(session.state)
+        if seat is None:
+            break
+        order = bot_order(session.state, seat, bot)
+        events = session.give(seat, order)
+        seen.extend(redact(events, human, session.scenario))
+    for line in _event_lines(seen):
+        console.print(f"  {line}", highlight=False)
+
+
+def _resolve_play_target(
+    target: str, who: str | None, seed: int | None, out: Path | None
+) -> GameSession:
+    path = Path(target)
+    if target not in bundled_ids() and path.is_file() and path.suffix == ".json":
+        session = _open(path)
+        if who is not None and session.record.human not in (None, who):
+            fail(
+                tr(
+                    f"pelissä {path} pelaat puolta {session.record.human}, ei {who}",
+                    f"in {path} you play {session.record.human}, not {who}",
+                )
+            )
+        if session.record.human is None:
+            session.record.human = who or "blue"
+            session.save()
+        return session
+    chosen = _random_seed() if seed is None else seed
+    try:
+        session = create_game(target, chosen, out, human=who or "blue")
+    except TkError as exc:
+        fail_error(exc)
+    console.print(
+        tr(f"Uusi peli tallennetaan: {session.path}", f"New game saved to: {session.path}"),
+        highlight=False,
+    )
+    return session
+
+
+def play_cmd(
+    target: Annotated[
+        str,
+        typer.Argument(
+            metavar="SCENARIO_OR_GAME",
+            help="Skenaario (uusi peli) tai pelitiedosto (jatka) / scenario or game file.",
+        ),
+    ],
+    who: Annotated[
+        str | None,
+        typer.Option("--as", help="Pelaamasi puoli / your side: blue | red (oletus blue)."),
+    ] = None,
+    seed: SeedOpt = None,
+    out: Annotated[
+        Path | None, typer.Option("--out", help="Uuden pelin tiedosto / new game's file.")
+    ] = None,
+) -> None:
+    """Pelaa tietokonetta vastaan päätteessä / play against the computer in the terminal.
+
+    The game is saved after every order; `tk20 play GAME` resumes it."""
+    if who is not None and who not in ("blue", "red"):
+        fail(
+            tr(f"--as: valitse blue tai red, ei {who!r}", f"--as: choose blue or red, not {who!r}")
+        )
+    session = _resolve_play_target(target, who, seed, out)
+    human: Side = "red" if session.record.human == "red" else "blue"
+    ask = _reader()
+    console.print(_help_text(), highlight=False)
+    _computer_turn(session, human, session.record.seed)
+    redraw = True
+    while not session.state.finished:
+        state = session.state
+        if state.active != human:
+            _computer_turn(session, human, session.record.seed)
+            redraw = True
+            continue
+        seat = next_seat(state)
+        assert seat is not None
+        viewer = human if human == "red" else seat
+        if redraw:
+            _draw_view(view_for(state, viewer, log_limit=200), session.scenario, events=8)
+            redraw = False
+        orders = legal_orders(state, seat)
+        words = [str(o) for o in orders] + list(_COMMANDS)
+        kp = state.kp.get(seat, 0)
+        prompt = f"[{seat} · {_phase_text(state.phase.value)} · {term('command_points')} {kp}] > "
+        line = ask(prompt, words)
+        if line is None or line.lower() in ("quit", "lopeta", "exit"):
+            console.print(
+                tr(
+                    f"Peli tallennettu: {session.path} (jatka: tk20 play {session.path})",
+                    f"Game saved: {session.path} (resume: tk20 play {session.path})",
+                ),
+                highlight=False,
+            )
+            return
+        if not line:
+            continue
+        low = line.lower()
+        if low in ("help", "apua", "?"):
+            console.print(_help_text(), highlight=False)
+            continue
+        if low in ("map", "kartta"):
+            redraw = True
+            continue
+        if low in ("orders", "käskyt", "kaskyt"):
+            for text in _orders_summary(orders):
+                console.print(f"  {text}", highlight=False)
+            continue
+        try:
+            order = parse_order(line)
+        except TkError as exc:
+            console.print(exc.message(get_language()), style="red", highlight=False)
+            continue
+        if order.kind in (OrderKind.ATTACK, OrderKind.FIRE) and order in orders:
+            for text in _odds_lines(state, human, order):
+                console.print(text, highlight=False)
+            answer = ask(tr("Vahvista (k/e)? ", "Confirm (y/n)? "), ["k", "e", "y", "n"])
+            if answer is None or answer.lower() not in _YES:
+                console.print(tr("Peruttu.", "Cancelled."))
+                continue
+        try:
+            events = session.give(seat, order)
+        except TkError as exc:
+            console.print(exc.message(get_language()), style="red", highlight=False)
+            continue
+        for text in _event_lines(redact(events, human, session.scenario)):
+            console.print(f"  {text}", highlight=False)
+        redraw = True
+    final = view_for(session.state, human, log_limit=0)
+    _draw_view(final, session.scenario, events=0)

@@ -39,6 +39,9 @@ class GameRecord:
     orders: list[OrderEntry] = field(default_factory=list)
     state: dict[str, Any] | None = None
     state_hash: str | None = None
+    human: str | None = None
+    """``tk20 play``: the side the human plays (``"blue"``/``"red"``); the computer plays
+    the other. None for games driven order by order (``tk20 order``)."""
 
     def to_json(self) -> str:
         """The file's text (stable key order, UTF-8 friendly)."""
@@ -47,6 +50,7 @@ class GameRecord:
             "version": VERSION,
             "scenario": self.scenario,
             "seed": self.seed,
+            "human": self.human,
             "orders": [{"seat": o.seat, "order": o.order} for o in self.orders],
             "state_hash": self.state_hash,
             "state": self.state,
@@ -93,10 +97,13 @@ def parse_game(text: str, source: str) -> GameRecord:
     state_hash = doc.get("state_hash")
     if state_hash is not None and not isinstance(state_hash, str):
         problems.append("state_hash: expected a string or null")
+    human = doc.get("human")
+    if human is not None and human not in ("blue", "red"):
+        problems.append(f"human: expected 'blue', 'red' or null, got {human!r}")
     if problems:
         raise DataError(source, problems)
     assert isinstance(scenario, str) and isinstance(seed, int)
-    return GameRecord(scenario, seed, orders, state, state_hash)
+    return GameRecord(scenario, seed, orders, state, state_hash, human)
 
 
 def load_game(path: Path | str) -> GameRecord:
