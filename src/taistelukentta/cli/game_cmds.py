@@ -26,7 +26,7 @@ from taistelukentta.content.scenario import Scenario, bundled_ids, load_scenario
 from taistelukentta.errors import TkError
 from taistelukentta.grid.geometry import Cell
 from taistelukentta.i18n import get_language, term, tr
-from taistelukentta.rules import GM_SEAT, GameState, Order, OrderKind, legal_orders
+from taistelukentta.rules import GM_SEAT, Event, GameState, Order, OrderKind, legal_orders
 from taistelukentta.rules.orders import parse_order
 from taistelukentta.rules.state import Side
 from taistelukentta.storage.gamefile import load_game
@@ -222,7 +222,7 @@ def _draw_view(view: dict[str, Any], scenario: Scenario, *, events: int = _EVENT
     if lines:
         console.print(tr("Viimeisimmät tapahtumat:", "Latest events:"), style="bold")
         for line in lines:
-            console.print(f"  {line}", highlight=False)
+            _say(f"  {line}")
 
 
 def _units_table(view: dict[str, Any]) -> None:
@@ -438,7 +438,7 @@ def order_cmd(
         )
         return
     for line in _event_lines(seen):
-        console.print(line, highlight=False)
+        _say(line)
     console.print(_status_line(state), style="dim", highlight=False)
 
 
@@ -601,10 +601,12 @@ _COMMANDS = ("help", "apua", "map", "kartta", "orders", "käskyt", "quit", "lope
 
 def _help_text() -> str:
     return tr(
+        "Johdat koko puolta: käsky menee yksikön omalle paikalle, done päättää vaiheen.\n"
         "Käskyt: move U X,Y · defend U · attack U T [from X,Y] · disengage U X,Y · "
         "withdraw U X,Y · rally U · recon U X,Y · fire U T · done\n"
         "Komennot: help (tämä ohje), map (kartta), orders (lailliset käskyt), "
         "quit (tallenna ja lopeta). Tab täydentää käskyt päätteessä.",
+        "You command the whole side: an order goes to its unit's seat, done ends the phase.\n"
         "Orders: move U X,Y · defend U · attack U T [from X,Y] · disengage U X,Y · "
         "withdraw U X,Y · rally U · recon U X,Y · fire U T · done\n"
         "Commands: help (this text), map (redraw), orders (legal orders), "
@@ -656,6 +658,39 @@ def _odds_lines(state: GameState, side: Side, order: Order) -> list[str]:
     ]
 
 
+def _say(text: str, style: str | None = None) -> None:
+    """Print plain text (no rich markup: orders contain brackets)."""
+    console.print(text, style=style, markup=False, highlight=False)
+
+
+def _human_orders(state: GameState, seats: Sequence[str]) -> list[Order]:
+    """The legal orders of all the human's open seats (one ``done`` at the end)."""
+    out: list[Order] = []
+    for seat in seats:
+        out.extend(o for o in legal_orders(state, seat) if o.kind != OrderKind.DONE)
+    out.append(Order.done())
+    return out
+
+
+def _give_human(
+    session: GameSession, human: Side, seats: Sequence[str], order: Order
+) -> list[Event]:
+    """Give a human's order as the seat that commands its unit; ``done`` ends the phase
+    for every open seat of the side."""
+    if order.kind == OrderKind.DONE:
+        events: list[Event] = []
+        start = (session.state.turn_no, session.state.phase)
+        for seat in seats:
+            state = session.state
+            if (state.turn_no, state.phase) != start or seat in state.done:
+                break
+            events.extend(session.give(seat, order))
+        return events
+    unit = session.state.units.get(order.unit or "")
+    seat = unit.seat if unit is not None and unit.side == human else seats[0]
+    return session.give(seat, order)
+
+
 def _computer_turn(session: GameSession, human: Side, bot_seed_base: int) -> None:
     """The computer plays until it is the human's turn or the game ends; each order is
     saved at once; the human is shown only the events its side may see."""
@@ -679,7 +714,7 @@ def _computer_turn(session: GameSession, human: Side, bot_seed_base: int) -> Non
         events = session.give(seat, order)
         seen.extend(redact(events, human, session.scenario))
     for line in _event_lines(seen):
-        console.print(f"  {line}", highlight=False)
+        _say(f"  {line}")
 
 
 def _resolve_play_target(
@@ -738,7 +773,7 @@ def play_cmd(
     session = _resolve_play_target(target, who, seed, out)
     human: Side = "red" if session.record.human == "red" else "blue"
     ask = _reader()
-    console.print(_help_text(), highlight=False)
+    _say(_help_text())
     _computer_turn(session, human, session.record.seed)
     redraw = True
     while not session.state.finished:
@@ -747,58 +782,57 @@ def play_cmd(
             _computer_turn(session, human, session.record.seed)
             redraw = True
             continue
-        seat = next_seat(state)
-        assert seat is not None
-        viewer = human if human == "red" else seat
+        seats = [s for s in state.seats(human) if s not in state.done]
         if redraw:
-            _draw_view(view_for(state, viewer, log_limit=200), session.scenario, events=8)
+            _draw_view(view_for(state, human, log_limit=200), session.scenario, events=8)
             redraw = False
-        orders = legal_orders(state, seat)
+        orders = _human_orders(state, seats)
         words = [str(o) for o in orders] + list(_COMMANDS)
-        kp = state.kp.get(seat, 0)
-        prompt = f"[{seat} · {_phase_text(state.phase.value)} · {term('command_points')} {kp}] > "
+        kp = ", ".join(f"{s} {state.kp.get(s, 0)}" for s in seats)
+        prompt = (
+            f"[{term(human)} · {_phase_text(state.phase.value)} · {term('command_points')} {kp}] > "
+        )
         line = ask(prompt, words)
         if line is None or line.lower() in ("quit", "lopeta", "exit"):
-            console.print(
+            _say(
                 tr(
                     f"Peli tallennettu: {session.path} (jatka: tk20 play {session.path})",
                     f"Game saved: {session.path} (resume: tk20 play {session.path})",
-                ),
-                highlight=False,
+                )
             )
             return
         if not line:
             continue
         low = line.lower()
         if low in ("help", "apua", "?"):
-            console.print(_help_text(), highlight=False)
+            _say(_help_text())
             continue
         if low in ("map", "kartta"):
             redraw = True
             continue
         if low in ("orders", "käskyt", "kaskyt"):
             for text in _orders_summary(orders):
-                console.print(f"  {text}", highlight=False)
+                _say(f"  {text}")
             continue
         try:
             order = parse_order(line)
         except TkError as exc:
-            console.print(exc.message(get_language()), style="red", highlight=False)
+            _say(exc.message(get_language()), style="red")
             continue
         if order.kind in (OrderKind.ATTACK, OrderKind.FIRE) and order in orders:
             for text in _odds_lines(state, human, order):
-                console.print(text, highlight=False)
+                _say(text)
             answer = ask(tr("Vahvista (k/e)? ", "Confirm (y/n)? "), ["k", "e", "y", "n"])
             if answer is None or answer.lower() not in _YES:
-                console.print(tr("Peruttu.", "Cancelled."))
+                _say(tr("Peruttu.", "Cancelled."))
                 continue
         try:
-            events = session.give(seat, order)
+            events = _give_human(session, human, seats, order)
         except TkError as exc:
-            console.print(exc.message(get_language()), style="red", highlight=False)
+            _say(exc.message(get_language()), style="red")
             continue
         for text in _event_lines(redact(events, human, session.scenario)):
-            console.print(f"  {text}", highlight=False)
+            _say(f"  {text}")
         redraw = True
     final = view_for(session.state, human, log_limit=0)
     _draw_view(final, session.scenario, events=0)
