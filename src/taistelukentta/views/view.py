@@ -64,11 +64,11 @@ def redact(
     an unseen enemy away: the game's seed (it fixes every roll), secret rolls (R-DICE-6),
     and enemy unit ids inside free-text fields (a roll's ``purpose`` such as
     ``fire:R11>1R2``, a ``reason`` such as ``fire:R11``) unless the event itself names that
-    unit (the engine names only own and SPOTTED units). With ``scenario`` the side's own
-    unit ids are kept in those fields; without it every id in them is replaced by ``?``."""
-    own_ids: frozenset[str] = frozenset()
+    unit (the engine names only own and SPOTTED units). With ``scenario`` only enemy unit
+    ids are replaced (by ``?``); without it every token after the first ``:``."""
+    enemy_ids: frozenset[str] | None = None
     if scenario is not None and side in ("blue", "red"):
-        own_ids = frozenset(p.id for s, _, p in scenario.placements() if s == side)
+        enemy_ids = frozenset(p.id for s, _, p in scenario.placements() if s != side)
     out: list[dict[str, Any]] = []
     for ev in events:
         data = ev.for_side(side)
@@ -82,8 +82,9 @@ def redact(
             clean.pop(key, None)
         if "rolls" in clean:
             clean["rolls"] = [r for r in clean["rolls"] if not r.get("secret")]
-        allowed = own_ids | _named_units(clean)
-        out.append({"seq": ev.seq, "kind": ev.kind, "data": _scrub(_jsonable(clean), allowed)})
+        named = _named_units(clean)
+        hidden = None if enemy_ids is None else enemy_ids - named
+        out.append({"seq": ev.seq, "kind": ev.kind, "data": _scrub(_jsonable(clean), hidden)})
     return out
 
 
@@ -102,17 +103,20 @@ def _named_units(data: Mapping[str, Any]) -> frozenset[str]:
     return frozenset(out)
 
 
-def _scrub(value: Any, allowed: frozenset[str], key: str | None = None) -> Any:
-    """Replace unit ids not in ``allowed`` inside ``purpose``/``reason`` strings by ``?``.
+def _scrub(value: Any, hidden: frozenset[str] | None, key: str | None = None) -> Any:
+    """Replace the ``hidden`` unit ids inside ``purpose``/``reason`` strings by ``?``
+    (``hidden`` None: every token after the first ``:``, as the ids are not known).
 
     The first token (the kind: ``fire``, ``morale`` …) is always kept."""
     if isinstance(value, dict):
-        return {k: _scrub(v, allowed, k) for k, v in value.items()}
+        return {k: _scrub(v, hidden, k) for k, v in value.items()}
     if isinstance(value, list):
-        return [_scrub(v, allowed, key) for v in value]
+        return [_scrub(v, hidden, key) for v in value]
     if isinstance(value, str) and key in _TEXT_KEYS and ":" in value:
         head, _, tail = value.partition(":")
-        tail = _TOKEN.sub(lambda m: m.group(0) if m.group(0) in allowed else "?", tail)
+        tail = _TOKEN.sub(
+            lambda m: "?" if hidden is None or m.group(0) in hidden else m.group(0), tail
+        )
         return f"{head}:{tail}"
     return value
 

@@ -1,0 +1,210 @@
+"""Per-side views (R-REC-5 fog of war, R-DICE-6 secret rolls)."""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import replace
+from functools import lru_cache
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from taistelukentta.bots import BaselineBot
+from taistelukentta.bots.runner import bot_seed, run_bots
+from taistelukentta.content.scenario import Scenario, load_scenario
+from taistelukentta.errors import ArgumentError
+from taistelukentta.rules import Event, GameState, apply, legal_orders, new_game
+from taistelukentta.rules.recon import ContactLevel
+from taistelukentta.rules.state import Contact, contact_area
+from taistelukentta.views import redact, view_for
+from tests.views.fog_check import FogTracker, leaks, view_text
+
+
+@lru_cache(maxsize=4)
+def _scenario(name: str) -> Scenario:
+    return load_scenario(name)
+
+
+def _check_game(
+    scenario: str, seed: int, viewers: dict[str, str], every: int, max_orders: int | None = None
+) -> int:
+    """Play a bot game and check the views of ``viewers`` (viewer -> side) every
+    ``every`` orders. Returns how many secrets were searched for."""
+    scen = _scenario(scenario)
+    start = new_game(scen, seed)
+    bots = {s: BaselineBot(bot_seed(seed, s)) for s in ("blue", "red")}  # type: ignore[misc]
+    _, played = run_bots(start, bots)  # type: ignore[arg-type]
+    trackers = {v: FogTracker(side) for v, side in viewers.items()}  # type: ignore[arg-type]
+    for t in trackers.values():
+        t.start(start)
+    state = start
+    searched = 0
+    for n, p in enumerate(played[:max_orders], start=1):
+        state, events = apply(state, p.seat, p.order)
+        for viewer, t in trackers.items():
+            t.feed(events)
+            if n % every and n != len(played):
+                continue
+            ids, cells = t.secrets(state)
+            searched += len(ids) + len(cells)
+            found = leaks(view_text(view_for(state, viewer)), ids, cells)
+            assert not found, f"{scenario} seed {seed} order {n}: {viewer} view leaks {found}"
+    return searched
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_r_rec_5_blue_view_never_shows_uncontacted_red_demo(seed: int) -> None:
+    searched = _check_game("demo", seed, {"blue": "blue", "red": "red", "pl2": "blue"}, every=2)
+    assert searched > 50  # the check had secrets to look for
+
+
+def test_r_rec_5_blue_view_never_shows_uncontacted_red_terasvalli() -> None:
+    searched = _check_game("terasvalli", 5, {"blue": "blue", "red": "red"}, every=6, max_orders=240)
+    assert searched > 100
+
+
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(min_value=0, max_value=10_000), picks=st.randoms(use_true_random=False))
+def test_r_rec_5_random_play_never_leaks(seed: int, picks: random.Random) -> None:
+    """Random legal orders (not the bot's sensible ones): the views still keep the fog."""
+    scen = _scenario("demo")
+    state = new_game(scen, seed)
+    trackers = {"blue": FogTracker("blue"), "red": FogTracker("red")}
+    for t in trackers.values():
+        t.start(state)
+    for n in range(60):
+        if state.finished:
+            break
+        seat = next(s for s in state.seats(state.active) if s not in state.done)
+        orders = legal_orders(state, seat, recon_cells=n % 7 == 0)
+        order = picks.choice(orders) if picks.random() < 0.8 else orders[-1]
+        state, events = apply(state, seat, order)
+        for side, t in trackers.items():
+            t.feed(events)
+            ids, cells = t.secrets(state)
+            assert not leaks(view_text(view_for(state, side)), ids, cells)
+
+
+def test_r_rec_5_view_keys_and_json_safe() -> None:
+    state = new_game(_scenario("demo"), 3)
+    for viewer in ("blue", "red", "gm", "co", "pl1"):
+        v = view_for(state, viewer)
+        assert json.loads(json.dumps(v)) == v
+        for key in ("turn", "phase", "active_side", "units", "contacts", "command_points", "log"):
+            assert key in v, (viewer, key)
+        assert "victory_points" not in v
+        for u in v["units"]:
+            for key in ("id", "side", "cell", "strength", "max_strength", "statuses"):
+                assert key in u
+
+
+def test_r_rec_5_seat_view_marks_its_units_and_kp() -> None:
+    state = new_game(_scenario("demo"), 3)
+    v = view_for(state, "pl1")
+    assert v["side"] == "blue" and v["seat"] == "pl1"
+    mine = {u["id"] for u in v["units"] if u.get("commanded")}
+    assert mine == {u.id for u in state.units.values() if u.seat == "pl1"}
+    assert v["seat_command_points"] == state.kp["pl1"]
+    assert set(v["command_points"]) == set(state.seats("blue"))
+
+
+def test_r_rec_5_gm_sees_everything() -> None:
+    state = new_game(_scenario("demo"), 3)
+    v = view_for(state, "gm")
+    assert {u["id"] for u in v["units"]} == set(state.units)
+    assert set(v["contacts"]) == {"blue", "red"}
+    assert len(v["log"]) == len(state.events)
+    blue = view_for(state, "blue")
+    assert not any(u["side"] == "red" for u in blue["units"])
+
+
+def test_r_rec_5_unknown_viewer_is_an_error() -> None:
+    state = new_game(_scenario("demo"), 3)
+    with pytest.raises(ArgumentError, match="pl9"):
+        view_for(state, "pl9")
+
+
+def _with_contact(state: GameState, uid: str, level: ContactLevel) -> GameState:
+    unit = state.units[uid]
+    c = Contact(
+        label="c9",
+        level=level,
+        cell=unit.cell if level == ContactLevel.SPOTTED else None,
+        area=contact_area(unit.cell, level),
+        card=unit.card if level >= ContactLevel.KNOWN else None,
+    )
+    contacts = {"blue": {uid: c}, "red": {}}
+    return replace(state, contacts=contacts, memo={})
+
+
+@pytest.mark.parametrize("level", [ContactLevel.SUSPECTED, ContactLevel.KNOWN])
+def test_r_rec_5_known_and_suspected_show_only_an_area(level: ContactLevel) -> None:
+    state = _with_contact(new_game(_scenario("demo"), 3), "R13", level)
+    v = view_for(state, "blue", log_limit=0)
+    (c,) = v["contacts"]
+    assert c["level"] == level.code and "cell" not in c and "unit" not in c
+    assert len(c["area"]) == 3
+    assert ("card" in c) == (level == ContactLevel.KNOWN)
+    cell = state.units["R13"].cell
+    text = json.dumps(v)
+    assert "R13" not in text and f"[{cell[0]}, {cell[1]}]" not in text
+    assert not any(u["side"] == "red" for u in v["units"])
+
+
+def test_r_rec_5_spotted_shows_the_unit() -> None:
+    state = _with_contact(new_game(_scenario("demo"), 3), "R13", ContactLevel.SPOTTED)
+    v = view_for(state, "blue", log_limit=0)
+    (red,) = [u for u in v["units"] if u["side"] == "red"]
+    assert red["id"] == "R13" and tuple(red["cell"]) == state.units["R13"].cell
+    assert "weapon" not in red  # an enemy's orders state and weapon stay hidden
+
+
+def _event(rolls: list[dict[str, object]], **data: object) -> Event:
+    full = {**data, "rolls": rolls}
+    return Event(1, "attack", full, {"blue": dict(full), "red": dict(full)})
+
+
+def test_r_dice_6_secret_rolls_only_for_the_gm() -> None:
+    rolls = [
+        {"seq": 1, "purpose": "delay", "secret": True, "total": 3},
+        {"seq": 2, "purpose": "fire", "secret": False, "total": 11},
+    ]
+    ev = _event(rolls, attacker="1R1", target="R13")
+    (blue,) = redact([ev], "blue")
+    assert [r["seq"] for r in blue["data"]["rolls"]] == [2]
+    (gm,) = redact([ev], "gm")
+    assert [r["seq"] for r in gm["data"]["rolls"]] == [1, 2]
+
+
+def test_r_rec_5_redact_scrubs_unseen_ids_from_free_text() -> None:
+    scen = _scenario("demo")
+    rolls = [{"seq": 1, "purpose": "fire:R14>1R3", "secret": False}]
+    ev = Event(
+        1,
+        "damage",
+        {"unit": "1R3", "reason": "fire:R14", "rolls": rolls},
+        {"blue": {"unit": "1R3", "reason": "fire:R14", "rolls": rolls}, "red": None},
+    )
+    (seen,) = redact([ev], "blue", scen)
+    assert seen["data"]["reason"] == "fire:?"
+    assert seen["data"]["rolls"][0]["purpose"] == "fire:?>1R3"
+    assert redact([ev], "red", scen) == []
+    # named in the event (the engine names only SPOTTED units): kept
+    ev2 = Event(2, "attack", {}, {"blue": {"attacker": "R14", "reason": "fire:R14"}})
+    assert redact([ev2], "blue", scen)[0]["data"]["reason"] == "fire:R14"
+    # the seed is the game master's
+    ev3 = Event(3, "game_started", {"seed": 5}, {"blue": {"seed": 5, "scenario": "demo"}})
+    assert "seed" not in redact([ev3], "blue", scen)[0]["data"]
+
+
+def test_r_turn_2_victory_points_once_over() -> None:
+    state = new_game(_scenario("demo"), 2)
+    bots = {s: BaselineBot(bot_seed(2, s)) for s in ("blue", "red")}  # type: ignore[misc]
+    end, _ = run_bots(state, bots)  # type: ignore[arg-type]
+    assert end.finished
+    for viewer in ("blue", "red", "gm"):
+        v = view_for(end, viewer, log_limit=0)
+        assert v["victory_points"] == dict(end.vp or {})
+        assert v["winner"] == end.winner
