@@ -44,6 +44,9 @@ from taistelukentta.rules.strength import (
     strength_effects,
 )
 
+SIGHT_MEMO_LIMIT = 100_000
+"""Most line-of-sight results a scenario cache keeps (cleared when full)."""
+
 ORDER_MEMO_LIMIT = 200_000
 """Most shared order objects a scenario cache keeps (cleared when full)."""
 
@@ -113,6 +116,8 @@ class ScenarioCache:
         s = self._sight.get(key)
         if s is None:
             s = line_of_sight(self.map, a, b, max_range=self.opts.sight_max)
+            if len(self._sight) >= SIGHT_MEMO_LIMIT:
+                self._sight.clear()
             self._sight[key] = s
         return s
 
