@@ -5,7 +5,15 @@ from __future__ import annotations
 import pytest
 
 from taistelukentta.errors import IllegalOrderError
-from taistelukentta.rules import GameState, Order, Phase, apply, check_order, legal_orders
+from taistelukentta.rules import (
+    GameState,
+    Order,
+    Phase,
+    apply,
+    check_order,
+    legal_orders,
+    move_destinations,
+)
 from taistelukentta.rules.engine import new_game
 from taistelukentta.rules.recon import ContactLevel
 from taistelukentta.rules.state import Action
@@ -208,3 +216,18 @@ def test_r_kp_4_withdrawal_must_move_away(dice: Dice) -> None:
     st, _ = apply(st, "pl1", Order.done())
     st, _ = apply(st, "co", Order.done())
     assert st.active == "red"  # a withdrawing unit cannot fire: no fire phase wait
+
+
+def test_legal_orders_filters_and_helpers_agree() -> None:
+    st = zoc_state()
+    full = legal_orders(st, "pl1")
+    only = legal_orders(st, "pl1", unit="1R1")
+    assert only == [o for o in full if o.unit == "1R1"] + [Order.done()]
+    no_moves = legal_orders(st, "pl1", attack_moves=False)
+    assert [o for o in full if not (o.kind.value == "attack" and o.cell)] == no_moves
+    no_recon = legal_orders(st, "pl1", recon_cells=False)
+    assert [o for o in full if o.kind.value != "recon"] == no_recon
+    fresh = simple()
+    moves = {o.cell for o in legal_orders(fresh, "pl1", unit="1R1") if o.kind.value == "move"}
+    assert moves == set(move_destinations(fresh, "1R1"))
+    assert legal_orders(st, "pl1") == full  # repeated calls give equal lists
