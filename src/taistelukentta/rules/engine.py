@@ -81,6 +81,14 @@ _COMMAND_KINDS = frozenset(
         OrderKind.RECON,
     }
 )
+_ACTION_FI = {
+    Action.DEFEND: "puolustus",
+    Action.MOVE: "perusliike",
+    Action.ATTACK: "hyökkäyskäsky",
+    Action.DISENGAGE: "irtautuminen",
+    Action.WITHDRAW: "vetäytyminen",
+}
+
 ORDER_LIST_LIMIT = 20_000
 """Most reusable order lists a scenario cache keeps (cleared when full)."""
 
@@ -196,7 +204,7 @@ def _free_to_act(unit: UnitState) -> None:
     if unit.action is not None:
         raise _illegal(
             f"{unit.id} already has its order this turn ({unit.action.value})",
-            f"{unit.id} on jo saanut käskynsä tässä vuorossa ({unit.action.value})",
+            f"{unit.id} on jo saanut käskynsä tässä vuorossa ({_ACTION_FI[unit.action]})",
         )
 
 
@@ -258,7 +266,8 @@ def _check(state: GameState, seat: str, order: Order) -> _Plan:
     if seat in state.done:
         raise _illegal(
             f"seat {seat} has already ended the {state.phase.value} phase",
-            f"paikka {seat} on jo päättänyt {state.phase.value}-vaiheen",
+            f"paikka {seat} on jo päättänyt "
+            f"{'tulivaiheen' if state.phase == Phase.FIRE else 'komentovaiheen'}",
         )
     kind = order.kind
     if kind == OrderKind.DONE:
