@@ -31,7 +31,11 @@ def test_bot_signature_takes_a_view_not_a_game_state() -> None:
     hints = inspect.get_annotations(choose_order)
     assert "GameState" not in " ".join(str(h) for h in hints.values())
     assert "GameState" not in vars(baseline_module)
-    assert list(inspect.signature(BaselineBot.choose).parameters) == ["self", "view", "legal_orders"]
+    assert list(inspect.signature(BaselineBot.choose).parameters) == [
+        "self",
+        "view",
+        "legal_orders",
+    ]
 
 
 def test_bot_decides_from_plain_json_view_and_refuses_a_game_state() -> None:

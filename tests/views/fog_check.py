@@ -16,8 +16,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from taistelukentta.rules import Event, GameState
-from taistelukentta.rules.state import Side, other_side
 from taistelukentta.rules.recon import ContactLevel
+from taistelukentta.rules.state import Side, other_side
 
 
 def _cells(value: object) -> Iterable[tuple[int, int]]:
@@ -49,7 +49,7 @@ class FogTracker:
                 if d.get("level") == ContactLevel.SPOTTED.code:
                     self.ever_spotted.add(str(d["unit"]))
                     if d.get("cell"):
-                        self.known_cells.add(tuple(d["cell"]))  # type: ignore[arg-type]
+                        self.known_cells.add((int(d["cell"][0]), int(d["cell"][1])))
             elif ev.kind in ("move", "bump", "recon", "destroyed"):
                 mine = ev.for_side(self.side)
                 if mine is None:

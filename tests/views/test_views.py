@@ -17,9 +17,14 @@ from taistelukentta.content.scenario import Scenario, load_scenario
 from taistelukentta.errors import ArgumentError
 from taistelukentta.rules import Event, GameState, apply, legal_orders, new_game
 from taistelukentta.rules.recon import ContactLevel
-from taistelukentta.rules.state import Contact, contact_area
+from taistelukentta.rules.state import SIDES, Contact, Side, contact_area
 from taistelukentta.views import redact, view_for
 from tests.views.fog_check import FogTracker, leaks, view_text
+
+
+def _side(name: str) -> Side:
+    assert name in SIDES
+    return "blue" if name == "blue" else "red"
 
 
 @lru_cache(maxsize=4)
@@ -34,9 +39,9 @@ def _check_game(
     ``every`` orders. Returns how many secrets were searched for."""
     scen = _scenario(scenario)
     start = new_game(scen, seed)
-    bots = {s: BaselineBot(bot_seed(seed, s)) for s in ("blue", "red")}  # type: ignore[misc]
-    _, played = run_bots(start, bots)  # type: ignore[arg-type]
-    trackers = {v: FogTracker(side) for v, side in viewers.items()}  # type: ignore[arg-type]
+    bots: dict[Side, BaselineBot] = {s: BaselineBot(bot_seed(seed, s)) for s in SIDES}
+    _, played = run_bots(start, bots)
+    trackers = {v: FogTracker(_side(side)) for v, side in viewers.items()}
     for t in trackers.values():
         t.start(start)
     state = start
@@ -135,7 +140,7 @@ def _with_contact(state: GameState, uid: str, level: ContactLevel) -> GameState:
         area=contact_area(unit.cell, level),
         card=unit.card if level >= ContactLevel.KNOWN else None,
     )
-    contacts = {"blue": {uid: c}, "red": {}}
+    contacts: dict[Side, dict[str, Contact]] = {"blue": {uid: c}, "red": {}}
     return replace(state, contacts=contacts, memo={})
 
 
@@ -201,8 +206,8 @@ def test_r_rec_5_redact_scrubs_unseen_ids_from_free_text() -> None:
 
 def test_r_turn_2_victory_points_once_over() -> None:
     state = new_game(_scenario("demo"), 2)
-    bots = {s: BaselineBot(bot_seed(2, s)) for s in ("blue", "red")}  # type: ignore[misc]
-    end, _ = run_bots(state, bots)  # type: ignore[arg-type]
+    bots: dict[Side, BaselineBot] = {s: BaselineBot(bot_seed(2, s)) for s in SIDES}
+    end, _ = run_bots(state, bots)
     assert end.finished
     for viewer in ("blue", "red", "gm"):
         v = view_for(end, viewer, log_limit=0)
