@@ -18,7 +18,9 @@ err_console = Console(stderr=True)
 
 def fail(message: str, code: int = 2) -> NoReturn:
     """Print ``message`` to stderr and exit with ``code`` (2 = bad input)."""
-    err_console.print(f"[bold red]{tr('Virhe', 'Error')}:[/] {message}", highlight=False)
+    err_console.print(
+        f"[bold red]{tr('Virhe', 'Error')}:[/] {message}", highlight=False, soft_wrap=True
+    )
     raise typer.Exit(code)
 
 
