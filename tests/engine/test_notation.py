@@ -7,7 +7,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from taistelukentta.errors import InvalidOrderError
-from taistelukentta.rules.orders import Order, OrderKind, format_order, parse_order
+from taistelukentta.rules.orders import (
+    STRIKE_TYPES,
+    TACTICS,
+    Order,
+    OrderKind,
+    format_order,
+    parse_order,
+)
 
 ids = st.from_regex(r"\A[A-Za-z0-9_\-]{1,24}\Z")
 cells = st.tuples(st.integers(0, 9999), st.integers(0, 9999))
@@ -19,12 +26,49 @@ def orders(draw: st.DrawFn) -> Order:
     if kind == OrderKind.DONE:
         return Order.done()
     unit = draw(ids)
-    if kind in (OrderKind.MOVE, OrderKind.DISENGAGE, OrderKind.WITHDRAW, OrderKind.RECON):
+    if kind in (
+        OrderKind.MOVE,
+        OrderKind.DISENGAGE,
+        OrderKind.WITHDRAW,
+        OrderKind.RECON,
+        OrderKind.SEARCH,
+        OrderKind.BREACH,
+        OrderKind.LAY,
+    ):
         return Order(kind, unit, draw(cells))
+    weapon = draw(st.none() | ids)
     if kind == OrderKind.ATTACK:
-        return Order.attack(unit, draw(ids), draw(st.none() | cells))
+        return Order.attack(unit, draw(ids), draw(st.none() | cells), weapon)
     if kind == OrderKind.FIRE:
-        return Order.fire(unit, draw(ids))
+        return Order.fire(unit, draw(ids), weapon)
+    if kind in (OrderKind.TRANSFER, OrderKind.RESTORE, OrderKind.PROMOTE):
+        return Order(kind, seat_ref=draw(ids))
+    if kind == OrderKind.TACTIC:
+        name = draw(st.sampled_from(sorted(TACTICS)))
+        need = TACTICS[name]
+        if need == "cell":
+            return Order.tactic(name, cell=draw(cells))
+        if need == "seat":
+            return Order.tactic(name, seat=draw(ids))
+        return Order.tactic(name, units=tuple(draw(st.lists(ids, min_size=1, max_size=3))))
+    if kind == OrderKind.CONFIRM:
+        return Order.confirm(draw(ids))
+    if kind == OrderKind.REPORT:
+        return Order.report(draw(cells))
+    if kind == OrderKind.ORGANIC:
+        return Order.organic(unit, draw(cells), draw(ids), danger=draw(st.booleans()))
+    if kind == OrderKind.STRIKE:
+        return Order.strike(
+            draw(st.sampled_from(STRIKE_TYPES)), draw(cells), draw(ids), danger=draw(st.booleans())
+        )
+    if kind == OrderKind.USE:
+        ability = draw(st.from_regex(r"\A[a-z0-9_]{1,32}\Z"))
+        arg = draw(st.sampled_from(("none", "target", "cell")))
+        if arg == "target":
+            return Order.use(unit, ability, target=draw(ids))
+        if arg == "cell":
+            return Order.use(unit, ability, cell=draw(cells))
+        return Order.use(unit, ability)
     return Order(kind, unit)
 
 
@@ -52,6 +96,30 @@ def test_notation_round_trip(order: Order) -> None:
         ("hyökkää 1R1 R3 from 11,7", Order.attack("1R1", "R3", (11, 7))),
         ("ammu 1R1 R3", Order.fire("1R1", "R3")),
         ("valmis", Order.done()),
+        ("attack 1R1 R3 from 11,7 with at4", Order.attack("1R1", "R3", (11, 7), "at4")),
+        ("fire 1R1 R3 with kiv", Order.fire("1R1", "R3", "kiv")),
+        ("transfer pl1", Order.transfer("pl1")),
+        ("restore pl1", Order.restore("pl1")),
+        ("tactic motti 12,7", Order.tactic("motti", cell=(12, 7))),
+        ("tactic painopiste pl1", Order.tactic("painopiste", seat="pl1")),
+        ("taktiikka sitova pl2", Order.tactic("sitova", seat="pl2")),
+        ("tactic vetäytyminen 1R1 1R2", Order.tactic("vetaytyminen", units=("1R1", "1R2"))),
+        ("confirm R3", Order.confirm("R3")),
+        ("promote pl2", Order.promote("pl2")),
+        ("report 20,5", Order.report((20, 5))),
+        ("organic KRH 14,9 by 1R2 danger", Order.organic("KRH", (14, 9), "1R2", danger=True)),
+        ("boost KRH", Order.boost("KRH")),
+        ("strike k9 14,9 by 1R2", Order.strike("k9", (14, 9), "1R2")),
+        ("isku MLRS 14,9 tähystäjä 1R2 vaara", Order.strike("mlrs", (14, 9), "1R2", danger=True)),
+        ("clear PIO", Order.clear("PIO")),
+        ("rush 1R1", Order.rush("1R1")),
+        ("search PIO 3,4", Order.search("PIO", (3, 4))),
+        ("breach PIO 3,4", Order.breach("PIO", (3, 4))),
+        ("lay PIO 3,4", Order.lay("PIO", (3, 4))),
+        ("hide 1R1", Order.hide("1R1")),
+        ("use TA sniper R3", Order.use("TA", "sniper", target="R3")),
+        ("käytä TA smoke 3,4", Order.use("TA", "smoke", cell=(3, 4))),
+        ("use TA rally", Order.use("TA", "rally")),
     ],
 )
 def test_parse_examples(text: str, order: Order) -> None:
@@ -69,6 +137,13 @@ def test_parse_examples(text: str, order: Order) -> None:
         ("fire 1R1 R?3", "'R?3'"),
         ("move 1R1", "move UNIT X,Y"),
         ("", "empty"),
+        ("tactic blitz 3,4", "'blitz'"),
+        ("tactic vetaytyminen a b c d", "'d'"),
+        ("strike nuke 3,4 by o", "'nuke'"),
+        ("organic KRH 3,4 from o", "'from'"),
+        ("organic KRH 3,4", "organic UNIT X,Y by OBSERVER"),
+        ("transfer", "transfer SEAT"),
+        ("rush 1R1 now", "'now'"),
     ],
 )
 def test_parse_errors_name_the_bad_token(text: str, token: str) -> None:

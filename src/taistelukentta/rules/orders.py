@@ -18,6 +18,11 @@ Notation (English keywords; the Finnish ones in brackets are accepted too)::
     fire U T                    (ammu)        fire phase: U fires at T
     done                        (valmis)      the seat ends its part of the phase
 
+``attack`` and ``fire`` take an optional ``with W`` (a weapon id of the unit's card). The
+orders of the rule modules (§11–13, §15) are listed in docs/notation.md; each is
+rejected as "not available" until a rule module registers a handler for it
+(:mod:`taistelukentta.rules.registry`).
+
 ``U`` and ``T`` are unit ids (letters, digits, ``_`` and ``-``); ``X,Y`` is a cell, column
 then row, from 0. Keywords are case-insensitive; ids are case-sensitive.
 """
@@ -44,6 +49,56 @@ class OrderKind(StrEnum):
     RECON = "recon"
     FIRE = "fire"
     DONE = "done"
+    # Rule-module orders (handled only once a module registers them).
+    TRANSFER = "transfer"
+    RESTORE = "restore"
+    TACTIC = "tactic"
+    CONFIRM = "confirm"
+    PROMOTE = "promote"
+    REPORT = "report"
+    ORGANIC = "organic"
+    BOOST = "boost"
+    STRIKE = "strike"
+    CLEAR = "clear"
+    RUSH = "rush"
+    SEARCH = "search"
+    BREACH = "breach"
+    LAY = "lay"
+    HIDE = "hide"
+    USE = "use"
+
+
+BASE_KINDS = frozenset(
+    {
+        OrderKind.MOVE,
+        OrderKind.DEFEND,
+        OrderKind.ATTACK,
+        OrderKind.DISENGAGE,
+        OrderKind.WITHDRAW,
+        OrderKind.RALLY,
+        OrderKind.RECON,
+        OrderKind.FIRE,
+        OrderKind.DONE,
+    }
+)
+"""The kinds of the base engine (RULES §3–10); the others belong to rule modules."""
+
+TACTICS: dict[str, str] = {
+    "motti": "cell",
+    "painopiste": "seat",
+    "sitova": "seat",
+    "vetaytyminen": "units",
+}
+"""Company tactics (R-CO-1) and what each names: a cell, a seat or 1–3 units."""
+
+TACTIC_ALIASES = {"vetäytyminen": "vetaytyminen", "sitova_tuli": "sitova"}
+
+STRIKE_TYPES = ("k9", "mlrs")
+"""Off-board support types of ``strike`` (R-OFF-1)."""
+
+DANGER_WORDS = ("danger", "vaara")
+BY_WORDS = ("by", "tähystäjä", "tahystaja")
+WITH_WORDS = ("with", "aseella")
 
 
 FINNISH_KEYWORDS: dict[str, OrderKind] = {
@@ -58,6 +113,26 @@ FINNISH_KEYWORDS: dict[str, OrderKind] = {
     "tiedustele": OrderKind.RECON,
     "ammu": OrderKind.FIRE,
     "valmis": OrderKind.DONE,
+    "siirrä": OrderKind.TRANSFER,
+    "siirra": OrderKind.TRANSFER,
+    "palauta": OrderKind.RESTORE,
+    "taktiikka": OrderKind.TACTIC,
+    "vahvista": OrderKind.CONFIRM,
+    "ylennä": OrderKind.PROMOTE,
+    "ylenna": OrderKind.PROMOTE,
+    "raportoi": OrderKind.REPORT,
+    "tukituli": OrderKind.ORGANIC,
+    "tehosta": OrderKind.BOOST,
+    "isku": OrderKind.STRIKE,
+    "raivaa": OrderKind.CLEAR,
+    "rynnistä": OrderKind.RUSH,
+    "rynnista": OrderKind.RUSH,
+    "etsi": OrderKind.SEARCH,
+    "murra": OrderKind.BREACH,
+    "miinoita": OrderKind.LAY,
+    "piiloudu": OrderKind.HIDE,
+    "käytä": OrderKind.USE,
+    "kayta": OrderKind.USE,
 }
 """Finnish keywords :func:`parse_order` accepts (formatting always uses English)."""
 
@@ -74,7 +149,26 @@ _SHAPE: dict[OrderKind, tuple[bool, bool, bool]] = {
     OrderKind.RECON: (True, True, False),
     OrderKind.FIRE: (True, False, True),
     OrderKind.DONE: (False, False, False),
+    OrderKind.TRANSFER: (False, False, False),
+    OrderKind.RESTORE: (False, False, False),
+    OrderKind.TACTIC: (False, False, False),
+    OrderKind.CONFIRM: (False, False, True),
+    OrderKind.PROMOTE: (False, False, False),
+    OrderKind.REPORT: (False, True, False),
+    OrderKind.ORGANIC: (True, True, False),
+    OrderKind.BOOST: (True, False, False),
+    OrderKind.STRIKE: (False, True, False),
+    OrderKind.CLEAR: (True, False, False),
+    OrderKind.RUSH: (True, False, False),
+    OrderKind.SEARCH: (True, True, False),
+    OrderKind.BREACH: (True, True, False),
+    OrderKind.LAY: (True, True, False),
+    OrderKind.HIDE: (True, False, False),
+    OrderKind.USE: (True, False, False),
 }
+
+_SEAT_KINDS = frozenset({OrderKind.TRANSFER, OrderKind.RESTORE, OrderKind.PROMOTE})
+_WORD_RE = re.compile(r"^[a-z0-9_\-]{1,32}$")
 
 UNIT_ID = re.compile(r"^[A-Za-z0-9_\-]{1,24}$")
 _CELL = re.compile(r"^(\d{1,4}),(\d{1,4})$")
@@ -83,35 +177,55 @@ _CELL = re.compile(r"^(\d{1,4}),(\d{1,4})$")
 @dataclass(frozen=True, slots=True)
 class Order:
     """One order. ``cell`` is the destination (move, disengage, withdraw, an attack's
-    ``from``) or the recon cell; ``target`` the enemy unit of attack/fire."""
+    ``from``) or the recon cell; ``target`` the enemy unit of attack/fire.
+
+    The optional fields serve the rule modules' orders: ``seat_ref`` a seat (``transfer
+    pl1``, the seat of ``tactic painopiste``), ``units`` the units of ``tactic
+    vetaytyminen``, ``weapon`` the weapon id of ``attack``/``fire … with W``, ``observer``
+    the observing unit of ``organic``/``strike``, ``word`` the tactic, strike type or
+    ability id, ``flags`` extra words such as ``danger``."""
 
     kind: OrderKind
     unit: str | None = None
     cell: Cell | None = None
     target: str | None = None
+    seat_ref: str | None = None
+    units: tuple[str, ...] = ()
+    weapon: str | None = None
+    observer: str | None = None
+    word: str | None = None
+    flags: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         needs_unit, needs_cell, needs_target = _SHAPE[self.kind]
         text = self.kind.value
+        _check_extras(self, text)
         if needs_unit != (self.unit is not None):
             raise InvalidOrderError(
                 f"order {text!r}: " + ("needs a unit" if needs_unit else "takes no unit"),
                 f"käsky {text!r}: " + ("tarvitsee yksikön" if needs_unit else "ei ota yksikköä"),
             )
-        cell_optional = self.kind == OrderKind.ATTACK
+        cell_optional = self.kind in (OrderKind.ATTACK, OrderKind.TACTIC, OrderKind.USE)
         if not cell_optional and needs_cell != (self.cell is not None):
             raise InvalidOrderError(
                 f"order {text!r}: " + ("needs a cell X,Y" if needs_cell else "takes no cell"),
                 f"käsky {text!r}: " + ("tarvitsee ruudun X,Y" if needs_cell else "ei ota ruutua"),
             )
-        if needs_target != (self.target is not None):
+        if needs_target != (self.target is not None) and self.kind != OrderKind.USE:
             raise InvalidOrderError(
                 f"order {text!r}: "
                 + ("needs a target unit" if needs_target else "takes no target"),
                 f"käsky {text!r}: "
                 + ("tarvitsee kohdeyksikön" if needs_target else "ei ota kohdetta"),
             )
-        for ident in (self.unit, self.target):
+        for ident in (
+            self.unit,
+            self.target,
+            self.seat_ref,
+            self.weapon,
+            self.observer,
+            *self.units,
+        ):
             if ident is not None and not UNIT_ID.match(ident):
                 raise InvalidOrderError(
                     f"order {text!r}: {ident!r} is not a unit id",
@@ -137,8 +251,10 @@ class Order:
         return cls(OrderKind.DEFEND, unit)
 
     @classmethod
-    def attack(cls, unit: str, target: str, cell: Cell | None = None) -> Order:
-        return cls(OrderKind.ATTACK, unit, cell, target)
+    def attack(
+        cls, unit: str, target: str, cell: Cell | None = None, weapon: str | None = None
+    ) -> Order:
+        return cls(OrderKind.ATTACK, unit, cell, target, weapon=weapon)
 
     @classmethod
     def disengage(cls, unit: str, cell: Cell) -> Order:
@@ -157,12 +273,156 @@ class Order:
         return cls(OrderKind.RECON, unit, cell)
 
     @classmethod
-    def fire(cls, unit: str, target: str) -> Order:
-        return cls(OrderKind.FIRE, unit, None, target)
+    def fire(cls, unit: str, target: str, weapon: str | None = None) -> Order:
+        return cls(OrderKind.FIRE, unit, None, target, weapon=weapon)
 
     @classmethod
     def done(cls) -> Order:
         return cls(OrderKind.DONE)
+
+    # -- rule-module orders -------------------------------------------------------------------
+
+    @classmethod
+    def transfer(cls, seat: str) -> Order:
+        return cls(OrderKind.TRANSFER, seat_ref=seat)
+
+    @classmethod
+    def restore(cls, seat: str) -> Order:
+        return cls(OrderKind.RESTORE, seat_ref=seat)
+
+    @classmethod
+    def tactic(
+        cls,
+        name: str,
+        *,
+        cell: Cell | None = None,
+        seat: str | None = None,
+        units: tuple[str, ...] = (),
+    ) -> Order:
+        return cls(OrderKind.TACTIC, cell=cell, seat_ref=seat, units=units, word=name)
+
+    @classmethod
+    def confirm(cls, target: str) -> Order:
+        return cls(OrderKind.CONFIRM, target=target)
+
+    @classmethod
+    def promote(cls, seat: str) -> Order:
+        return cls(OrderKind.PROMOTE, seat_ref=seat)
+
+    @classmethod
+    def report(cls, cell: Cell) -> Order:
+        return cls(OrderKind.REPORT, cell=cell)
+
+    @classmethod
+    def organic(cls, unit: str, cell: Cell, observer: str, *, danger: bool = False) -> Order:
+        flags = ("danger",) if danger else ()
+        return cls(OrderKind.ORGANIC, unit, cell, observer=observer, flags=flags)
+
+    @classmethod
+    def boost(cls, unit: str) -> Order:
+        return cls(OrderKind.BOOST, unit)
+
+    @classmethod
+    def strike(cls, kind: str, cell: Cell, observer: str, *, danger: bool = False) -> Order:
+        flags = ("danger",) if danger else ()
+        return cls(OrderKind.STRIKE, cell=cell, observer=observer, word=kind, flags=flags)
+
+    @classmethod
+    def clear(cls, unit: str) -> Order:
+        return cls(OrderKind.CLEAR, unit)
+
+    @classmethod
+    def rush(cls, unit: str) -> Order:
+        return cls(OrderKind.RUSH, unit)
+
+    @classmethod
+    def search(cls, unit: str, cell: Cell) -> Order:
+        return cls(OrderKind.SEARCH, unit, cell)
+
+    @classmethod
+    def breach(cls, unit: str, cell: Cell) -> Order:
+        return cls(OrderKind.BREACH, unit, cell)
+
+    @classmethod
+    def lay(cls, unit: str, cell: Cell) -> Order:
+        return cls(OrderKind.LAY, unit, cell)
+
+    @classmethod
+    def hide(cls, unit: str) -> Order:
+        return cls(OrderKind.HIDE, unit)
+
+    @classmethod
+    def use(
+        cls, unit: str, ability: str, *, target: str | None = None, cell: Cell | None = None
+    ) -> Order:
+        return cls(OrderKind.USE, unit, cell, target, word=ability)
+
+
+def _bad(text: str, en: str, fi: str) -> InvalidOrderError:
+    return InvalidOrderError(f"order {text!r}: {en}", f"käsky {text!r}: {fi}")
+
+
+def _check_extras(o: Order, text: str) -> None:
+    """Validate the optional fields of the rule-module orders."""
+    kind = o.kind
+    if (kind in _SEAT_KINDS) != (o.seat_ref is not None) and kind != OrderKind.TACTIC:
+        raise _bad(
+            text,
+            "needs a seat" if kind in _SEAT_KINDS else "takes no seat",
+            "tarvitsee pelipaikan" if kind in _SEAT_KINDS else "ei ota pelipaikkaa",
+        )
+    if o.weapon is not None and kind not in (OrderKind.ATTACK, OrderKind.FIRE):
+        raise _bad(text, "takes no weapon", "ei ota asetta")
+    needs_obs = kind in (OrderKind.ORGANIC, OrderKind.STRIKE)
+    if needs_obs != (o.observer is not None):
+        raise _bad(
+            text,
+            "needs an observer `by O`" if needs_obs else "takes no observer",
+            "tarvitsee tähystäjän `by O`" if needs_obs else "ei ota tähystäjää",
+        )
+    if o.flags and (not needs_obs or o.flags != ("danger",)):
+        raise _bad(text, f"unexpected flags {o.flags}", f"odottamattomat lisämääreet {o.flags}")
+    needs_word = kind in (OrderKind.TACTIC, OrderKind.STRIKE, OrderKind.USE)
+    if needs_word != (o.word is not None):
+        raise _bad(
+            text,
+            "needs a name" if needs_word else "takes no name",
+            "tarvitsee nimen" if needs_word else "ei ota nimeä",
+        )
+    if o.word is not None and not _WORD_RE.match(o.word):
+        raise _bad(text, f"{o.word!r} is not a name", f"{o.word!r} ei ole nimi")
+    if o.units and kind != OrderKind.TACTIC:
+        raise _bad(text, "takes no unit list", "ei ota yksikköluetteloa")
+    if kind == OrderKind.STRIKE and o.word not in STRIKE_TYPES:
+        raise _bad(
+            text,
+            f"unknown strike type {o.word!r} (known: {', '.join(STRIKE_TYPES)})",
+            f"tuntematon iskutyyppi {o.word!r} (tunnetut: {', '.join(STRIKE_TYPES)})",
+        )
+    if kind == OrderKind.TACTIC:
+        need = TACTICS.get(o.word or "")
+        if need is None:
+            raise _bad(
+                text,
+                f"unknown tactic {o.word!r} (known: {', '.join(TACTICS)})",
+                f"tuntematon taktiikka {o.word!r} (tunnetut: {', '.join(TACTICS)})",
+            )
+        got = (o.cell is not None, o.seat_ref is not None, bool(o.units))
+        want = (need == "cell", need == "seat", need == "units")
+        if got != want or len(o.units) > 3:
+            raise _bad(
+                text,
+                f"expected `{_tactic_usage(o.word or '')}`",
+                f"odotettiin `{_tactic_usage(o.word or '')}`",
+            )
+    if kind == OrderKind.USE and o.cell is not None and o.target is not None:
+        raise _bad(text, "names both a target and a cell", "nimeää sekä kohteen että ruudun")
+
+
+def _tactic_usage(name: str) -> str:
+    need = TACTICS.get(name, "")
+    arg = {"cell": "X,Y", "seat": "SEAT", "units": "UNIT [UNIT [UNIT]]"}.get(need, "…")
+    return f"tactic {name} {arg}"
 
 
 _new = object.__new__
@@ -179,6 +439,12 @@ def trusted_order(
     _set(order, "unit", unit)
     _set(order, "cell", cell)
     _set(order, "target", target)
+    _set(order, "seat_ref", None)
+    _set(order, "units", ())
+    _set(order, "weapon", None)
+    _set(order, "observer", None)
+    _set(order, "word", None)
+    _set(order, "flags", ())
     return order
 
 
@@ -192,13 +458,27 @@ def format_order(order: Order) -> str:
     kind = order.kind
     if kind == OrderKind.DONE:
         return "done"
-    parts = [kind.value, str(order.unit)]
+    parts = [kind.value]
+    if kind == OrderKind.STRIKE or kind == OrderKind.TACTIC:
+        parts.append(str(order.word))
+    if order.unit is not None:
+        parts.append(order.unit)
+    if kind == OrderKind.USE:
+        parts.append(str(order.word))
+    if order.seat_ref is not None:
+        parts.append(order.seat_ref)
+    parts.extend(order.units)
     if order.target is not None:
         parts.append(order.target)
     if order.cell is not None:
         if kind == OrderKind.ATTACK:
             parts.append("from")
         parts.append(format_cell(order.cell))
+    if order.observer is not None:
+        parts += ["by", order.observer]
+    if order.weapon is not None:
+        parts += ["with", order.weapon]
+    parts.extend(order.flags)
     return " ".join(parts)
 
 
@@ -240,6 +520,16 @@ def parse_order(text: str) -> Order:
             ) from None
         kind = found
     args = tokens[1:]
+    if kind not in BASE_KINDS:
+        return _parse_module_order(kind, args, text)
+    weapon: str | None = None
+    if (
+        kind in (OrderKind.ATTACK, OrderKind.FIRE)
+        and len(args) >= 2
+        and args[-2].lower() in WITH_WORDS
+    ):
+        weapon = _parse_id(args[-1], text, "weapon", "aseen")
+        args = args[:-2]
     needs_unit, needs_cell, needs_target = _SHAPE[kind]
     usage = _USAGE[kind]
 
@@ -275,7 +565,7 @@ def parse_order(text: str) -> Order:
             if len(rest) != 2:
                 raise wrong_count()
             cell = _parse_cell(rest[1], text)
-        return Order(kind, unit, cell, target)
+        return Order(kind, unit, cell, target, weapon=weapon)
     expected = int(needs_cell) + int(needs_target)
     if len(rest) != expected:
         if len(rest) > expected:
@@ -287,7 +577,8 @@ def parse_order(text: str) -> Order:
     if needs_cell:
         return Order(kind, unit, _parse_cell(rest[0], text))
     if needs_target:
-        return Order(kind, unit, None, _parse_id(rest[0], text, "target unit", "kohdeyksikön"))
+        target = _parse_id(rest[0], text, "target unit", "kohdeyksikön")
+        return Order(kind, unit, None, target, weapon=weapon)
     assert needs_unit
     return Order(kind, unit)
 
@@ -295,11 +586,137 @@ def parse_order(text: str) -> Order:
 _USAGE: dict[OrderKind, str] = {
     OrderKind.MOVE: "move UNIT X,Y",
     OrderKind.DEFEND: "defend UNIT",
-    OrderKind.ATTACK: "attack UNIT TARGET [from X,Y]",
+    OrderKind.ATTACK: "attack UNIT TARGET [from X,Y] [with WEAPON]",
     OrderKind.DISENGAGE: "disengage UNIT X,Y",
     OrderKind.WITHDRAW: "withdraw UNIT X,Y",
     OrderKind.RALLY: "rally UNIT",
     OrderKind.RECON: "recon UNIT X,Y",
-    OrderKind.FIRE: "fire UNIT TARGET",
+    OrderKind.FIRE: "fire UNIT TARGET [with WEAPON]",
     OrderKind.DONE: "done",
+    OrderKind.TRANSFER: "transfer SEAT",
+    OrderKind.RESTORE: "restore SEAT",
+    OrderKind.TACTIC: "tactic motti X,Y | tactic painopiste|sitova SEAT | "
+    "tactic vetaytyminen UNIT [UNIT [UNIT]]",
+    OrderKind.CONFIRM: "confirm TARGET",
+    OrderKind.PROMOTE: "promote SEAT",
+    OrderKind.REPORT: "report X,Y",
+    OrderKind.ORGANIC: "organic UNIT X,Y by OBSERVER [danger]",
+    OrderKind.BOOST: "boost UNIT",
+    OrderKind.STRIKE: "strike k9|mlrs X,Y by OBSERVER [danger]",
+    OrderKind.CLEAR: "clear UNIT",
+    OrderKind.RUSH: "rush UNIT",
+    OrderKind.SEARCH: "search UNIT X,Y",
+    OrderKind.BREACH: "breach UNIT X,Y",
+    OrderKind.LAY: "lay UNIT X,Y",
+    OrderKind.HIDE: "hide UNIT",
+    OrderKind.USE: "use UNIT ABILITY [TARGET | X,Y]",
 }
+
+
+def _parse_module_order(kind: OrderKind, args: list[str], text: str) -> Order:
+    """Parse the orders of the rule modules (see docs/notation.md)."""
+    usage = _USAGE[kind]
+    rest = list(args)
+
+    def wrong() -> InvalidOrderError:
+        if len(rest) > 0 and consumed_all[0]:
+            return _bad(
+                text,
+                f"unexpected {rest[0]!r} (expected `{usage}`)",
+                f"ylimääräinen {rest[0]!r} (odotettiin `{usage}`)",
+            )
+        return _bad(text, f"expected `{usage}`", f"odotettiin `{usage}`")
+
+    consumed_all = [False]
+
+    def take() -> str:
+        if not rest:
+            raise wrong()
+        return rest.pop(0)
+
+    def unit() -> str:
+        return _parse_id(take(), text, "unit", "yksikön")
+
+    def cell() -> Cell:
+        return _parse_cell(take(), text)
+
+    def observer_and_flags() -> tuple[str, tuple[str, ...]]:
+        word = take()
+        if word.lower() not in BY_WORDS:
+            raise _bad(
+                text,
+                f"unexpected {word!r} (expected `by OBSERVER`)",
+                f"odottamaton {word!r} (odotettiin `by TÄHYSTÄJÄ`)",
+            )
+        obs = _parse_id(take(), text, "observer unit", "tähystäjäyksikön")
+        flags: tuple[str, ...] = ()
+        if rest and rest[0].lower() in DANGER_WORDS:
+            rest.pop(0)
+            flags = ("danger",)
+        return obs, flags
+
+    order: Order
+    if kind in _SEAT_KINDS:
+        order = Order(kind, seat_ref=_parse_id(take(), text, "seat", "pelipaikan"))
+    elif kind == OrderKind.TACTIC:
+        name = take().lower()
+        name = TACTIC_ALIASES.get(name, name)
+        need = TACTICS.get(name)
+        if need is None:
+            raise _bad(
+                text,
+                f"unknown tactic {name!r} (known: {', '.join(TACTICS)})",
+                f"tuntematon taktiikka {name!r} (tunnetut: {', '.join(TACTICS)})",
+            )
+        usage = _tactic_usage(name)
+        if need == "cell":
+            order = Order.tactic(name, cell=cell())
+        elif need == "seat":
+            order = Order.tactic(name, seat=_parse_id(take(), text, "seat", "pelipaikan"))
+        else:
+            units = [unit()]
+            while rest and len(units) < 3:
+                units.append(unit())
+            order = Order.tactic(name, units=tuple(units))
+    elif kind == OrderKind.CONFIRM:
+        order = Order.confirm(_parse_id(take(), text, "target unit", "kohdeyksikön"))
+    elif kind == OrderKind.REPORT:
+        order = Order.report(cell())
+    elif kind == OrderKind.ORGANIC:
+        u = unit()
+        c = cell()
+        obs, flags = observer_and_flags()
+        order = Order(kind, u, c, observer=obs, flags=flags)
+    elif kind == OrderKind.STRIKE:
+        stype = take().lower()
+        if stype not in STRIKE_TYPES:
+            raise _bad(
+                text,
+                f"unknown strike type {stype!r} (known: {', '.join(STRIKE_TYPES)})",
+                f"tuntematon iskutyyppi {stype!r} (tunnetut: {', '.join(STRIKE_TYPES)})",
+            )
+        c = cell()
+        obs, flags = observer_and_flags()
+        order = Order(kind, cell=c, observer=obs, word=stype, flags=flags)
+    elif kind == OrderKind.USE:
+        u = unit()
+        ability = take().lower()
+        if not _WORD_RE.match(ability):
+            raise _bad(
+                text, f"{ability!r} is not an ability id", f"{ability!r} ei ole kyvyn tunnus"
+            )
+        if rest and _CELL.match(rest[0]):
+            order = Order.use(u, ability, cell=cell())
+        elif rest:
+            order = Order.use(u, ability, target=_parse_id(take(), text, "target", "kohteen"))
+        else:
+            order = Order.use(u, ability)
+    elif _SHAPE[kind][1]:
+        u = unit()
+        order = Order(kind, u, cell())
+    else:
+        order = Order(kind, unit())
+    if rest:
+        consumed_all[0] = True
+        raise wrong()
+    return order
