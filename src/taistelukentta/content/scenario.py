@@ -29,6 +29,7 @@ from taistelukentta.content.options import RuleOptions, load_options
 from taistelukentta.content.units import UnitCard, load_unit_cards
 from taistelukentta.errors import ArgumentError, DataError
 from taistelukentta.grid.gamemap import GameMap, load_map, map_from_data
+from taistelukentta.grid.terrain import TerrainTable, default_terrain
 
 Cell = tuple[int, int]
 Side = Literal["blue", "red"]
@@ -372,8 +373,8 @@ def scenario_from_data(
         raise DataError(source, [where.pydantic_problem(e) for e in exc.errors()]) from None
 
     problems: list[str] = []
-    game_map = _resolve_map(spec, source, text, base_dir, where, problems)
     options = _resolve_options(spec, source, text, problems)
+    game_map = _resolve_map(spec, source, text, base_dir, where, problems, terrain_for(options))
     cards = load_unit_cards()
     if game_map is not None:
         problems.extend(_check(spec, game_map, cards, options, where))
@@ -406,10 +407,11 @@ def _resolve_map(
     base_dir: Path | None,
     where: _Locator,
     problems: list[str],
+    terrain: TerrainTable,
 ) -> GameMap | None:
     if isinstance(spec.map, dict):
         try:
-            return map_from_data(spec.map, source, text=text)
+            return map_from_data(spec.map, source, terrain, text=text)
         except DataError as exc:
             problems.extend(f"map.{p}" for p in exc.problems)
             return None
@@ -423,10 +425,40 @@ def _resolve_map(
         candidates.append(data_path(*rel.parts))
     for candidate in candidates:
         if candidate.is_file():
-            return load_map(candidate)
+            return load_map(candidate, terrain)
     looked = ", ".join(str(c) for c in candidates)
     problems.append(f"{where.top('map')}: map file {spec.map!r} not found (looked in {looked})")
     return None
+
+
+TERRAIN_OPTIONS = {
+    "thicket_move_cost": ("thicket", "move_cost"),
+    "buildings_block_movement": ("building", "move_cost"),
+    "forest_cover": ("forest", "cover"),
+    "building_cover": ("building", "cover"),
+}
+"""Rule options that set a value of the terrain table: option → (terrain id, field)."""
+
+
+def terrain_for(options: RuleOptions, base: TerrainTable | None = None) -> TerrainTable:
+    """The terrain table a scenario's map uses: ``base`` (default: the bundled
+    ``data/terrain.toml``) with the terrain rule options applied; the option wins.
+
+    - ``thicket_move_cost`` (R-TER-1) sets the thicket's movement multiplier;
+    - ``buildings_block_movement`` (R-TER-1, 000 variant) makes buildings impassable (a
+      cell that also holds a road stays passable by the road); false keeps the table's
+      building multiplier;
+    - ``forest_cover`` (R-TER-2) sets the forest's cover (swamp keeps its own);
+    - ``building_cover`` (R-TER-2) sets the building's cover.
+    """
+    table = base if base is not None else default_terrain()
+    move_cost: dict[str, float | None] = {"thicket": float(options.thicket_move_cost)}
+    if options.buildings_block_movement:
+        move_cost["building"] = None
+    return table.with_overrides(
+        move_cost=move_cost,
+        cover={"forest": options.forest_cover, "building": options.building_cover},
+    )
 
 
 def _resolve_options(

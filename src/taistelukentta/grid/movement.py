@@ -2,16 +2,17 @@
 
 Rules: R-GEO-3 (8-neighbour steps, DEFAULT no squeezing between two impassable cells),
 R-TER-1 (a cell's multiplier is its fastest feature), R-TER-3 (rounding of the last step),
-R-TER-5 (a move whose total ascent reaches 6 contours pays double for every uphill step).
+R-TER-5 (a move whose total ascent reaches 6 contours pays double for every uphill step;
+the 6 is the keyword ``ascent_limit``, option ``steep_ascent_contours``).
 
 The last-step rounding rule in one line: step ``k`` of a move may be taken when the cost of
 the steps before it plus half its own cost fits the allowance; if it is not paid in full the
 allowance ends there.
 
 Reachable area and paths are path dependent because of R-TER-5, so the search runs two
-regimes side by side and keeps the cheaper: (A) states ``(cell, ascent 0..5)`` with normal
-costs, and (B) every uphill step doubled with no ascent limit. B over-charges moves whose
-ascent stays below 6, which A prices exactly, so the union is exact.
+regimes side by side and keeps the cheaper: (A) states ``(cell, ascent 0..limit-1)`` with
+normal costs, and (B) every uphill step doubled with no ascent limit. B over-charges moves
+whose ascent stays below the limit, which A prices exactly, so the union is exact.
 """
 
 from __future__ import annotations
@@ -73,7 +74,18 @@ def _check_movement(movement: float) -> float:
     return m
 
 
-def _walk(movement: float, costs: Sequence[float], rises: Sequence[int]) -> tuple[int, bool]:
+def _check_ascent_limit(ascent_limit: int) -> int:
+    if isinstance(ascent_limit, bool) or not isinstance(ascent_limit, int) or ascent_limit < 0:
+        raise ArgumentError(
+            f"ascent_limit must be a whole number >= 0, got {ascent_limit!r}",
+            f"nousurajan on oltava kokonaisluku >= 0, saatiin {ascent_limit!r}",
+        )
+    return ascent_limit
+
+
+def _walk(
+    movement: float, costs: Sequence[float], rises: Sequence[int], ascent_limit: int
+) -> tuple[int, bool]:
     """How many of the steps a move can take, and whether its uphill steps are doubled."""
     taken = 0
     doubled_final = False
@@ -81,7 +93,7 @@ def _walk(movement: float, costs: Sequence[float], rises: Sequence[int]) -> tupl
     ascent = 0
     for c, r in zip(costs, rises, strict=True):
         ascent += r
-        dbl = ascent >= ASCENT_LIMIT
+        dbl = ascent >= ascent_limit
         before = doubled if dbl else normal
         ck = c * UPHILL_FACTOR if (dbl and r > 0) else c
         if before + ck / 2 > movement:
@@ -124,7 +136,7 @@ def move_along_terrain(
             break
         costs.append(t.move_cost)
     rises = [0] * len(costs)
-    taken, _ = _walk(L, costs, rises)
+    taken, _ = _walk(L, costs, rises, ASCENT_LIMIT)
     if taken < len(costs):
         stopped = "allowance"
     names = [t.id for t in types[:taken]]
@@ -149,13 +161,16 @@ def move_along(
     blocked: Collection[Cell] = frozenset(),
     stop_cells: Collection[Cell] = frozenset(),
     allow_squeeze: bool = False,
+    ascent_limit: int = ASCENT_LIMIT,
 ) -> MoveResult:
     """Move from ``start`` along ``path`` (the cells entered, start excluded) as far as allowed.
 
     Stops before a blocked or impassable cell (or a forbidden diagonal squeeze), after
-    entering a stop cell, or when the allowance runs out (R-TER-3, R-TER-5).
+    entering a stop cell, or when the allowance runs out (R-TER-3, R-TER-5). A move whose
+    total ascent reaches ``ascent_limit`` contours pays double for every uphill step.
     """
     L = _check_movement(movement)
+    _check_ascent_limit(ascent_limit)
     game_map.check_cell(start, "start")
     prev = start
     for i, cell in enumerate(path):
@@ -190,7 +205,7 @@ def move_along(
     for c in usable:
         rises.append(max(0, game_map.elevation_at(c) - game_map.elevation_at(prev)))
         prev = c
-    taken, doubled = _walk(L, costs, rises)
+    taken, doubled = _walk(L, costs, rises, ascent_limit)
     if taken < len(usable):
         stopped = "allowance"
     cells = usable[:taken]
@@ -299,13 +314,16 @@ def _dijkstra(
     limit: float | None,
     predecessors: bool,
     layered: bool,
+    ascent_limit: int,
 ) -> tuple[int, FloatArray, _I | None]:
-    """Cheapest costs over ``r`` cells: one layer, or regimes A (layers 0..5) and B (6).
+    """Cheapest costs over ``r`` cells: one layer, or regimes A (layers 0..limit-1) and B
+    (layer ``ascent_limit``).
 
     Regime A state ``(cell, a)`` = ascent ``a`` so far, normal costs, no step may make the
-    ascent 6; regime B doubles every uphill step. The layered graph keeps every edge slot in
-    every layer (rows stay in order, no compaction): a step too steep for an A layer goes to
-    a dead sink with infinite weight. Returns (layers, dist per state, predecessors).
+    ascent reach the limit; regime B doubles every uphill step. The layered graph keeps
+    every edge slot in every layer (rows stay in order, no compaction): a step too steep for
+    an A layer goes to a dead sink with infinite weight. Returns (layers, dist per state,
+    predecessors).
     """
     e = len(src)
     row = np.zeros(r + 1, dtype=np.int64)
@@ -318,14 +336,14 @@ def _dijkstra(
         data = weight
         sources = [start]
     else:
-        layers = ASCENT_LIMIT + 1
+        layers = ascent_limit + 1
         total = layers * r + 1  # + the sink
         sink = layers * r
-        a = np.arange(ASCENT_LIMIT, dtype=np.int64)[:, None]
+        a = np.arange(ascent_limit, dtype=np.int64)[:, None]
         na = a + rise[None, :]
-        ok = na < ASCENT_LIMIT
+        ok = na < ascent_limit
         indices = np.concatenate(
-            [np.where(ok, na * r + dst, sink).ravel(), ASCENT_LIMIT * r + dst.astype(np.int64)]
+            [np.where(ok, na * r + dst, sink).ravel(), ascent_limit * r + dst.astype(np.int64)]
         )
         data = np.concatenate(
             [
@@ -335,7 +353,7 @@ def _dijkstra(
         )
         starts = row[:-1][None, :] + np.arange(layers, dtype=np.int64)[:, None] * e
         indptr = np.concatenate([starts.ravel(), [layers * e, layers * e]])
-        sources = [start, ASCENT_LIMIT * r + start]
+        sources = [start, ascent_limit * r + start] if ascent_limit else [start]
     graph = csr_matrix((data, indices, indptr), shape=(total, total))
     kwargs: dict[str, object] = {"directed": True, "indices": sources, "min_only": True}
     if limit is not None:
@@ -372,6 +390,7 @@ def _reach(
     stop_cells: Iterable[Cell],
     allow_squeeze: bool,
     predecessors: bool,
+    ascent_limit: int,
 ) -> _Reach:
     """Reachable area in two passes.
 
@@ -387,7 +406,7 @@ def _reach(
     ed = _edges(game_map, start, radius, blocked, stop_cells, allow_squeeze)
     n = ed.n
     layers, lb, pred = _dijkstra(
-        ed.src, ed.dst, ed.weight, ed.rise, n, ed.start, L, predecessors, False
+        ed.src, ed.dst, ed.weight, ed.rise, n, ed.start, L, predecessors, False, ascent_limit
     )
     inside = lb <= L
     from_inside = inside[ed.src]
@@ -412,6 +431,7 @@ def _reach(
             L,
             predecessors,
             True,
+            ascent_limit,
         )
         dist = flat.reshape(layers, len(cells))
         comp_src = comp[ed.src]
@@ -430,13 +450,13 @@ def _reach(
         round_src = s_c[ok]
         round_dst = d_w[ok]
     else:
-        a = np.arange(ASCENT_LIMIT, dtype=np.int64)[:, None]
-        ok_a = (a + rs[None, :] < ASCENT_LIMIT) & (dist[:ASCENT_LIMIT, s_c] + wt / 2 <= L)
+        a = np.arange(ascent_limit, dtype=np.int64)[:, None]
+        ok_a = (a + rs[None, :] < ascent_limit) & (dist[:ascent_limit, s_c] + wt / 2 <= L)
         wb = np.where(rs > 0, wt * UPHILL_FACTOR, wt)
-        ok_b = dist[ASCENT_LIMIT, s_c] + wb / 2 <= L
+        ok_b = dist[ascent_limit, s_c] + wb / 2 <= L
         la, ea = np.nonzero(ok_a)
         eb = np.flatnonzero(ok_b)
-        round_src = np.concatenate([la * r + s_c[ea], ASCENT_LIMIT * r + s_c[eb]])
+        round_src = np.concatenate([la * r + s_c[ea], ascent_limit * r + s_c[eb]])
         round_dst = np.concatenate([d_w[ea], d_w[eb]])
     spent[round_dst[~np.isfinite(spent[round_dst])]] = L
     return _Reach(ed, cells, layers, dist, pred, spent, round_src, round_dst)
@@ -450,17 +470,19 @@ def reachable(
     blocked: Collection[Cell] = frozenset(),
     stop_cells: Collection[Cell] = frozenset(),
     allow_squeeze: bool = False,
+    ascent_limit: int = ASCENT_LIMIT,
 ) -> dict[Cell, float]:
     """Every cell a move from ``start`` can end in, with the allowance it spends.
 
     A cell reached only through the rounding rule (R-TER-3) spends the whole allowance.
     ``blocked`` cells cannot be entered; ``stop_cells`` can be entered but not left. The
     start cell is never treated as blocked or as a stop cell. Off-map cells in either set
-    are ignored.
+    are ignored. ``ascent_limit`` as in :func:`move_along`.
     """
     L = _check_movement(movement)
+    _check_ascent_limit(ascent_limit)
     game_map.check_cell(start, "start")
-    res = _reach(game_map, start, L, blocked, stop_cells, allow_squeeze, False)
+    res = _reach(game_map, start, L, blocked, stop_cells, allow_squeeze, False, ascent_limit)
     ed = res.edges
     idx = np.flatnonzero(np.isfinite(res.spent))
     xs = (idx % ed.w + ed.x0).tolist()
@@ -477,17 +499,20 @@ def path_to(
     blocked: Collection[Cell] = frozenset(),
     stop_cells: Collection[Cell] = frozenset(),
     allow_squeeze: bool = False,
+    ascent_limit: int = ASCENT_LIMIT,
 ) -> list[Cell] | None:
     """A cheapest legal path (the cells entered, start excluded) to ``goal``; None if none.
 
-    ``move_along(game_map, start, path, movement, ...)`` walks the whole returned path.
+    ``move_along(game_map, start, path, movement, ...)`` (same ``ascent_limit``) walks the
+    whole returned path.
     """
     L = _check_movement(movement)
+    _check_ascent_limit(ascent_limit)
     game_map.check_cell(start, "start")
     game_map.check_cell(goal, "goal")
     if goal == start:
         return []
-    res = _reach(game_map, start, L, blocked, stop_cells, allow_squeeze, True)
+    res = _reach(game_map, start, L, blocked, stop_cells, allow_squeeze, True, ascent_limit)
     ed = res.edges
     gx, gy = goal[0] - ed.x0, goal[1] - ed.y0
     if not (0 <= gx < ed.w and 0 <= gy < ed.h):
@@ -523,17 +548,21 @@ def cost_field(
     blocked: Collection[Cell] = frozenset(),
     stop_cells: Collection[Cell] = frozenset(),
     allow_squeeze: bool = False,
+    ascent_limit: int = ASCENT_LIMIT,
 ) -> FloatArray:
     """Cheapest movement cost from ``start`` to every cell, shape ``(height, width)``.
 
     No allowance and no rounding: ``inf`` marks cells that cannot be reached at all.
-    Elevation (R-TER-5) is priced exactly as in :func:`reachable`.
+    Elevation (R-TER-5, ``ascent_limit``) is priced exactly as in :func:`reachable`.
     """
+    _check_ascent_limit(ascent_limit)
     game_map.check_cell(start, "start")
     ed = _edges(game_map, start, None, blocked, stop_cells, allow_squeeze)
     n = ed.n
     if not np.any(ed.rise):
-        _, dist, _ = _dijkstra(ed.src, ed.dst, ed.weight, ed.rise, n, ed.start, None, False, False)
+        _, dist, _ = _dijkstra(
+            ed.src, ed.dst, ed.weight, ed.rise, n, ed.start, None, False, False, ascent_limit
+        )
         flat_field: FloatArray = dist.reshape(game_map.height, game_map.width)
         return flat_field
     # regime B over the whole map: one layer, every uphill step doubled
@@ -544,13 +573,15 @@ def cost_field(
         dijkstra(csr_matrix((doubled, ed.dst, row), shape=(n, n)), indices=ed.start),
         dtype=np.float64,
     )
-    # regime A only where some path climbs less than 6: find those cells by the least
+    if ascent_limit == 0:  # every move is steep: regime B alone
+        return full.reshape(game_map.height, game_map.width)
+    # regime A only where some path climbs less than the limit: find those cells by the least
     # ascent (a tiny step weight keeps level steps as edges), then run the exact regimes there
     ascent = np.asarray(
         dijkstra(
             csr_matrix((ed.rise + 1e-7, ed.dst, row), shape=(n, n)),
             indices=ed.start,
-            limit=ASCENT_LIMIT - 0.5,
+            limit=ascent_limit - 0.5,
         ),
         dtype=np.float64,
     )
@@ -568,6 +599,7 @@ def cost_field(
         None,
         False,
         True,
+        ascent_limit,
     )
     full[cells] = np.minimum(full[cells], dist.reshape(layers, len(cells)).min(axis=0))
     return full.reshape(game_map.height, game_map.width)

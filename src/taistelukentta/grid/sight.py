@@ -3,7 +3,9 @@
 The line runs between cell centres. The cells it crosses are those whose interior it passes
 through, both end cells included. DEFAULT corner rule: where the line passes exactly
 through a cell corner it slips between the two cells beside that corner, unless both of
-them limit sight; then the less limiting of the two counts as crossed.
+them limit sight; then the less limiting of the two counts as crossed (``corner="slip"``).
+The other corner rule (``corner="block_either"``, option ``los_corner``): the line counts as
+crossing the more limiting of the two cells beside the corner.
 
 Two units see each other when their distance (R-GEO-2) is at most the sight limit of every
 crossed cell and at most the maximum range (10 cells). The crossed cells are the same seen
@@ -14,10 +16,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Literal
 
 import numpy as np
 import numpy.typing as npt
 
+from taistelukentta.errors import ArgumentError
 from taistelukentta.grid.gamemap import GameMap
 from taistelukentta.grid.geometry import Cell, chebyshev
 
@@ -26,8 +30,21 @@ MAX_SIGHT = 10
 HEIGHT_ADVANTAGE = 4
 """Contours above the target from which the elevation modifier applies (R-TER-5)."""
 HEIGHT_MODIFIER = 2
+"""Size of the elevation modifier (R-TER-5)."""
 
 Offset = tuple[int, int]
+Corner = Literal["slip", "block_either"]
+"""Corner rule of the line of sight (option ``los_corner``, R-TER-4)."""
+CORNER_RULES: tuple[Corner, ...] = ("slip", "block_either")
+
+
+def _check_corner(corner: str) -> None:
+    if corner not in CORNER_RULES:
+        known = ", ".join(CORNER_RULES)
+        raise ArgumentError(
+            f"unknown corner rule {corner!r}; known: {known}",
+            f"tuntematon kulmasääntö {corner!r}; tunnetut: {known}",
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,10 +96,14 @@ def ray(dx: int, dy: int) -> Ray:
     return Ray(tuple(cells), tuple(corners))
 
 
-def _crossed(game_map: GameMap, a: Cell, b: Cell) -> list[tuple[Cell, float, int, str | None]]:
+def _crossed(
+    game_map: GameMap, a: Cell, b: Cell, corner: Corner
+) -> list[tuple[Cell, float, int, str | None]]:
     """(cell, sight limit, cover, feature) of every sight-relevant crossed cell, a → b.
 
-    A corner pair counts as one cell: the less limiting one, when both limit sight.
+    A corner pair counts as one cell. ``slip``: the less limiting one (on a tie the one
+    giving less cover), and only when both limit sight. ``block_either``: the more limiting
+    one (on a tie the one giving more cover), when either limits sight.
     """
     r = ray(b[0] - a[0], b[1] - a[1])
     out: list[tuple[Cell, float, int, str | None]] = []
@@ -101,16 +122,22 @@ def _crossed(game_map: GameMap, a: Cell, b: Cell) -> list[tuple[Cell, float, int
         cq = (a[0] + q[0], a[1] + q[1])
         lp = float(game_map.sight_limit[cp[1], cp[0]])
         lq = float(game_map.sight_limit[cq[1], cq[0]])
-        if np.isinf(lp) or np.isinf(lq):
-            continue
-        # the less limiting of the two; on a tie the one giving less cover
         cp_cover = int(game_map.sight_cover[cp[1], cp[0]])
         cq_cover = int(game_map.sight_cover[cq[1], cq[0]])
-        pick = cp if (lp, -cp_cover) > (lq, -cq_cover) else cq
+        if corner == "slip":
+            if np.isinf(lp) or np.isinf(lq):
+                continue
+            # the less limiting of the two; on a tie the one giving less cover
+            pick = cp if (lp, -cp_cover) > (lq, -cq_cover) else cq
+        else:
+            if np.isinf(lp) and np.isinf(lq):
+                continue
+            # the more limiting of the two; on a tie the one giving more cover
+            pick = cp if (lp, -cp_cover) < (lq, -cq_cover) else cq
         out.append(
             (
                 pick,
-                max(lp, lq),
+                max(lp, lq) if corner == "slip" else min(lp, lq),
                 int(game_map.sight_cover[pick[1], pick[0]]),
                 game_map.sight_feature_at(pick),
             )
@@ -118,15 +145,26 @@ def _crossed(game_map: GameMap, a: Cell, b: Cell) -> list[tuple[Cell, float, int
     return out
 
 
-def line_of_sight(game_map: GameMap, a: Cell, b: Cell, *, max_range: int = MAX_SIGHT) -> Sight:
-    """Whether units at ``a`` and ``b`` see each other, and the cover ``b`` gets (R-TER-4)."""
+def line_of_sight(
+    game_map: GameMap,
+    a: Cell,
+    b: Cell,
+    *,
+    max_range: int = MAX_SIGHT,
+    corner: Corner = "slip",
+) -> Sight:
+    """Whether units at ``a`` and ``b`` see each other, and the cover ``b`` gets (R-TER-4).
+
+    ``corner`` is the corner rule (option ``los_corner``): ``"slip"`` or ``"block_either"``.
+    """
+    _check_corner(corner)
     game_map.check_cell(a, "observer")
     game_map.check_cell(b, "target")
     dist = chebyshev(a, b)
     own_cover = game_map.cover_at(b)
     if dist == 0:
         return Sight(True, 0, own_cover, None)
-    crossed = _crossed(game_map, a, b)
+    crossed = _crossed(game_map, a, b, corner)
     blocking = [c for c in crossed if c[1] < dist]
     if blocking or dist > max_range:
         if blocking:
@@ -189,11 +227,15 @@ def _ray_table(radius: int) -> _RayTable:
     )
 
 
-def visible_cells(game_map: GameMap, origin: Cell, radius: int = MAX_SIGHT) -> set[Cell]:
+def visible_cells(
+    game_map: GameMap, origin: Cell, radius: int = MAX_SIGHT, *, corner: Corner = "slip"
+) -> set[Cell]:
     """Every cell a unit at ``origin`` sees (itself included), ``radius`` = maximum range.
 
-    Vectorised over precomputed rays; the same answer as :func:`line_of_sight` per cell.
+    Vectorised over precomputed rays; the same answer as :func:`line_of_sight` per cell
+    (with the same ``corner`` rule).
     """
+    _check_corner(corner)
     game_map.check_cell(origin, "observer")
     if radius < 0:
         return set()
@@ -208,7 +250,8 @@ def visible_cells(game_map: GameMap, origin: Cell, radius: int = MAX_SIGHT) -> s
         game_map.sight_limit[y0:y1, x0:x1]
     )
     limit = np.take(flat, t.cells).min(axis=0)
-    corner = np.maximum(np.take(flat, t.corner_a), np.take(flat, t.corner_b)).min(axis=0)
+    pick = np.maximum if corner == "slip" else np.minimum
+    corner_limit = pick(np.take(flat, t.corner_a), np.take(flat, t.corner_b)).min(axis=0)
     tx = t.offsets[:, 0] + ox
     ty = t.offsets[:, 1] + oy
     ok = (
@@ -217,22 +260,35 @@ def visible_cells(game_map: GameMap, origin: Cell, radius: int = MAX_SIGHT) -> s
         & (ty >= 0)
         & (ty < game_map.height)
         & (t.dist <= limit)
-        & (t.dist <= corner)
+        & (t.dist <= corner_limit)
     )
     return set(zip(tx[ok].tolist(), ty[ok].tolist(), strict=True))
 
 
 def elevation_modifier(
-    game_map: GameMap, attacker: Cell, target: Cell, *, drone: bool = False
+    game_map: GameMap,
+    attacker: Cell,
+    target: Cell,
+    *,
+    drone: bool = False,
+    contours: int = HEIGHT_ADVANTAGE,
+    bonus: int = HEIGHT_MODIFIER,
 ) -> int:
     """Modifier to an attack or recon roll from ``attacker`` at ``target`` (R-TER-5).
 
-    +2 when the attacker is at least 4 contours above the target; −2 when it is at least 4
-    below (firing or observing upwards), except for drone recon; otherwise 0.
+    ``+bonus`` when the attacker is at least ``contours`` contour lines above the target;
+    ``−bonus`` when it is at least that far below (firing or observing upwards), except for
+    drone recon; otherwise 0. Options ``elevation_advantage_contours`` and
+    ``elevation_bonus`` give the two numbers (default 4 and 2).
     """
+    if contours < 0 or bonus < 0:
+        raise ArgumentError(
+            f"elevation contours and bonus must be >= 0, got {contours} and {bonus}",
+            f"korkeuskäyrien ja bonuksen on oltava >= 0, saatiin {contours} ja {bonus}",
+        )
     diff = game_map.elevation_at(attacker) - game_map.elevation_at(target)
-    if diff >= HEIGHT_ADVANTAGE:
-        return HEIGHT_MODIFIER
-    if diff <= -HEIGHT_ADVANTAGE and not drone:
-        return -HEIGHT_MODIFIER
+    if diff >= contours:
+        return bonus
+    if diff <= -contours and not drone:
+        return -bonus
     return 0

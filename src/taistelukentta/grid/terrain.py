@@ -6,8 +6,8 @@ The values live in ``data/terrain.toml`` so a game master can change them withou
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -113,6 +113,44 @@ class TerrainTable:
 
     def __len__(self) -> int:
         return len(self._types)
+
+    def with_overrides(
+        self,
+        *,
+        move_cost: Mapping[str, float | None] | None = None,
+        cover: Mapping[str, int] | None = None,
+    ) -> TerrainTable:
+        """A copy with some terrains' movement multiplier and cover changed (rule options).
+
+        ``move_cost`` maps a terrain id to its new multiplier (``None`` = impassable);
+        ``cover`` maps a terrain id to its new cover bonus. Unknown ids, a multiplier that
+        is not > 0 or a negative cover raise ArgumentError. The legend is kept.
+        """
+        costs = dict(move_cost or {})
+        covers = dict(cover or {})
+        for tid in [*costs, *covers]:
+            self.get(tid)
+        for tid, c in costs.items():
+            if c is not None and not c > 0:
+                raise ArgumentError(
+                    f"move_cost of terrain {tid!r} must be > 0 or None, got {c}",
+                    f"maaston {tid!r} liikekertoimen on oltava > 0 tai None, saatiin {c}",
+                )
+        for tid, v in covers.items():
+            if v < 0:
+                raise ArgumentError(
+                    f"cover of terrain {tid!r} must be >= 0, got {v}",
+                    f"maaston {tid!r} suojan on oltava >= 0, saatiin {v}",
+                )
+        types = [
+            replace(
+                t,
+                move_cost=costs.get(t.id, t.move_cost),
+                cover=covers.get(t.id, t.cover),
+            )
+            for t in self._types.values()
+        ]
+        return TerrainTable(types, dict(self.legend))
 
 
 def load_terrain(path: Path | str | None = None) -> TerrainTable:
