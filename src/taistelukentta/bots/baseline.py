@@ -10,14 +10,15 @@ a fresh bot.
 Priorities, in the command phase (first that applies):
 
 1. rally a SUPPRESSED or RETREATING unit (R-MOR-2, Moraalin kohotus);
-2. a unit with a SPOTTED enemy in reach of its weapon where it stands stays and defends: it
-   fires in the fire phase for free (R-KP-3);
+2. a unit with a SPOTTED enemy in reach of its weapon where it stands stays put: with no
+   order it defends (R-KP-3) and fires in the fire phase for free;
 3. an attack order (move, then fire) where the exact odds (``odds.exact.attack_odds``) of a
    hit are good, from the cell with the best odds;
 4. active recon when the side has no SPOTTED contact: at a KNOWN/SUSPECTED contact's area if
    one is in sight, else the visible cell nearest the unit's objective (R-REC-4);
 5. move towards the nearest objective cell the side does not stand on;
-6. defend; when every unit of the seat has its order: ``done``.
+6. ``done``: the units without an order defend by default (R-KP-3). The bot never gives
+   ``defend`` explicitly — that would only cost an order per unit.
 
 In the fire phase each unit that may fire takes its best shot (highest expected damage);
 then ``done``.
@@ -83,12 +84,11 @@ def choose_order(
     is sensible). ValueError if ``legal_orders`` is empty (the seat has nothing to do)."""
     if not legal_orders:
         raise ValueError("no legal orders: the seat has nothing to do now")
-    done = next((o for o in legal_orders if o.kind == OrderKind.DONE), legal_orders[-1])
+    by_kind = _by_kind(legal_orders)
+    dones = by_kind[OrderKind.DONE]
+    done = dones[0] if dones else legal_orders[-1]
     units = {u["id"]: u for u in view.get("units", ())}
     side = view.get("side")
-    by_kind: dict[OrderKind, list[Order]] = {}
-    for o in legal_orders:
-        by_kind.setdefault(o.kind, []).append(o)
 
     if view.get("phase") == "fire":
         return _best_fire(units, by_kind.get(OrderKind.FIRE, []), rng) or done
@@ -106,29 +106,41 @@ def choose_order(
             if o.unit is not None and o.unit in units
         }
     )
-    # 2. in reach already: stay and fire in the fire phase
+    # 2. in reach already: the unit stays without an order (it defends by default, R-KP-3)
+    # and fires in the fire phase
+    holding = set()
     for uid in free_units:
         u = units[uid]
         w = u.get("weapon", {})
         if w.get("indirect"):
             continue
         if any(_in_range(w, _cheb(u["cell"], e["cell"])) for e in enemies.values()):
-            return Order.defend(uid)
+            holding.add(uid)
+    movers = [uid for uid in free_units if uid not in holding]
 
-    # 3. attack orders with good odds (moving first)
-    best: tuple[Fraction, Fraction, float] | None = None
-    best_order: Order | None = None
+    # 3. attack orders with good odds (moving first): the best unit/target pair, from the
+    # origin farthest from the target (stand-off), ties broken by the bot's rng
+    pairs: dict[tuple[str, str], list[Order]] = {}
     for o in by_kind.get(OrderKind.ATTACK, []):
-        if o.unit not in units or o.target not in enemies:
-            continue
-        hit, dmg = shot_value(units[o.unit], enemies[o.target])
+        if o.unit in units and o.unit not in holding and o.target in enemies:
+            pairs.setdefault((o.unit, o.target), []).append(o)  # type: ignore[arg-type]
+    best: tuple[Fraction, Fraction] | None = None
+    best_pairs: list[tuple[str, str]] = []
+    for pair in pairs:
+        hit, dmg = shot_value(units[pair[0]], enemies[pair[1]])
         if hit < GOOD_HIT_CHANCE:
             continue
-        key = (hit, dmg, rng.random())
-        if best is None or key > best:
-            best, best_order = key, o
-    if best_order is not None:
-        return best_order
+        if best is None or (hit, dmg) > best:
+            best, best_pairs = (hit, dmg), [pair]
+        elif (hit, dmg) == best:
+            best_pairs.append(pair)
+    if best_pairs:
+        pair = best_pairs[0] if len(best_pairs) == 1 else rng.choice(best_pairs)
+        tcell = enemies[pair[1]]["cell"]
+        options = pairs[pair]
+        far = max(_cheb(o.cell or units[pair[0]]["cell"], tcell) for o in options)
+        ties = [o for o in options if _cheb(o.cell or units[pair[0]]["cell"], tcell) == far]
+        return ties[0] if len(ties) == 1 else rng.choice(ties)
 
     # 4. recon when nothing is spotted
     recon = _recon_choice(view, units, enemies, by_kind.get(OrderKind.RECON, []), rng)
@@ -137,25 +149,50 @@ def choose_order(
 
     # 5. move towards objectives
     moves = by_kind.get(OrderKind.MOVE, [])
-    for uid in free_units:
+    for uid in movers:
         goal = _goal(view, units[uid], units)
         if goal is None:
             continue
         here = _cheb(units[uid]["cell"], goal)
-        options = [o for o in moves if o.unit == uid and o.cell is not None]
-        if here == 0 or not options:
+        if here == 0:
             continue
-        scored = sorted(
-            options,
-            key=lambda o: (_cheb(o.cell or (0, 0), goal), rng.random()),
-        )
-        if _cheb(scored[0].cell or (0, 0), goal) < here:
-            return scored[0]
+        options = [o for o in moves if o.unit == uid and o.cell is not None]
+        if not options:
+            continue
+        near = min(_cheb(o.cell, goal) for o in options)  # type: ignore[arg-type]
+        if near < here:
+            ties = [o for o in options if _cheb(o.cell, goal) == near]  # type: ignore[arg-type]
+            return ties[0] if len(ties) == 1 else rng.choice(ties)
 
-    # 6. defend the rest, then done
-    if free_units:
-        return Order.defend(free_units[0])
+    # 6. the rest defend by default (R-KP-3): done
     return done
+
+
+_MOVE, _ATTACK, _DEFEND = OrderKind.MOVE, OrderKind.ATTACK, OrderKind.DEFEND
+
+
+def _by_kind(orders: Sequence[Order]) -> dict[OrderKind, list[Order]]:
+    """The orders by kind. Compared by identity: hashing an Enum member calls Python code,
+    which made this loop the bot's largest cost on long lists."""
+    moves: list[Order] = []
+    attacks: list[Order] = []
+    defends: list[Order] = []
+    rest: list[Order] = []
+    for o in orders:
+        k = o.kind
+        if k is _MOVE:
+            moves.append(o)
+        elif k is _ATTACK:
+            attacks.append(o)
+        elif k is _DEFEND:
+            defends.append(o)
+        else:
+            rest.append(o)
+    out: dict[OrderKind, list[Order]] = {k: [] for k in OrderKind}
+    out[_MOVE], out[_ATTACK], out[_DEFEND] = moves, attacks, defends
+    for o in rest:
+        out[o.kind].append(o)
+    return out
 
 
 def _in_range(weapon: Mapping[str, Any], dist: int) -> bool:

@@ -67,12 +67,21 @@ _NEAREST: WeakKeyDictionary[ScenarioCache, dict[tuple[Cell, Cell], Cell]] = Weak
 
 
 def bot_legal_orders(state: GameState, seat: str) -> list[Order]:
-    """The legal orders offered to a bot: :func:`legal_orders` without the long list of
-    recon cells (every visible cell of every unit: most of the cost of ``legal_orders``),
-    plus, per unit that may recon, the visible cell nearest to each aim worth a look: the
-    centre of each of its side's contacts below SPOTTED and of each objective. Every
-    order returned is legal (recon candidates are checked with :func:`is_legal`)."""
-    out = legal_orders(state, seat, recon_cells=False)
+    """The legal orders offered to the baseline bot, a subset of :func:`legal_orders`:
+
+    - without the long list of recon cells (one per visible cell of every unit); instead,
+      per unit that may recon, the visible cell nearest to each aim worth a look: the
+      centre of each of its side's contacts below SPOTTED and of each objective (checked
+      with :func:`is_legal`);
+    - without ``withdraw`` and ``disengage`` (one per destination, a fifth of the list),
+      which the baseline bot never gives.
+
+    Every order returned is legal."""
+    out = [
+        o
+        for o in legal_orders(state, seat, recon_cells=False)
+        if o.kind is not OrderKind.WITHDRAW and o.kind is not OrderKind.DISENGAGE
+    ]
     side = state.side_of_seat(seat)
     if side is None or state.phase != Phase.COMMAND or not out:
         return out
@@ -137,7 +146,6 @@ def run_bots(
     played: list[Played] = []
     count = 0
     turn = state.turn_no
-    legal: list[Order] | None = None
     while not state.finished and state.active in sides:
         seat = next_seat(state)
         if seat is None:
@@ -145,42 +153,13 @@ def run_bots(
         if state.turn_no != turn:
             turn, count = state.turn_no, 0
         count += 1
-        if legal is None:
-            legal = bot_legal_orders(state, seat)
         if count > MAX_ORDERS_PER_TURN:
             order = Order.done()
         else:
-            view = view_for(state, viewer_of(seat), log_limit=0)
-            order = bots[state.active].choose(view, legal)
-        before = state
+            order = bot_order(state, seat, bots[state.active])
         state, events = apply(state, seat, order)
         played.append(Played(seat, order, events))
-        legal = after_defend(before, state, seat, order, legal)
     return state, played
-
-
-_UNIT_ACTIONS = frozenset(
-    {OrderKind.DEFEND, OrderKind.MOVE, OrderKind.ATTACK, OrderKind.DISENGAGE, OrderKind.WITHDRAW}
-)
-
-
-def after_defend(
-    before: GameState, after: GameState, seat: str, order: Order, legal: list[Order]
-) -> list[Order] | None:
-    """The seat's legal orders after ``order``, without asking the engine again, when the
-    order was a ``defend`` that changed nothing but that unit's action (no new phase, no
-    KP spent): the unit's action orders drop out, everything else stays as it was. None
-    (= ask :func:`bot_legal_orders`) in every other case. Tests check this equals a fresh
-    list at every step of many games."""
-    if (
-        order.kind != OrderKind.DEFEND
-        or after.phase != before.phase
-        or after.turn_no != before.turn_no
-        or after.done != before.done
-        or after.kp != before.kp
-    ):
-        return None
-    return [o for o in legal if not (o.unit == order.unit and o.kind in _UNIT_ACTIONS)]
 
 
 def simulate(scenario: Scenario, seed: int) -> tuple[GameState, list[Played]]:

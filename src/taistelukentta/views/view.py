@@ -175,10 +175,13 @@ def view_for(state: GameState, viewer: str, *, log_limit: int | None = None) -> 
             "enemy_count": len(state.destroyed["red" if side == "blue" else "blue"]),
         }
         out["objectives"] = _objectives(state, side)
-    events = state.events
-    if log_limit is not None:
-        events = events[-log_limit:] if log_limit > 0 else ()
-    out["log"] = redact(events, "gm" if kind == "gm" else kind, scenario)
+    if log_limit == 0:
+        out["log"] = []
+    else:
+        events = state.events
+        if log_limit is not None:
+            events = events[-log_limit:]
+        out["log"] = redact(events, "gm" if kind == "gm" else kind, scenario)
     if state.finished:
         out["winner"] = state.winner
         out["victory_points"] = None if state.vp is None else dict(state.vp)
@@ -188,9 +191,34 @@ def view_for(state: GameState, viewer: str, *, log_limit: int | None = None) -> 
 # --------------------------------------------------------------------------- pieces
 
 
+_UNIT_MEMO: dict[tuple[int, UnitState, bool], dict[str, Any]] = {}
+_UNIT_MEMO_LIMIT = 8192
+
+
 def _unit(
     cache: ScenarioCache, u: UnitState, *, full: bool, seat: str | None = None
 ) -> dict[str, Any]:
+    """A unit as a view shows it (a fresh dict; the parts that depend only on the unit's
+    state are memoised, as most units do not change from one order to the next)."""
+    key = (id(cache), u, full)
+    entry = _UNIT_MEMO.get(key)
+    if entry is None:
+        if len(_UNIT_MEMO) >= _UNIT_MEMO_LIMIT:
+            _UNIT_MEMO.clear()
+        entry = _unit_entry(cache, u, full=full)
+        _UNIT_MEMO[key] = entry
+    out = dict(entry)
+    out["cell"] = list(entry["cell"])
+    out["statuses"] = list(entry["statuses"])
+    out["name"] = dict(entry["name"])
+    if full:
+        out["weapon"] = dict(entry["weapon"])
+    if seat is not None and full:
+        out["commanded"] = u.seat == seat
+    return out
+
+
+def _unit_entry(cache: ScenarioCache, u: UnitState, *, full: bool) -> dict[str, Any]:
     """A unit as a view shows it. ``full``: own unit (or the GM's view) with its orders
     state and weapon; otherwise a SPOTTED enemy with what a spotted unit shows."""
     card = cache.card(u)
@@ -238,8 +266,6 @@ def _unit(
                 },
             }
         )
-        if seat is not None:
-            entry["commanded"] = u.seat == seat
     return entry
 
 
