@@ -21,6 +21,8 @@ from taistelukentta.rules.engine import (
 )
 from taistelukentta.rules.events import Event
 from taistelukentta.rules.orders import Order, OrderKind, format_order, parse_order
+from taistelukentta.rules.plugins import load_plugins
+from taistelukentta.rules.registry import view_extras
 from taistelukentta.rules.state import (
     GM_SEAT,
     SIDES,
@@ -57,4 +59,7 @@ __all__ = [
     "new_game",
     "other_side",
     "parse_order",
+    "view_extras",
 ]
+
+load_plugins()

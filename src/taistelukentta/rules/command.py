@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from taistelukentta.content.options import RuleOptions
 from taistelukentta.rules.context import Tx
 from taistelukentta.rules.orders import OrderKind
+from taistelukentta.rules.registry import HOOKS
 from taistelukentta.rules.state import GM_SEAT, Side, UnitState
 
 
@@ -47,7 +48,7 @@ def payment_problem(
     kp: Mapping[str, int],
     group_spent: Mapping[str, int],
     seat: str,
-    unit: UnitState,
+    unit: UnitState | None,
     cost: int,
 ) -> tuple[str, str] | None:
     """Why ``seat`` cannot pay ``cost`` for an order to ``unit`` (English, Finnish)."""
@@ -59,7 +60,7 @@ def payment_problem(
             f"seat {seat} has {have} KP left, the order costs {cost}",
             f"paikalla {seat} on {have} KP jäljellä, käsky maksaa {cost}",
         )
-    if seat == GM_SEAT:
+    if seat == GM_SEAT and unit is not None:
         spent = group_spent.get(unit.group, 0)
         cap = group_cap(opts)
         if spent + cost > cap:
@@ -72,12 +73,13 @@ def payment_problem(
     return None
 
 
-def pay(tx: Tx, seat: str, unit: UnitState, cost: int) -> None:
-    """Spend ``cost`` KP of ``seat`` on ``unit`` (checked beforehand)."""
+def pay(tx: Tx, seat: str, unit: UnitState | None, cost: int) -> None:
+    """Spend ``cost`` KP of ``seat`` on ``unit`` (checked beforehand; None: an order to
+    no unit, outside any battle group's cap)."""
     if cost == 0:
         return
     tx.kp[seat] = tx.kp.get(seat, 0) - cost
-    if seat == GM_SEAT:
+    if seat == GM_SEAT and unit is not None:
         tx.group_spent[unit.group] = tx.group_spent.get(unit.group, 0) + cost
     assert tx.kp[seat] >= 0
 
@@ -92,6 +94,8 @@ def refill(tx: Tx, side: Side) -> None:
                 if seat.role == "company_commander"
                 else opts.kp_platoon_leader
             )
+            for hook in HOOKS.kp_refill:
+                amount = hook(tx, side, seat.id, amount)
             tx.kp[seat.id] = amount
             tx.emit(
                 "kp", {"seat": seat.id, "kp": amount}, {"blue": {"seat": seat.id, "kp": amount}}
@@ -99,6 +103,8 @@ def refill(tx: Tx, side: Side) -> None:
     else:
         groups = {u.group for u in tx.units_of("red")}
         amount = opts.kp_red_per_group * len(groups)
+        for hook in HOOKS.kp_refill:
+            amount = hook(tx, side, GM_SEAT, amount)
         tx.kp[GM_SEAT] = amount
         tx.group_spent = {g.id: 0 for g in tx.scenario.red.battle_groups}
         tx.emit("kp", {"seat": GM_SEAT, "kp": amount}, {"red": {"seat": GM_SEAT, "kp": amount}})

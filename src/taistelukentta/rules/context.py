@@ -26,6 +26,7 @@ from taistelukentta.grid.sight import Sight, line_of_sight, visible_cells
 from taistelukentta.rules.events import Event, public_rolls
 from taistelukentta.rules.orders import Order, OrderKind, trusted_order
 from taistelukentta.rules.recon import ContactLevel
+from taistelukentta.rules.registry import HOOKS as _HOOKS
 from taistelukentta.rules.state import (
     SIDES,
     Contact,
@@ -195,9 +196,13 @@ class ScenarioCache:
         return found
 
     def movement(self, unit: UnitState) -> int:
-        """Movement L after strength effects (R-TK-1)."""
+        """Movement L after strength effects (R-TK-1) and the ``movement_allowance``
+        hooks."""
         card = self.cards[unit.card]
-        return card.stats.movement // self.effects(unit).movement_divisor
+        base = card.stats.movement // self.effects(unit).movement_divisor
+        for fn in _HOOKS.movement_allowance:
+            base = fn(self, unit, base)
+        return base
 
     def firepower(self, unit: UnitState, dice: DiceExpr) -> Firepower:
         """The basic attack's damage die after strength effects (R-TK-1)."""
@@ -264,6 +269,7 @@ class Tx:
         self.done: set[str] = set(state.done)
         self.winner = state.winner
         self.vp = None if state.vp is None else dict(state.vp)
+        self._ext = state.ext
         self._roller: Roller | None = None
         self.events: list[Event] = []
         self.seq = state.event_count
@@ -305,6 +311,35 @@ class Tx:
         """turn_no of ``side``'s next own turn (R-TURN-3)."""
         return self.turn_no + (2 if self.active == side else 1)
 
+    # -- module state ---------------------------------------------------------------------------
+
+    def ext(self, module: str, default: Any = None) -> Any:
+        """The game-level state of rule module ``module`` (treat it as immutable)."""
+        return self._ext.get(module, default)
+
+    def set_ext(self, module: str, value: Any) -> None:
+        """Replace module ``module``'s game-level state (a new JSON-safe value; None
+        removes it)."""
+        new = dict(self._ext)
+        if value is None:
+            new.pop(module, None)
+        else:
+            new[module] = value
+        self._ext = new
+
+    def unit_ext(self, uid: str, module: str, default: Any = None) -> Any:
+        """Module ``module``'s state on unit ``uid`` (treat it as immutable)."""
+        return self.units[uid].ext.get(module, default)
+
+    def set_unit_ext(self, uid: str, module: str, value: Any) -> UnitState:
+        """Replace module ``module``'s state on unit ``uid`` (None removes it)."""
+        new = dict(self.units[uid].ext)
+        if value is None:
+            new.pop(module, None)
+        else:
+            new[module] = value
+        return self.update(uid, ext=new)
+
     # -- contacts -------------------------------------------------------------------------------
 
     def level(self, side: Side, uid: str) -> ContactLevel:
@@ -335,6 +370,10 @@ class Tx:
         )
         if old == new:
             return False
+        if _HOOKS.can_be_detected and (old is None or level > old.level):
+            for fn in _HOOKS.can_be_detected:
+                if not fn(self, side, uid, int(level)):
+                    return False
         self.contacts[side][uid] = new
         self._contact_event(side, uid, new)
         return True
@@ -460,6 +499,7 @@ class Tx:
             event_count=self.seq,
             winner=self.winner,
             vp=self.vp,
+            ext=self._ext,
             log=log_append(b.log, tuple(self.events)),
         )
 

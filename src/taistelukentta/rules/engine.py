@@ -26,7 +26,6 @@ KP reset). After the last round, or when a side has no units left, the game is o
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from typing import Any
 
 from taistelukentta.content.scenario import Scenario
@@ -58,6 +57,17 @@ from taistelukentta.rules.movement import (
 )
 from taistelukentta.rules.orders import Order, OrderKind, format_order, parse_order
 from taistelukentta.rules.recon import ContactLevel
+from taistelukentta.rules.registry import (
+    COMMAND_ONLY,
+    FIRE_ONLY,
+    HOOKS,
+    OrderHandler,
+    Plan,
+    handler_for,
+    module_handlers,
+    register_base,
+    target_blocked,
+)
 from taistelukentta.rules.state import (
     GM_SEAT,
     SIDES,
@@ -149,6 +159,8 @@ def new_game(scenario: Scenario, seed: int) -> GameState:
     )
     for side in SIDES:
         passive_observe(tx, side, list(tx.units_of(side)))
+    for hook in HOOKS.on_game_start:
+        hook(tx)
     _start_turn(tx)
     _advance(tx)
     return tx.finish()
@@ -157,13 +169,8 @@ def new_game(scenario: Scenario, seed: int) -> GameState:
 # --------------------------------------------------------------------------- checking
 
 
-@dataclass(frozen=True, slots=True)
-class _Plan:
-    """What checking an order found out, for executing it."""
-
-    unit: UnitState | None = None
-    path: list[Cell] | None = None
-    cost: int = 0
+_Plan = Plan
+_DONE_PLAN = Plan()
 
 
 def _illegal(en: str, fi: str) -> IllegalOrderError:
@@ -254,7 +261,9 @@ def may_fire(cache: ScenarioCache, unit: UnitState, turn_no: int) -> bool:
     return unit.action in (None, Action.DEFEND) and not unit.moved
 
 
-def _check(state: GameState, seat: str, order: Order) -> _Plan:
+def _check(state: GameState, seat: str, order: Order) -> Plan:
+    """The engine's part of checking: seat, turn, phase; then the kind's handler; then
+    the payment of the plan's cost."""
     side = _side_of_seat(state, seat)
     if state.finished:
         raise _illegal("the game is over", "peli on päättynyt")
@@ -271,17 +280,45 @@ def _check(state: GameState, seat: str, order: Order) -> _Plan:
         )
     kind = order.kind
     if kind == OrderKind.DONE:
-        return _Plan()
-    if state.phase == Phase.FIRE and kind != OrderKind.FIRE:
+        return _DONE_PLAN
+    handler = handler_for(kind)
+    if handler is None:
         raise _illegal(
-            f"`{kind.value}` is a command-phase order; in the fire phase: fire, done",
-            f"`{kind.value}` on komentovaiheen käsky; tulivaiheessa: fire, done",
+            f"`{kind.value}` orders are not available in this version (no rule module "
+            "handles them)",
+            f"`{kind.value}`-käskyt eivät ole käytettävissä tässä versiossa",
         )
-    if state.phase == Phase.COMMAND and kind == OrderKind.FIRE:
+    if state.phase not in handler.phases:
+        if state.phase == Phase.FIRE:
+            allowed = ", ".join(_fire_phase_kinds())
+            raise _illegal(
+                f"`{kind.value}` is a command-phase order; in the fire phase: {allowed}",
+                f"`{kind.value}` on komentovaiheen käsky; tulivaiheessa: {allowed}",
+            )
         raise _illegal(
-            "`fire` orders are given in the fire phase (say `done` to end the command phase)",
-            "`fire`-käskyt annetaan tulivaiheessa (`done` päättää komentovaiheen)",
+            f"`{kind.value}` orders are given in the fire phase (say `done` to end the "
+            "command phase)",
+            f"`{kind.value}`-käskyt annetaan tulivaiheessa (`done` päättää komentovaiheen)",
         )
+    plan = handler.check(state, seat, side, order)
+    if plan.cost:
+        cache = cache_for(state.scenario)
+        problem = command.payment_problem(
+            cache.opts, state.kp, state.group_spent, seat, plan.unit, plan.cost
+        )
+        if problem is not None:
+            raise _illegal(*problem)
+    return plan
+
+
+def _fire_phase_kinds() -> list[str]:
+    kinds = [k.value for k in OrderKind if (h := handler_for(k)) and Phase.FIRE in h.phases]
+    return [*kinds, "done"]
+
+
+def _check_base(state: GameState, seat: str, side: Side, order: Order) -> Plan:
+    """Check the base orders of §3–10 (seat, turn and phase already checked)."""
+    kind = order.kind
     assert order.unit is not None
     unit = _own_unit(state, side, seat, order.unit)
     cache = cache_for(state.scenario)
@@ -291,12 +328,15 @@ def _check(state: GameState, seat: str, order: Order) -> _Plan:
 
     if kind == OrderKind.FIRE:
         assert order.target is not None
+        _check_weapon(cache, unit, order)
         if not may_fire(cache, unit, state.turn_no):
             raise _illegal(*_fire_refusal(cache, unit, state.turn_no))
         problem = target_problem(cache, unit, order.target, contacts)
+        if problem is None and HOOKS.can_be_targeted:
+            problem = target_blocked(state, unit, order.target)
         if problem is not None:
             raise _illegal(*problem)
-        return _Plan(unit, None, 0)
+        return Plan(unit, None, 0)
 
     if kind == OrderKind.RALLY:
         if unit.suppressed is None and unit.retreating is None:
@@ -347,6 +387,7 @@ def _check(state: GameState, seat: str, order: Order) -> _Plan:
             path = _path_or_fail(cache, unit, know, order.cell)
         elif kind == OrderKind.ATTACK:
             assert order.target is not None
+            _check_weapon(cache, unit, order)
             if not can_fire_weapon(cache, unit, state.turn_no):
                 raise _illegal(*_fire_refusal(cache, unit, state.turn_no))
             c = contacts.get(order.target)
@@ -369,6 +410,10 @@ def _check(state: GameState, seat: str, order: Order) -> _Plan:
                     f"{order.target} olisi etäisyydellä {dist}, yksikön {unit.id} kantaman "
                     f"({weapon.range}) ulkopuolella",
                 )
+            if HOOKS.can_be_targeted:
+                problem = target_blocked(state, unit, order.target)
+                if problem is not None:
+                    raise _illegal(*problem)
         elif kind == OrderKind.DISENGAGE:
             if not know.in_zoc:
                 raise _illegal(
@@ -393,10 +438,27 @@ def _check(state: GameState, seat: str, order: Order) -> _Plan:
                     f"{order.cell[0]},{order.cell[1]} ei ole kauempana tunnetusta "
                     "vihollisesta kuin nykyinen ruutu (vetäytyminen liikkuu poispäin)",
                 )
-    problem = command.payment_problem(cache.opts, state.kp, state.group_spent, seat, unit, cost)
-    if problem is not None:
-        raise _illegal(*problem)
-    return _Plan(unit, path, cost)
+    return Plan(unit, path, cost)
+
+
+def _check_weapon(cache: ScenarioCache, unit: UnitState, order: Order) -> None:
+    """The base engine fires only the basic weapon; ``with W`` may name it (other weapons
+    need a rule module that replaces the attack/fire handler)."""
+    if order.weapon is None:
+        return
+    card = cache.card(unit)
+    if order.weapon == card.basic_weapon.id:
+        return
+    known = ", ".join(w.id for w in card.weapons)
+    if all(w.id != order.weapon for w in card.weapons):
+        raise _illegal(
+            f"{unit.id} has no weapon {order.weapon!r} (weapons: {known})",
+            f"yksiköllä {unit.id} ei ole asetta {order.weapon!r} (aseet: {known})",
+        )
+    raise _illegal(
+        f"firing {order.weapon!r} (not the basic weapon) is not available in this version",
+        f"aseen {order.weapon!r} käyttö (muu kuin perusase) ei ole käytettävissä tässä versiossa",
+    )
 
 
 def _fire_refusal(cache: ScenarioCache, unit: UnitState, turn_no: int) -> tuple[str, str]:
@@ -469,9 +531,11 @@ def legal_orders(
     if state.phase == Phase.FIRE:
         for u in mine:
             if may_fire(cache, u, state.turn_no):
-                out.extend(
-                    make(OrderKind.FIRE, u.id, None, t) for t in valid_targets(cache, u, contacts)
-                )
+                targets = valid_targets(cache, u, contacts)
+                if HOOKS.can_be_targeted:
+                    targets = [t for t in targets if target_blocked(state, u, t) is None]
+                out.extend(make(OrderKind.FIRE, u.id, None, t) for t in targets)
+        _module_orders(state, seat, side, unit, out)
         out.append(Order.done())
         return out
     opts = cache.opts
@@ -508,19 +572,37 @@ def legal_orders(
                 and affordable(u, OrderKind.ATTACK)
             ):
                 weapon = weapon_of(cache, u)
-                for tid, tcell in spotted.items():
+                targetable = spotted
+                if HOOKS.can_be_targeted:
+                    targetable = {
+                        t: c for t, c in spotted.items() if target_blocked(state, u, t) is None
+                    }
+                for tid, tcell in targetable.items():
                     if in_range(weapon, chebyshev(u.cell, tcell)):
                         out.append(make(OrderKind.ATTACK, u.id, None, tid))
-                if attack_moves and spotted:
-                    out.extend(_attack_move_orders(cache, u, dests, spotted))
+                if attack_moves and targetable:
+                    out.extend(_attack_move_orders(cache, u, dests, targetable))
             if know.in_zoc and affordable(u, OrderKind.DISENGAGE):
                 out.extend(_dest_orders(cache, OrderKind.DISENGAGE, u.id, dests))
             if points and affordable(u, OrderKind.WITHDRAW):
                 out.extend(_withdraw_orders(cache, u, dests, points))
         if recon_cells and active_ok and not u.reconned and affordable(u, OrderKind.RECON):
             out.extend(make(OrderKind.RECON, u.id, c) for c in sorted(cache.visible_from(u.cell)))
+    _module_orders(state, seat, side, unit, out)
     out.append(Order.done())
     return out
+
+
+def _module_orders(
+    state: GameState, seat: str, side: Side, unit: str | None, out: list[Order]
+) -> None:
+    """Append the legal orders of the rule modules' handlers for this phase."""
+    for h in module_handlers():
+        if state.phase not in h.phases or h.legal is None:
+            continue
+        for o in h.legal(state, seat, side):
+            if unit is None or o.unit == unit:
+                out.append(o)
 
 
 def _listed(
@@ -603,7 +685,10 @@ def fire_targets(state: GameState, unit_id: str) -> list[str]:
     contacts in sight and range), whether or not it may fire in this phase."""
     unit = state.units[unit_id]
     cache = cache_for(state.scenario)
-    return valid_targets(cache, unit, state.contacts[unit.side])
+    targets = valid_targets(cache, unit, state.contacts[unit.side])
+    if HOOKS.can_be_targeted:
+        targets = [t for t in targets if target_blocked(state, unit, t) is None]
+    return targets
 
 
 # --------------------------------------------------------------------------- applying
@@ -637,16 +722,24 @@ def apply_text(state: GameState, seat: str, text: str) -> tuple[GameState, list[
     return apply(state, seat, parse_order(text))
 
 
-def _execute(tx: Tx, seat: str, order: Order, plan: _Plan) -> None:
+def _execute(tx: Tx, seat: str, order: Order, plan: Plan) -> None:
     kind = order.kind
     if kind == OrderKind.DONE:
         tx.done.add(seat)
         tx.emit("seat_done", {"seat": seat, "phase": tx.phase.value})
         return
+    command.pay(tx, seat, plan.unit, plan.cost)
+    handler = handler_for(kind)
+    assert handler is not None
+    handler.execute(tx, seat, order, plan)
+
+
+def _execute_base(tx: Tx, seat: str, order: Order, plan: Plan) -> None:
+    """Execute a base order of §3–10 (already paid for)."""
+    kind = order.kind
     unit = plan.unit
     assert unit is not None
     uid = unit.id
-    command.pay(tx, seat, unit, plan.cost)
     if kind == OrderKind.FIRE:
         assert order.target is not None
         resolve_fire(tx, uid, order.target, "fire")
@@ -686,6 +779,8 @@ def _start_turn(tx: Tx) -> None:
     for u in sorted(tx.units_of(side), key=lambda v: v.id):
         in_zoc = any(u.cell in cache.zoc(c) for c in known)
         tx.put(u.fresh_turn(in_zoc))
+    for hook in HOOKS.on_turn_start:
+        hook(tx, side)
     # R-MOR-5: RETREATING units run, uncontrolled.
     for uid in sorted(u.id for u in tx.units_of(side) if u.retreating is not None):
         runner = tx.units.get(uid)
@@ -733,6 +828,12 @@ def _advance(tx: Tx) -> None:
             tx.phase = Phase.FIRE
             tx.done = set()
             tx.emit("phase", {"phase": Phase.FIRE.value, "side": tx.active})
+            if HOOKS.on_fire_phase:
+                for hook in HOOKS.on_fire_phase:
+                    hook(tx, tx.active)
+                eliminated = status.side_eliminated(tx)
+                if eliminated is not None:
+                    _game_over(tx, "eliminated", eliminated)
             continue
         _end_turn(tx)
 
@@ -741,6 +842,8 @@ def _end_turn(tx: Tx) -> None:
     """R-TURN-1 end: statuses, KP reset; then the next turn, or the end of the game."""
     side = tx.active
     status.end_of_turn(tx, side)
+    for hook in HOOKS.on_turn_end:
+        hook(tx, side)
     command.reset(tx, side)
     tx.emit("turn_ended", {"round": tx.round, "side": side, "turn_no": tx.turn_no})
     eliminated = status.side_eliminated(tx)
@@ -756,6 +859,19 @@ def _end_turn(tx: Tx) -> None:
     tx.active = other_side(side)
     tx.turn_no += 1
     _start_turn(tx)
+
+
+for _kind in OrderKind:
+    if _kind in _COMMAND_KINDS or _kind == OrderKind.FIRE:
+        register_base(
+            OrderHandler(
+                kind=_kind,
+                check=_check_base,
+                execute=_execute_base,
+                phases=FIRE_ONLY if _kind == OrderKind.FIRE else COMMAND_ONLY,
+                module="engine",
+            )
+        )
 
 
 def _game_over(tx: Tx, reason: str, eliminated: Side | None = None) -> None:

@@ -32,6 +32,7 @@ from taistelukentta.dice.expr import DiceExpr
 from taistelukentta.dice.roller import Advantage
 from taistelukentta.grid.geometry import chebyshev
 from taistelukentta.rules.combat import (
+    AttackResult,
     DamageType,
     Effect,
     Setback,
@@ -41,6 +42,7 @@ from taistelukentta.rules.combat import (
 from taistelukentta.rules.contacts import position_revealed, reveal_firer
 from taistelukentta.rules.context import ScenarioCache, Tx
 from taistelukentta.rules.recon import ContactLevel
+from taistelukentta.rules.registry import HOOKS
 from taistelukentta.rules.state import Contact, Side, UnitState, other_side
 from taistelukentta.rules.status import damage_unit
 
@@ -163,6 +165,15 @@ def resolve_fire(tx: Tx, aid: str, tid: str, kind: str) -> None:
     reasons_dis = []
     if opts.fortified_source == "building_or_position" and "building" in tx.map.features_at(t.cell):
         reasons_dis.append("fortified")
+    for hook in HOOKS.attack_modifiers:
+        extra, adv, dis = hook(tx, a, t)
+        if extra:
+            modifiers[_hook_name(hook)] = modifiers.get(_hook_name(hook), 0) + extra
+            bonus += extra
+        if adv:
+            reasons_adv.append(_hook_name(hook))
+        if dis:
+            reasons_dis.append(_hook_name(hook))
     advantage = Advantage.of(bool(reasons_adv), bool(reasons_dis))
     defence = card_t.stats.protection + sight.cover
     if card_t.armoured and weapon.at_damage is not None:
@@ -174,23 +185,36 @@ def resolve_fire(tx: Tx, aid: str, tid: str, kind: str) -> None:
         dice, divisor = fp.dice, fp.divisor
         dtype = DamageType(weapon.damage_type)
     tx.take_rolls()
-    res = resolve_attack(
-        tx.roller,
-        bonus=bonus,
-        defence=defence,
-        damage=dice,
-        advantage=advantage,
-        damage_divisor=divisor,
-        heavy_hit_extra=opts.heavy_hit_extra,
-        natural20_miss=opts.natural20_miss,
-        pinning_penalty=opts.pinning_penalty,
-        heavy_hit_margin=opts.heavy_hit_margin,
-        pinning_margin=opts.pinning_margin,
-        purpose=kind,
-    )
+
+    def roll(purpose: str) -> AttackResult:
+        return resolve_attack(
+            tx.roller,
+            bonus=bonus,
+            defence=defence,
+            damage=dice,
+            advantage=advantage,
+            damage_divisor=divisor,
+            heavy_hit_extra=opts.heavy_hit_extra,
+            natural20_miss=opts.natural20_miss,
+            pinning_penalty=opts.pinning_penalty,
+            heavy_hit_margin=opts.heavy_hit_margin,
+            pinning_margin=opts.pinning_margin,
+            purpose=purpose,
+        )
+
+    res = roll(kind)
+    rerolled = False
+    if HOOKS.attack_reroll and not res.effect.hits:
+        for rhook in HOOKS.attack_reroll:
+            if rhook(tx, a, t, res.effect.value):
+                res = roll(f"{kind}:reroll")
+                rerolled = True
+                break
     amount = apply_damage_type(
         res.damage, dtype, card_t.armoured, frag_vs_armour=opts.frag_vs_armour
     )
+    for dhook in HOOKS.damage_modifier:
+        amount = max(0, dhook(tx, aid, tid, amount))
     rolls = tx.take_rolls()
     # The firer: its SHAKEN and pinning applied to this attack and clear (R-MOR-2, R-ATK-4).
     a_changes: dict[str, Any] = {"shaken": None, "pinned": None, "pinning_penalty": 0}
@@ -220,6 +244,8 @@ def resolve_fire(tx: Tx, aid: str, tid: str, kind: str) -> None:
         "setback": None if res.setback is None else res.setback.value,
         "rolls": rolls,
     }
+    if rerolled:
+        data["rerolled"] = True
     vis: dict[Side, dict[str, Any] | None] = {}
     for side in (a.side, t.side):
         seen = dict(data)
@@ -231,6 +257,8 @@ def resolve_fire(tx: Tx, aid: str, tid: str, kind: str) -> None:
                 seen.pop(k, None)
         vis[side] = seen
     tx.emit("attack", data, vis)
+    for ahook in HOOKS.after_attack:
+        ahook(tx, aid, tid, data)
     # Setbacks (R-ATK-6).
     if res.setback == Setback.WEAPON_JAM:
         tx.update(aid, jammed_turn=tx.next_own_turn(a.side))
@@ -250,6 +278,12 @@ def resolve_fire(tx: Tx, aid: str, tid: str, kind: str) -> None:
         tx.update(tid, morale_marks=marks)
     if amount > 0:
         damage_unit(tx, tid, amount, kind)
+
+
+def _hook_name(fn: object) -> str:
+    """The name a hook's modifier is logged under: its module's last part."""
+    module = getattr(fn, "__module__", "") or "hook"
+    return str(module).rsplit(".", 1)[-1]
 
 
 def enemy_of(unit: UnitState) -> Side:

@@ -28,6 +28,7 @@ from taistelukentta.rules.contacts import after_move
 from taistelukentta.rules.context import ScenarioCache, Tx
 from taistelukentta.rules.fire import can_fire_weapon, resolve_fire
 from taistelukentta.rules.recon import ContactLevel
+from taistelukentta.rules.registry import HOOKS
 from taistelukentta.rules.state import Contact, Side, UnitState, other_side
 
 REACH_MEMO_LIMIT = 4096
@@ -236,6 +237,10 @@ def execute_move(tx: Tx, uid: str, path: list[Cell], *, kind: str, provoke: bool
         walked.append(cell)
         prev = cell
         zoc_now = {e.id for e in tx.units_of(enemy_side) if cell in cache.zoc(e.cell)}
+        if HOOKS.on_enter_cell and _entered_stops(tx, uid, cell):
+            stopped_by = "hook"
+            bump_cell = None
+            break
     if uid not in tx.units:
         return prev
     # Stacking (R-GEO-4): end in the last walked cell with room.
@@ -256,6 +261,8 @@ def execute_move(tx: Tx, uid: str, path: list[Cell], *, kind: str, provoke: bool
             spotted_keys=("cell",),
         )
     after_move(tx, uid, walked)
+    for hook in HOOKS.on_unit_moved:
+        hook(tx, uid, walked)
     tx.unit_event(
         "move",
         uid,
@@ -270,6 +277,19 @@ def execute_move(tx: Tx, uid: str, path: list[Cell], *, kind: str, provoke: bool
         contact_keys=(),
     )
     return final
+
+
+def _entered_stops(tx: Tx, uid: str, cell: Cell) -> bool:
+    """Run the ``on_enter_cell`` hooks (the unit stands in ``cell`` meanwhile); True if
+    one stops the move there. Every hook runs."""
+    tx.update(uid, cell=cell)
+    stop = False
+    for hook in HOOKS.on_enter_cell:
+        if hook(tx, uid, cell):
+            stop = True
+        if uid not in tx.units:
+            return True
+    return stop
 
 
 def opportunity_attack(tx: Tx, eid: str, target: str) -> bool:

@@ -20,6 +20,7 @@ import json
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from types import MappingProxyType
 from typing import Any, Literal
 
 from taistelukentta.content.scenario import Scenario
@@ -35,6 +36,9 @@ GM_SEAT = "gm"
 
 STATE_FORMAT = 1
 """Version tag of :meth:`GameState.to_dict`."""
+
+NO_EXT: Mapping[str, Any] = MappingProxyType({})
+"""The empty module-state slot (shared; ``ext`` is replaced, never modified)."""
 
 
 def other_side(side: Side) -> Side:
@@ -104,6 +108,9 @@ class UnitState:
     rallied: bool = False
     zoc_at_start: bool = False
     """It began its turn in the ZoC of an enemy its side had SPOTTED (R-KP-3)."""
+    ext: Mapping[str, Any] = field(default_factory=lambda: NO_EXT)
+    """Rule-module state of this unit, one JSON-safe value per module name
+    (docs/extending.md). Never shown to a side except through ``view_extras``."""
 
     def is_damaged(self, damaged_percent: int) -> bool:
         """DAMAGED: TK below ``damaged_percent`` % of its maximum (R-TK-1; the option
@@ -165,12 +172,14 @@ class UnitState:
             "reconned": self.reconned,
             "rallied": self.rallied,
             "zoc_at_start": self.zoc_at_start,
+            **({"ext": _jsonable(self.ext)} if self.ext else {}),
         }
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> UnitState:
         """Inverse of :meth:`to_dict`."""
         data = dict(d)
+        data["ext"] = dict(data["ext"]) if data.get("ext") else NO_EXT
         data["cell"] = _cell(data["cell"])
         data["action"] = None if data.get("action") is None else Action(data["action"])
         return cls(**data)
@@ -298,6 +307,9 @@ class GameState:
     """``"blue"``, ``"red"`` or ``"draw"`` once the game is over."""
     vp: Mapping[Side, int] | None = None
     """Final victory points (R-TURN-2) once the game is over."""
+    ext: Mapping[str, Any] = field(default_factory=lambda: NO_EXT)
+    """Rule-module state, one JSON-safe value per module name (docs/extending.md);
+    serialised and hashed, never shown to a side except through ``view_extras``."""
     log: _LogNode | None = field(default=None, repr=False)
     memo: dict[str, Any] = field(default_factory=dict, repr=False)
     """Derived lookups computed on demand (never serialised, never part of the hash)."""
@@ -375,6 +387,8 @@ class GameState:
             "winner": self.winner,
             "vp": None if self.vp is None else {s: self.vp[s] for s in SIDES},
         }
+        if self.ext:
+            out["ext"] = _jsonable(self.ext)
         if include_log:
             out["events"] = [e.to_dict() for e in self.events]
         return out
@@ -411,6 +425,7 @@ class GameState:
                 event_count=int(d["event_count"]),
                 winner=d.get("winner"),
                 vp=None if vp is None else {side: int(vp[side]) for side in SIDES},
+                ext=dict(d["ext"]) if d.get("ext") else NO_EXT,
                 log=log_append(None, events),
             )
         except (KeyError, TypeError, ValueError) as exc:

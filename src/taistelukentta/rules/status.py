@@ -22,6 +22,7 @@ from typing import Any
 from taistelukentta.grid.geometry import chebyshev
 from taistelukentta.rules.context import Tx
 from taistelukentta.rules.morale import MoraleOutcome, resolve_morale
+from taistelukentta.rules.registry import HOOKS
 from taistelukentta.rules.state import SIDES, Side, other_side
 
 
@@ -37,6 +38,8 @@ def morale_test(tx: Tx, uid: str, dc: int, reason: str) -> MoraleOutcome | None:
         - marks * tx.opts.pinning_mark_morale_penalty
         + cache.effects(unit).morale_modifier
     )
+    for hook in HOOKS.morale_modifiers:
+        bonus += hook(tx, unit)
     tx.take_rolls()
     res = resolve_morale(
         tx.roller,
@@ -117,6 +120,8 @@ def destroy(tx: Tx, uid: str, reason: str) -> None:
     tx.destroyed[unit.side].append(uid)
     for side in (unit.side, other_side(unit.side)):
         tx.contacts[side].pop(uid, None)
+    for hook in HOOKS.on_destroyed:
+        hook(tx, unit)
     friendly_only = tx.opts.adjacent_destroyed_side == "friendly"
     near = sorted(
         u.id
@@ -188,6 +193,8 @@ def _recovery_test(tx: Tx, uid: str, dc: int, reason: str) -> MoraleOutcome:
     unit = tx.units[uid]
     cache = tx.cache
     bonus = cache.card(unit).stats.morale + cache.effects(unit).morale_modifier
+    for hook in HOOKS.morale_modifiers:
+        bonus += hook(tx, unit)
     tx.take_rolls()
     res = resolve_morale(
         tx.roller,

@@ -1,0 +1,221 @@
+"""Order handlers and hooks: how rule modules plug into the engine (docs/extending.md).
+
+Every order kind is handled by an :class:`OrderHandler` registered here; the engine
+(:mod:`taistelukentta.rules.engine`) keeps only the flow — seat, turn and phase checks,
+dispatch, KP payment, the ``order`` event and moving the turn on. The base kinds (§3–10)
+are registered by the engine itself; a rule module registers its own kinds and hook
+functions when it is imported (see :mod:`taistelukentta.rules.plugins`).
+
+Hooks are plain lists of functions in :data:`HOOKS`, called in registration order at fixed
+places of the engine; an empty list costs one attribute lookup and an empty loop.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from taistelukentta.grid.geometry import Cell
+from taistelukentta.rules.orders import Order, OrderKind
+from taistelukentta.rules.state import GameState, Phase, Side, UnitState
+
+if TYPE_CHECKING:
+    from taistelukentta.rules.context import ScenarioCache, Tx
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """What checking an order found out, for executing it.
+
+    ``unit`` is the unit ordered (it decides Red's battle-group cap; None for orders to no
+    unit), ``path`` a planned path, ``cost`` the KP the engine takes from the seat before
+    ``execute``, ``data`` anything else the handler wants to hand to ``execute``."""
+
+    unit: UnitState | None = None
+    path: list[Cell] | None = None
+    cost: int = 0
+    data: Any = None
+
+
+CheckFn = Callable[[GameState, str, Side, Order], Plan]
+ExecuteFn = Callable[["Tx", str, Order, Plan], None]
+LegalFn = Callable[[GameState, str, Side], Iterable[Order]]
+
+COMMAND_ONLY = frozenset({Phase.COMMAND})
+FIRE_ONLY = frozenset({Phase.FIRE})
+
+
+@dataclass(frozen=True, slots=True)
+class OrderHandler:
+    """How one order kind is checked, executed and listed.
+
+    - ``check(state, seat, side, order) -> Plan`` raises IllegalOrderError (English and
+      Finnish) computed from ``side``'s own units and contacts only. The engine has
+      already checked the seat, the turn, that the seat is not done and the phase. The
+      engine checks the payment of ``plan.cost`` after ``check``.
+    - ``execute(tx, seat, order, plan)`` changes the working copy; the KP are paid and the
+      ``order`` event emitted before it is called.
+    - ``legal(state, seat, side)`` lists the orders of this kind the seat may give now
+      (each must pass ``check``); None lists none.
+    - ``phases``: the phases the kind may be given in."""
+
+    kind: OrderKind
+    check: CheckFn
+    execute: ExecuteFn
+    legal: LegalFn | None = None
+    phases: frozenset[Phase] = COMMAND_ONLY
+    module: str = ""
+
+
+_HANDLERS: dict[OrderKind, OrderHandler] = {}
+_BASE: dict[OrderKind, OrderHandler] = {}
+_EXTRA_LEGAL: list[OrderHandler] = []
+
+
+def register_order(handler: OrderHandler, *, replace: bool = False) -> None:
+    """Register ``handler`` for its kind. A kind already handled needs ``replace=True``
+    (a module that extends a base order wraps the handler :func:`handler_for` returns)."""
+    old = _HANDLERS.get(handler.kind)
+    if old is not None and not replace:
+        raise ValueError(
+            f"order kind {handler.kind.value!r} already has a handler (module {old.module!r})"
+        )
+    _HANDLERS[handler.kind] = handler
+    _rebuild()
+
+
+def register_base(handler: OrderHandler) -> None:
+    """The engine's own handlers (§3–10); what :func:`unregister_order` falls back to."""
+    _BASE[handler.kind] = handler
+    _HANDLERS.setdefault(handler.kind, handler)
+    _rebuild()
+
+
+def unregister_order(kind: OrderKind) -> None:
+    """Remove the module handler of ``kind`` (a base kind goes back to the engine's)."""
+    _HANDLERS.pop(kind, None)
+    if kind in _BASE:
+        _HANDLERS[kind] = _BASE[kind]
+    _rebuild()
+
+
+def handler_for(kind: OrderKind) -> OrderHandler | None:
+    """The handler of ``kind``, or None if no module handles it in this version."""
+    return _HANDLERS.get(kind)
+
+
+def module_handlers() -> tuple[OrderHandler, ...]:
+    """Handlers whose legal orders the engine adds to ``legal_orders`` (every non-base
+    handler with a ``legal`` function)."""
+    return tuple(_EXTRA_LEGAL)
+
+
+def _rebuild() -> None:
+    _EXTRA_LEGAL[:] = [
+        h for k, h in _HANDLERS.items() if h.legal is not None and _BASE.get(k) is not h
+    ]
+
+
+# --------------------------------------------------------------------------- hooks
+
+
+@dataclass(slots=True)
+class Hooks:
+    """The hook lists. Each list holds functions called in registration order; see
+    docs/extending.md for where each is called and what it returns."""
+
+    on_game_start: list[Callable[[Tx], None]] = field(default_factory=list)
+    """new_game, after the units are placed and both sides observed, before the first
+    turn starts."""
+    on_turn_start: list[Callable[[Tx, Side], None]] = field(default_factory=list)
+    """Start of a side's turn, after KP refill and the fresh-turn reset, before
+    RETREATING units run."""
+    kp_refill: list[Callable[[Tx, Side, str, int], int]] = field(default_factory=list)
+    """Per seat at the refill: gets the amount, returns the amount (chained)."""
+    on_fire_phase: list[Callable[[Tx, Side], None]] = field(default_factory=list)
+    """The command phase has ended and the fire phase begins."""
+    on_turn_end: list[Callable[[Tx, Side], None]] = field(default_factory=list)
+    """End of a side's turn, after statuses, before the KP reset."""
+    on_enter_cell: list[Callable[[Tx, str, Cell], bool]] = field(default_factory=list)
+    """A moving unit entered a cell (each step of a move); True = it stops there."""
+    movement_allowance: list[Callable[[ScenarioCache, UnitState, int], int]] = field(
+        default_factory=list
+    )
+    """A unit's movement allowance: gets the base (after strength effects), returns the
+    allowance (chained). Only the unit (its ``ext``) and the scenario are at hand."""
+    can_be_targeted: list[Callable[[GameState, UnitState, str], tuple[str, str] | None]] = field(
+        default_factory=list
+    )
+    """Whether ``attacker`` may attack/fire at enemy ``target`` (id): a reason (English,
+    Finnish) or None. Must use only the attacker side's knowledge."""
+    can_be_detected: list[Callable[[Tx, Side, str, int], bool]] = field(default_factory=list)
+    """Whether ``side`` may raise its contact on enemy ``uid`` to ``level`` (a
+    ContactLevel value); False keeps the contact as it was."""
+    attack_modifiers: list[Callable[[Tx, UnitState, UnitState], tuple[int, bool, bool]]] = field(
+        default_factory=list
+    )
+    """Extra (bonus, advantage, disadvantage) of a direct-fire attack."""
+    attack_reroll: list[Callable[[Tx, UnitState, UnitState, str], bool]] = field(
+        default_factory=list
+    )
+    """After a direct-fire attack roll that did no damage (effect ``MISS`` or
+    ``PINNING``): True = roll the attack again, once (the first hook saying so wins)."""
+    after_attack: list[Callable[[Tx, str, str, dict[str, Any]], None]] = field(default_factory=list)
+    """After a direct-fire attack is logged (the ``attack`` event's data), before its
+    setbacks, effects and damage are applied."""
+    damage_modifier: list[Callable[[Tx, str, str, int], int]] = field(default_factory=list)
+    """The damage of a direct-fire attack (attacker id, target id, amount) → amount."""
+    morale_modifiers: list[Callable[[Tx, UnitState], int]] = field(default_factory=list)
+    """Extra bonus of a unit's morale test (summed)."""
+    on_destroyed: list[Callable[[Tx, UnitState], None]] = field(default_factory=list)
+    """A unit was destroyed (already removed; gets its last state), before the adjacent
+    units test morale."""
+    on_unit_moved: list[Callable[[Tx, str, list[Cell]], None]] = field(default_factory=list)
+    """A unit has moved (the cells it walked), after contacts were updated."""
+    view_extras: list[Callable[[GameState, str], dict[str, Any]]] = field(default_factory=list)
+    """What a viewer (``blue``, ``red`` or ``gm``) sees of module state; merged by
+    :func:`view_extras`."""
+
+
+HOOKS = Hooks()
+"""The engine's hook lists (module-level, shared by every game)."""
+
+HOOK_NAMES = tuple(Hooks.__dataclass_fields__)
+
+
+def add_hook(name: str, fn: Callable[..., Any]) -> None:
+    """Append ``fn`` to the hook ``name`` (ValueError for an unknown hook)."""
+    _hook_list(name).append(fn)
+
+
+def remove_hook(name: str, fn: Callable[..., Any]) -> None:
+    """Remove ``fn`` from the hook ``name`` (no error if it is not there)."""
+    hooks = _hook_list(name)
+    if fn in hooks:
+        hooks.remove(fn)
+
+
+def _hook_list(name: str) -> list[Callable[..., Any]]:
+    if name not in HOOK_NAMES:
+        raise ValueError(f"unknown hook {name!r} (hooks: {', '.join(HOOK_NAMES)})")
+    hooks: list[Callable[..., Any]] = getattr(HOOKS, name)
+    return hooks
+
+
+def view_extras(state: GameState, viewer: str) -> dict[str, Any]:
+    """Module state a viewer may see: ``viewer`` is ``"blue"``, ``"red"`` or ``"gm"``
+    (everything). One key per module, merged from the ``view_extras`` hooks."""
+    out: dict[str, Any] = {}
+    for fn in HOOKS.view_extras:
+        out.update(fn(state, viewer))
+    return out
+
+
+def target_blocked(state: GameState, attacker: UnitState, target: str) -> tuple[str, str] | None:
+    """The first ``can_be_targeted`` refusal, or None."""
+    for fn in HOOKS.can_be_targeted:
+        problem = fn(state, attacker, target)
+        if problem is not None:
+            return problem
+    return None
