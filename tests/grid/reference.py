@@ -56,10 +56,13 @@ def _dijkstra(
     stop: Collection[Cell],
     allow_squeeze: bool,
     regime_b: bool,
+    ascent: int = ASCENT,
 ) -> dict[tuple[Cell, int], float]:
-    """Regime A: states (cell, ascent < 6); regime B: (cell, 0), every uphill step doubled."""
+    """Regime A: states (cell, ascent < limit); regime B: (cell, 0), every uphill step doubled."""
     blocked = {b for b in blocked if b != start}
     stop = {s for s in stop if s != start}
+    if not regime_b and ascent <= 0:
+        return {}  # with limit 0 every move is steep: regime A has no states
     dist: dict[tuple[Cell, int], float] = {(start, 0): 0.0}
     heap: list[tuple[float, Cell, int]] = [(0.0, start, 0)]
     while heap:
@@ -73,7 +76,7 @@ def _dijkstra(
                 na, w = 0, cost * (2 if rise else 1)
             else:
                 na, w = a + rise, cost
-                if na >= ASCENT:
+                if na >= ascent:
                     continue
             nd = d + w
             if nd < dist.get((n, na), math.inf):
@@ -90,13 +93,14 @@ def ref_reachable(
     blocked: Collection[Cell] = frozenset(),
     stop_cells: Collection[Cell] = frozenset(),
     allow_squeeze: bool = False,
+    ascent: int = ASCENT,
 ) -> dict[Cell, float]:
     """Cell → allowance spent, with the rounding rule on the last step."""
     out: dict[Cell, float] = {}
     blocked_set = {b for b in blocked if b != start}
     stop_set = {s for s in stop_cells if s != start}
     for regime_b in (False, True):
-        dist = _dijkstra(m, start, movement, blocked_set, stop_set, allow_squeeze, regime_b)
+        dist = _dijkstra(m, start, movement, blocked_set, stop_set, allow_squeeze, regime_b, ascent)
         for (c, a), d in dist.items():
             if d > movement:
                 continue
@@ -107,7 +111,7 @@ def ref_reachable(
                 if regime_b:
                     w = cost * (2 if rise else 1)
                 else:
-                    if a + rise >= ASCENT:
+                    if a + rise >= ascent:
                         continue
                     w = cost
                 if d + w / 2 <= movement:
@@ -116,17 +120,19 @@ def ref_reachable(
 
 
 def ref_cost_field(
-    m: GameMap, start: Cell, *, blocked: Collection[Cell] = frozenset()
+    m: GameMap, start: Cell, *, blocked: Collection[Cell] = frozenset(), ascent: int = ASCENT
 ) -> list[list[float]]:
     best = [[math.inf] * m.width for _ in range(m.height)]
     for regime_b in (False, True):
-        dist = _dijkstra(m, start, math.inf, blocked, frozenset(), False, regime_b)
+        dist = _dijkstra(m, start, math.inf, blocked, frozenset(), False, regime_b, ascent)
         for (c, _a), d in dist.items():
             best[c[1]][c[0]] = min(best[c[1]][c[0]], d)
     return best
 
 
-def brute_reachable(m: GameMap, start: Cell, movement: float) -> dict[Cell, float]:
+def brute_reachable(
+    m: GameMap, start: Cell, movement: float, ascent: int = ASCENT
+) -> dict[Cell, float]:
     """Every walk, checked step by step with move_along (exponential: tiny maps only)."""
     out: dict[Cell, float] = {start: 0.0}
 
@@ -138,7 +144,7 @@ def brute_reachable(m: GameMap, start: Cell, movement: float) -> dict[Cell, floa
                 if (dx, dy) == (0, 0) or not m.in_bounds(n):
                     continue
                 walk = [*path, n]
-                r = move_along(m, start, walk, movement)
+                r = move_along(m, start, walk, movement, ascent_limit=ascent)
                 if r.cells < len(walk):
                     continue
                 spent = movement - r.remaining
@@ -195,8 +201,14 @@ def _limit(m: GameMap, c: Cell) -> tuple[float, int]:
     return best
 
 
-def ref_line_of_sight(m: GameMap, a: Cell, b: Cell, max_range: int = 10) -> tuple[bool, int]:
-    """(visible, cover of the target) by the plain reading of R-TER-4."""
+def ref_line_of_sight(
+    m: GameMap, a: Cell, b: Cell, max_range: int = 10, corner: str = "slip"
+) -> tuple[bool, int]:
+    """(visible, cover of the target) by the plain reading of R-TER-4.
+
+    Corner pairs: ``slip`` counts the less limiting cell when both limit sight;
+    ``block_either`` counts the more limiting cell when either does.
+    """
     dist = max(abs(a[0] - b[0]), abs(a[1] - b[1]))
     own = max(m.terrain.get(f).cover for f in m.features_at(b))
     if dist == 0:
@@ -205,9 +217,14 @@ def ref_line_of_sight(m: GameMap, a: Cell, b: Cell, max_range: int = 10) -> tupl
     counted: list[tuple[Cell, float, int]] = [(c, *_limit(m, c)) for c in crossed]
     for p, q in corners:
         lp, lq = _limit(m, p), _limit(m, q)
-        if math.isinf(lp[0]) or math.isinf(lq[0]):
-            continue
-        pick = max((lp, p), (lq, q), key=lambda z: (z[0][0], -z[0][1]))
+        if corner == "slip":
+            if math.isinf(lp[0]) or math.isinf(lq[0]):
+                continue
+            pick = max((lp, p), (lq, q), key=lambda z: (z[0][0], -z[0][1]))
+        else:
+            if math.isinf(lp[0]) and math.isinf(lq[0]):
+                continue
+            pick = min((lp, p), (lq, q), key=lambda z: (z[0][0], -z[0][1]))
         counted.append((pick[1], *pick[0]))
     visible = dist <= max_range and all(dist <= lim for _c, lim, _cov in counted)
     if not visible:

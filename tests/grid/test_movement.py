@@ -158,25 +158,20 @@ def test_reachable_rejects_off_map_start(example: GameMap) -> None:
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.data(), maps(max_side=9), st.integers(0, 8), st.booleans())
-def test_reachable_equals_plain_dijkstra(
-    data: st.DataObject, m: GameMap, movement: int, allow_squeeze: bool
+@given(st.data(), maps(max_side=9), st.integers(0, 8), st.booleans(), st.integers(0, 8))
+def test_r_ter_5_reachable_equals_plain_dijkstra_for_any_ascent_limit(
+    data: st.DataObject, m: GameMap, movement: int, allow_squeeze: bool, ascent: int
 ) -> None:
     start = data.draw(st.tuples(st.integers(0, m.width - 1), st.integers(0, m.height - 1)))
     cells = st.tuples(st.integers(0, m.width - 1), st.integers(0, m.height - 1))
     blocked = data.draw(st.frozensets(cells, max_size=3))
     stop = data.draw(st.frozensets(cells, max_size=3))
-    got = reachable(
-        m, start, movement, blocked=blocked, stop_cells=stop, allow_squeeze=allow_squeeze
-    )
-    want = ref_reachable(
-        m, start, movement, blocked=blocked, stop_cells=stop, allow_squeeze=allow_squeeze
-    )
+    kw = {"blocked": blocked, "stop_cells": stop, "allow_squeeze": allow_squeeze}
+    got = reachable(m, start, movement, ascent_limit=ascent, **kw)  # type: ignore[arg-type]
+    want = ref_reachable(m, start, movement, ascent=ascent, **kw)  # type: ignore[arg-type]
     assert got == want
     goal = data.draw(cells)
-    path = path_to(
-        m, start, goal, movement, blocked=blocked, stop_cells=stop, allow_squeeze=allow_squeeze
-    )
+    path = path_to(m, start, goal, movement, ascent_limit=ascent, **kw)  # type: ignore[arg-type]
     assert (path is not None) == (goal in want)
     if path is not None:
         r = move_along(
@@ -187,6 +182,7 @@ def test_reachable_equals_plain_dijkstra(
             blocked=blocked,
             stop_cells=stop,
             allow_squeeze=allow_squeeze,
+            ascent_limit=ascent,
         )
         assert r.cells == len(path)
         if path:
@@ -194,22 +190,25 @@ def test_reachable_equals_plain_dijkstra(
 
 
 @settings(max_examples=80, deadline=None)
-@given(st.data(), maps(max_side=4), st.integers(0, 3))
-def test_reachable_equals_brute_force_over_every_walk(
-    data: st.DataObject, m: GameMap, movement: int
+@given(st.data(), maps(max_side=4), st.integers(0, 3), st.sampled_from([6, 0, 1, 3, 8]))
+def test_r_ter_5_reachable_equals_brute_force_over_every_walk(
+    data: st.DataObject, m: GameMap, movement: int, ascent: int
 ) -> None:
     start = data.draw(st.tuples(st.integers(0, m.width - 1), st.integers(0, m.height - 1)))
-    assert reachable(m, start, movement) == brute_reachable(m, start, movement)
+    got = reachable(m, start, movement, ascent_limit=ascent)
+    assert got == brute_reachable(m, start, movement, ascent)
 
 
 @settings(max_examples=100, deadline=None)
-@given(st.data(), maps(max_side=9))
-def test_cost_field_equals_plain_dijkstra(data: st.DataObject, m: GameMap) -> None:
+@given(st.data(), maps(max_side=9), st.integers(0, 8))
+def test_r_ter_5_cost_field_equals_plain_dijkstra_for_any_ascent_limit(
+    data: st.DataObject, m: GameMap, ascent: int
+) -> None:
     start = data.draw(st.tuples(st.integers(0, m.width - 1), st.integers(0, m.height - 1)))
     cells = st.tuples(st.integers(0, m.width - 1), st.integers(0, m.height - 1))
     blocked = data.draw(st.frozensets(cells, max_size=3))
-    got = cost_field(m, start, blocked=blocked)
-    want = np.array(ref_cost_field(m, start, blocked=blocked))
+    got = cost_field(m, start, blocked=blocked, ascent_limit=ascent)
+    want = np.array(ref_cost_field(m, start, blocked=blocked, ascent=ascent))
     assert got.shape == (m.height, m.width)
     assert np.array_equal(got, want)
 
@@ -221,6 +220,33 @@ def test_r_ter_5_reach_prices_the_climb_of_the_whole_move() -> None:
     assert reachable(m, (0, 0), 5)[(3, 0)] == 5.0
     assert (3, 0) not in reachable(m, (0, 0), 4)
     assert cost_field(m, (0, 0)).tolist() == [[0.0, 1.0, 2.0, 6.0]]
+
+
+def test_r_ter_5_ascent_limit_keyword_moves_the_threshold() -> None:
+    m = parse_map('terrain = "...."\nelevation = "0 2 4 6"\n')
+    path = [(1, 0), (2, 0), (3, 0)]
+    # limit 3: the ascent reaches 4 at the second step, so every uphill step doubles
+    assert reachable(m, (0, 0), 10, ascent_limit=3)[(3, 0)] == 6.0
+    assert reachable(m, (0, 0), 10, ascent_limit=3)[(1, 0)] == 1.0
+    assert [s.cost for s in move_along(m, (0, 0), path, 10, ascent_limit=3).steps] == [
+        2.0,
+        2.0,
+        2.0,
+    ]
+    assert cost_field(m, (0, 0), ascent_limit=3).tolist() == [[0.0, 1.0, 4.0, 6.0]]
+    # limit 8: an ascent of 6 is not steep any more
+    assert reachable(m, (0, 0), 10, ascent_limit=8)[(3, 0)] == 3.0
+    assert cost_field(m, (0, 0), ascent_limit=8).tolist() == [[0.0, 1.0, 2.0, 3.0]]
+    assert path_to(m, (0, 0), (3, 0), 3, ascent_limit=8) == path
+    assert path_to(m, (0, 0), (3, 0), 3) is None  # default 6: costs 6, only 3 to spend
+
+
+def test_r_ter_5_ascent_limit_must_be_a_whole_number() -> None:
+    m = parse_map('terrain = "...."\n')
+    with pytest.raises(ArgumentError, match="ascent_limit"):
+        reachable(m, (0, 0), 3, ascent_limit=-1)
+    with pytest.raises(ArgumentError, match="ascent_limit"):
+        move_along(m, (0, 0), [(1, 0)], 3, ascent_limit=2.5)  # type: ignore[arg-type]
 
 
 def test_r_ter_5_path_around_the_hill_avoids_doubling() -> None:

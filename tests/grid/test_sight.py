@@ -15,6 +15,7 @@ from taistelukentta.grid import (
     ray,
     visible_cells,
 )
+from taistelukentta.grid.sight import Corner
 
 from .reference import ref_crossed, ref_line_of_sight
 from .strategies import maps
@@ -81,6 +82,32 @@ def test_r_ter_4_corner_rule_slips_between_unless_both_limit() -> None:
     assert line_of_sight(mixed, (0, 0), (5, 5)).cover == 3
 
 
+def test_r_ter_4_corner_rule_block_either_counts_the_more_limiting_cell() -> None:
+    one = parse_map('terrain = """\n.B....\n......\n......\n......\n......\n......"""\n')
+    # slip: one building beside the corner is slipped past
+    assert line_of_sight(one, (0, 0), (5, 5)).visible
+    # block_either: the building counts as crossed: sight 2, building cover
+    s2 = line_of_sight(one, (0, 0), (2, 2), corner="block_either")
+    assert s2.visible and s2.cover == 4 and s2.limited_by == "building"
+    s5 = line_of_sight(one, (0, 0), (5, 5), corner="block_either")
+    assert not s5.visible and s5.limited_by == "building"
+    assert (5, 5) in visible_cells(one, (0, 0))
+    assert (5, 5) not in visible_cells(one, (0, 0), corner="block_either")
+    mixed = parse_map('terrain = """\n.B....\nF.....\n......\n......\n......\n......"""\n')
+    # building beside forest: slip counts the forest (5), block_either the building (2)
+    assert line_of_sight(mixed, (0, 0), (5, 5)).visible
+    assert not line_of_sight(mixed, (0, 0), (5, 5), corner="block_either").visible
+    assert line_of_sight(mixed, (0, 0), (2, 2), corner="block_either").cover == 4
+
+
+def test_r_ter_4_unknown_corner_rule_is_refused() -> None:
+    m = _row("....")
+    with pytest.raises(ArgumentError, match="corner rule 'round'"):
+        line_of_sight(m, (0, 0), (3, 0), corner="round")  # type: ignore[arg-type]
+    with pytest.raises(ArgumentError, match="corner rule 'round'"):
+        visible_cells(m, (0, 0), corner="round")  # type: ignore[arg-type]
+
+
 def test_r_ter_4_crossed_cells_match_exact_geometry() -> None:
     for dx in range(-7, 8):
         for dy in range(-7, 8):
@@ -94,38 +121,46 @@ def test_r_ter_4_crossed_cells_match_exact_geometry() -> None:
             assert got == {frozenset(pair) for pair in corners}
 
 
+CORNERS = st.sampled_from(["slip", "block_either"])
+
+
 @settings(max_examples=80, deadline=None)
-@given(st.data(), maps(max_side=12))
-def test_r_ter_4_sight_is_symmetric_on_any_map(data: st.DataObject, m: GameMap) -> None:
+@given(st.data(), maps(max_side=12), CORNERS)
+def test_r_ter_4_sight_is_symmetric_on_any_map(
+    data: st.DataObject, m: GameMap, corner: Corner
+) -> None:
     cells = st.tuples(st.integers(0, m.width - 1), st.integers(0, m.height - 1))
     for _ in range(10):
         a, b = data.draw(cells), data.draw(cells)
-        assert line_of_sight(m, a, b).visible == line_of_sight(m, b, a).visible
+        ab = line_of_sight(m, a, b, corner=corner).visible
+        assert ab == line_of_sight(m, b, a, corner=corner).visible
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.data(), maps(max_side=12))
-def test_r_ter_4_line_of_sight_equals_plain_reading(data: st.DataObject, m: GameMap) -> None:
+@given(st.data(), maps(max_side=12), CORNERS)
+def test_r_ter_4_line_of_sight_equals_plain_reading(
+    data: st.DataObject, m: GameMap, corner: Corner
+) -> None:
     cells = st.tuples(st.integers(0, m.width - 1), st.integers(0, m.height - 1))
     for _ in range(10):
         a, b = data.draw(cells), data.draw(cells)
-        s = line_of_sight(m, a, b)
-        assert (s.visible, s.cover) == ref_line_of_sight(m, a, b)
+        s = line_of_sight(m, a, b, corner=corner)
+        assert (s.visible, s.cover) == ref_line_of_sight(m, a, b, corner=corner)
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.data(), maps(max_side=16), st.integers(0, 10))
+@given(st.data(), maps(max_side=16), st.integers(0, 10), CORNERS)
 def test_r_ter_4_visible_cells_equals_per_pair_line_of_sight(
-    data: st.DataObject, m: GameMap, radius: int
+    data: st.DataObject, m: GameMap, radius: int, corner: Corner
 ) -> None:
     origin = data.draw(st.tuples(st.integers(0, m.width - 1), st.integers(0, m.height - 1)))
     want = {
         (x, y)
         for y in range(m.height)
         for x in range(m.width)
-        if line_of_sight(m, origin, (x, y), max_range=radius).visible
+        if line_of_sight(m, origin, (x, y), max_range=radius, corner=corner).visible
     }
-    assert visible_cells(m, origin, radius) == want
+    assert visible_cells(m, origin, radius, corner=corner) == want
 
 
 def test_visible_cells_on_example(example: GameMap) -> None:
@@ -146,3 +181,28 @@ def test_r_ter_5_height_advantage_and_uphill_penalty() -> None:
     assert elevation_modifier(m, (0, 0), (2, 0)) == -2
     assert elevation_modifier(m, (0, 0), (2, 0), drone=True) == 0
     assert elevation_modifier(m, (3, 0), (2, 0)) == 2
+
+
+def test_r_ter_5_elevation_contours_and_bonus_are_keywords() -> None:
+    m = parse_map('terrain = "...."\nelevation = "0 3 4 9"\n')
+    # 3 contours above: nothing at the default 4, the advantage when the option says 3
+    assert elevation_modifier(m, (1, 0), (0, 0)) == 0
+    assert elevation_modifier(m, (1, 0), (0, 0), contours=3) == 2
+    assert elevation_modifier(m, (0, 0), (1, 0), contours=3, bonus=3) == -3
+    assert elevation_modifier(m, (0, 0), (1, 0), contours=3, bonus=3, drone=True) == 0
+    assert elevation_modifier(m, (3, 0), (2, 0), contours=6) == 0
+    with pytest.raises(ArgumentError, match="elevation contours and bonus"):
+        elevation_modifier(m, (0, 0), (1, 0), bonus=-1)
+
+
+@settings(max_examples=60, deadline=None)
+@given(maps(max_side=6), st.data(), st.integers(1, 8), st.integers(0, 4))
+def test_r_ter_5_elevation_modifier_is_antisymmetric_without_drones(
+    m: GameMap, data: st.DataObject, contours: int, bonus: int
+) -> None:
+    cells = st.tuples(st.integers(0, m.width - 1), st.integers(0, m.height - 1))
+    a, b = data.draw(cells), data.draw(cells)
+    up = elevation_modifier(m, a, b, contours=contours, bonus=bonus)
+    assert up == -elevation_modifier(m, b, a, contours=contours, bonus=bonus)
+    diff = m.elevation_at(a) - m.elevation_at(b)
+    assert up == (bonus if diff >= contours else -bonus if diff <= -contours else 0)

@@ -445,7 +445,7 @@ def _reach(
     d_w = ed.dst[e_mask].astype(np.int64)
     wt = ed.weight[e_mask]
     rs = ed.rise[e_mask]
-    if layers == 1:
+    if not climbs:
         ok = dist[0, s_c] + wt / 2 <= L
         round_src = s_c[ok]
         round_dst = d_w[ok]
