@@ -27,6 +27,7 @@ from taistelukentta.rules import (
     new_game,
 )
 from taistelukentta.rules.context import ScenarioCache, cache_for
+from taistelukentta.rules.recon import ContactLevel
 from taistelukentta.rules.state import Side
 from taistelukentta.views import view_for
 
@@ -66,7 +67,7 @@ _NEAREST: WeakKeyDictionary[ScenarioCache, dict[tuple[Cell, Cell], Cell]] = Weak
 """Per scenario: the visible cell nearest an aim, from a cell (map facts only)."""
 
 
-def bot_legal_orders(state: GameState, seat: str) -> list[Order]:
+def bot_legal_orders(state: GameState, seat: str, *, recon: bool = True) -> list[Order]:
     """The legal orders offered to the baseline bot, a subset of :func:`legal_orders`:
 
     - without the long list of recon cells (one per visible cell of every unit); instead,
@@ -76,6 +77,8 @@ def bot_legal_orders(state: GameState, seat: str) -> list[Order]:
     - without ``withdraw`` and ``disengage`` (one per destination, a fifth of the list),
       which the baseline bot never gives.
 
+    With ``recon=False`` no recon candidates are added (the runner asks for them only while
+    the seat's side has no SPOTTED contact: the baseline bot recons only then).
     Every order returned is legal."""
     out = [
         o
@@ -83,7 +86,7 @@ def bot_legal_orders(state: GameState, seat: str) -> list[Order]:
         if o.kind is not OrderKind.WITHDRAW and o.kind is not OrderKind.DISENGAGE
     ]
     side = state.side_of_seat(seat)
-    if side is None or state.phase != Phase.COMMAND or not out:
+    if not recon or side is None or state.phase != Phase.COMMAND or not out:
         return out
     aims: list[Cell] = []
     for c in state.contacts[side].values():
@@ -133,7 +136,11 @@ def _nearest(cells: Collection[Cell], aim: Cell) -> Cell:
 def bot_order(state: GameState, seat: str, bot: BaselineBot) -> Order:
     """The order ``bot`` gives for ``seat`` now, from that seat's view only."""
     view = view_for(state, viewer_of(seat), log_limit=0)
-    return bot.choose(view, bot_legal_orders(state, seat))
+    side = state.side_of_seat(seat)
+    spotted = side is not None and any(
+        c.level == ContactLevel.SPOTTED for c in state.contacts[side].values()
+    )
+    return bot.choose(view, bot_legal_orders(state, seat, recon=not spotted))
 
 
 def run_bots(

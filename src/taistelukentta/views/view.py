@@ -191,7 +191,7 @@ def view_for(state: GameState, viewer: str, *, log_limit: int | None = None) -> 
 # --------------------------------------------------------------------------- pieces
 
 
-_UNIT_MEMO: dict[tuple[int, UnitState, bool], dict[str, Any]] = {}
+_UNIT_MEMO: dict[tuple[int, int, bool], tuple[UnitState, dict[str, Any]]] = {}
 _UNIT_MEMO_LIMIT = 8192
 
 
@@ -200,13 +200,17 @@ def _unit(
 ) -> dict[str, Any]:
     """A unit as a view shows it (a fresh dict; the parts that depend only on the unit's
     state are memoised, as most units do not change from one order to the next)."""
-    key = (id(cache), u, full)
-    entry = _UNIT_MEMO.get(key)
-    if entry is None:
+    # Keyed on the identity of the (immutable) unit state; the memo keeps the object alive,
+    # so its id cannot be reused while the entry exists.
+    key = (id(cache), id(u), full)
+    hit = _UNIT_MEMO.get(key)
+    if hit is not None and hit[0] is u:
+        entry = hit[1]
+    else:
         if len(_UNIT_MEMO) >= _UNIT_MEMO_LIMIT:
             _UNIT_MEMO.clear()
         entry = _unit_entry(cache, u, full=full)
-        _UNIT_MEMO[key] = entry
+        _UNIT_MEMO[key] = (u, entry)
     out = dict(entry)
     out["cell"] = list(entry["cell"])
     out["statuses"] = list(entry["statuses"])
