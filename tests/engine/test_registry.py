@@ -6,7 +6,7 @@ order kind and hooks can be added without touching engine.py.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 import pytest
@@ -303,7 +303,7 @@ def test_turn_hooks_run_in_order() -> None:
     def begin(tx: Tx) -> None:
         calls.append("game")
 
-    hooks = [
+    hooks: list[tuple[str, Callable[..., Any]]] = [
         ("on_game_start", begin),
         ("on_turn_start", start),
         ("on_fire_phase", fire),
