@@ -6,8 +6,8 @@ of the tests.
 1. Whole ``demo`` games with the baseline bot on both sides (``bots.simulate``: each order is
    chosen from the seat's view and its legal orders), games per second on one core; the
    target is at least 20. The same seed is played twice to check the result is identical.
-   ``--profile`` adds a cProfile breakdown by layer (engine ``legal_orders`` / ``apply``,
-   the bot, the views).
+   ``--profile`` adds a wall-clock breakdown by layer (engine ``legal_orders`` / ``apply``,
+   the bot, the views) and of a few engine internals.
 2. ``view_for`` on ``terasvalli`` in the middle of a bot game, per viewer, with no log and
    with the whole log.
 3. ``legal_orders`` on ``terasvalli`` for every Blue seat: the full list, without recon cells,
@@ -17,16 +17,15 @@ of the tests.
 from __future__ import annotations
 
 import argparse
-import cProfile
-import io
-import pstats
 import time
+from collections import defaultdict
 from collections.abc import Callable
+from typing import Any
 
-from taistelukentta.bots import BaselineBot, simulate
+from taistelukentta.bots import BaselineBot, runner, simulate
 from taistelukentta.bots.runner import bot_legal_orders, bot_seed, run_bots
-from taistelukentta.content.scenario import load_scenario
-from taistelukentta.rules import GameState, apply, legal_orders, new_game
+from taistelukentta.content.scenario import Scenario, load_scenario
+from taistelukentta.rules import GameState, apply, engine, legal_orders, new_game
 from taistelukentta.rules.state import SIDES, Side
 from taistelukentta.views import view_for
 
@@ -57,27 +56,55 @@ def bench_games(n: int, profile: bool) -> None:
     print(f"demo, baseline bot on both sides: {n} games in {dt:.2f} s")
     print(f"  {n / dt:.1f} games/s on one core (target ≥ 20); {orders / n:.0f} orders/game,")
     print(f"  {dt / orders * 1000:.2f} ms per order (view + legal orders + choice + apply)")
-    if not profile:
-        return
-    prof = cProfile.Profile()
-    prof.enable()
-    for seed in range(1, min(n, 10) + 1):
-        simulate(scen, seed)
-    prof.disable()
-    stats = pstats.Stats(prof, stream=io.StringIO())
-    total = stats.total_tt  # type: ignore[attr-defined]
-    wanted = {
-        "legal_orders": "rules/engine.py",
-        "apply": "rules/engine.py",
-        "choose_order": "bots/baseline.py",
-        "view_for": "views/view.py",
-        "bot_legal_orders": "bots/runner.py",
-    }
-    print("  where the time goes (cumulative, share of the whole run):")
-    raw: dict[tuple[str, int, str], tuple[int, int, float, float, object]] = stats.stats  # type: ignore[attr-defined]
-    for (path, _line, name), (_cc, _nc, _tt, ct, _callers) in raw.items():
-        if name in wanted and path.endswith(wanted[name]):
-            print(f"    {name:<18} {ct / total * 100:5.1f} %")
+    if profile:
+        breakdown(scen, n)
+
+
+def breakdown(scen: Scenario, n: int) -> None:
+    """Wall-clock time per layer: the runner's calls (and a few engine internals) are
+    wrapped with timers. (cProfile was tried first: its per-call overhead inflates the
+    Python-heavy bot and view code several times over and hid the real bottleneck.)"""
+    acc: dict[str, float] = defaultdict(float)
+
+    def timed(name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            t0 = time.perf_counter()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                acc[name] += time.perf_counter() - t0
+
+        return wrapper
+
+    saved_runner = {k: getattr(runner, k) for k in ("view_for", "legal_orders", "apply")}
+    saved_choose = BaselineBot.choose
+    saved_engine = {k: getattr(engine, k) for k in _ENGINE_PARTS if hasattr(engine, k)}
+    try:
+        runner.view_for = timed("views: view_for", runner.view_for)  # type: ignore[attr-defined]
+        runner.legal_orders = timed("engine: legal_orders", runner.legal_orders)  # type: ignore[attr-defined]
+        runner.apply = timed("engine: apply", runner.apply)  # type: ignore[attr-defined]
+        BaselineBot.choose = timed("bot: choose_order", BaselineBot.choose)  # type: ignore[method-assign]
+        for k, fn in saved_engine.items():
+            setattr(engine, k, timed(f"  engine internals: {k}", fn))
+        t0 = time.perf_counter()
+        for seed in range(n + 1, 2 * n + 1):  # fresh seeds: the engine's memos start cold
+            simulate(scen, seed)
+        total = time.perf_counter() - t0
+    finally:
+        for k, fn in saved_runner.items():
+            setattr(runner, k, fn)
+        BaselineBot.choose = saved_choose  # type: ignore[method-assign]
+        for k, fn in saved_engine.items():
+            setattr(engine, k, fn)
+    print("  where the time goes (wall clock, share of the whole run, per game):")
+    for name, secs in sorted(acc.items(), key=lambda kv: -kv[1]):
+        print(f"    {name:<44} {secs / total * 100:5.1f} %  {secs / n * 1000:6.1f} ms")
+    rest = total - sum(v for k, v in acc.items() if not k.startswith(" "))
+    print(f"    {'rest (bot list pruning, runner)':<44} {rest / total * 100:5.1f} %")
+
+
+_ENGINE_PARTS = ("destinations", "_listed", "_attack_move_orders", "_withdraw_orders")
+"""Engine internals timed by ``--profile`` (inside ``legal_orders``; skipped if renamed)."""
 
 
 def midgame(name: str, orders: int) -> GameState:
