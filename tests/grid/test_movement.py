@@ -280,3 +280,17 @@ def test_r_ter_3_move_along_never_exceeds_allowance_except_by_rounding(
         assert sum(costs) <= movement or r.remaining == 0.0
     if r.stopped_by == "allowance":
         assert r.cells < len(path)
+
+
+def test_r_ter_5_map_ascent_limit_is_the_default_and_keyword_wins() -> None:
+    m = parse_map('terrain = "...."\nelevation = "0 2 4 6"\n')
+    assert m.ascent_limit == 6
+    low = m.with_rules(ascent_limit=3)
+    assert m.ascent_limit == 6 and low.ascent_limit == 3  # a copy; the original unchanged
+    assert reachable(low, (0, 0), 10)[(3, 0)] == 6.0
+    assert reachable(low, (0, 0), 10, ascent_limit=8)[(3, 0)] == 3.0
+    assert cost_field(low, (0, 0)).tolist() == [[0.0, 1.0, 4.0, 6.0]]
+    assert [s.cost for s in move_along(low, (0, 0), [(1, 0), (2, 0)], 10).steps] == [2.0, 2.0]
+    assert path_to(m.with_rules(ascent_limit=8), (0, 0), (3, 0), 3) == [(1, 0), (2, 0), (3, 0)]
+    with pytest.raises(ArgumentError, match="ascent_limit"):
+        m.with_rules(ascent_limit=-2)

@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from taistelukentta.errors import ArgumentError
 from taistelukentta.grid import (
+    Corner,
     GameMap,
     elevation_modifier,
     line_of_sight,
@@ -15,7 +16,6 @@ from taistelukentta.grid import (
     ray,
     visible_cells,
 )
-from taistelukentta.grid.sight import Corner
 
 from .reference import ref_crossed, ref_line_of_sight
 from .strategies import maps
@@ -206,3 +206,16 @@ def test_r_ter_5_elevation_modifier_is_antisymmetric_without_drones(
     assert up == -elevation_modifier(m, b, a, contours=contours, bonus=bonus)
     diff = m.elevation_at(a) - m.elevation_at(b)
     assert up == (bonus if diff >= contours else -bonus if diff <= -contours else 0)
+
+
+def test_r_ter_4_map_corner_rule_is_the_default_and_keyword_wins() -> None:
+    one = parse_map('terrain = """\n.B....\n......\n......\n......\n......\n......"""\n')
+    assert one.los_corner == "slip"
+    strict = one.with_rules(los_corner="block_either")
+    assert one.los_corner == "slip"  # a copy; the original unchanged
+    assert not line_of_sight(strict, (0, 0), (5, 5)).visible
+    assert line_of_sight(strict, (0, 0), (5, 5), corner="slip").visible
+    assert (5, 5) not in visible_cells(strict, (0, 0))
+    assert (5, 5) in visible_cells(strict, (0, 0), corner="slip")
+    with pytest.raises(ArgumentError, match="corner rule 'x'"):
+        one.with_rules(los_corner="x")  # type: ignore[arg-type]

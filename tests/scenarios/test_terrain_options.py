@@ -15,7 +15,8 @@ from taistelukentta.content.scenario import (
     scenario_from_data,
     terrain_for,
 )
-from taistelukentta.grid import default_terrain
+from taistelukentta.grid import default_terrain, line_of_sight
+from taistelukentta.grid.movement import ASCENT_LIMIT
 from tests.scenarios.conftest import BASE
 
 # 8 × 5 cells; the base units stand on open ground at (0,0), (1,0), (1,1), (6,4), (7,4).
@@ -127,3 +128,19 @@ def test_terrain_options_name_real_options_and_terrains() -> None:
         assert name in RuleOptions.model_fields
         assert tid in default_terrain()
         assert field in ("move_cost", "cover")
+
+
+def test_r_ter_4_r_ter_5_scenario_map_carries_los_corner_and_steep_ascent(folder: Path) -> None:
+    default = _scenario(folder).map
+    assert default.los_corner == "slip" and default.ascent_limit == 6
+    m = _scenario(folder, los_corner="block_either", steep_ascent_contours=3).map
+    assert m.los_corner == "block_either" and m.ascent_limit == 3
+    # the building at (3,2) sits beside a corner the line (3,1) → (1,3) passes through
+    assert line_of_sight(default, (3, 1), (1, 3)).cover == 0
+    assert line_of_sight(m, (3, 1), (1, 3)).cover == 4
+
+
+def test_r_ter_5_default_options_keep_the_maps_defaults() -> None:
+    opts = load_options()
+    assert opts.steep_ascent_contours == ASCENT_LIMIT
+    assert opts.los_corner == "slip"

@@ -375,6 +375,8 @@ def scenario_from_data(
     problems: list[str] = []
     options = _resolve_options(spec, source, text, problems)
     game_map = _resolve_map(spec, source, text, base_dir, where, problems, terrain_for(options))
+    if game_map is not None:
+        game_map = map_rules_for(game_map, options)
     cards = load_unit_cards()
     if game_map is not None:
         problems.extend(_check(spec, game_map, cards, options, where))
@@ -458,6 +460,15 @@ def terrain_for(options: RuleOptions, base: TerrainTable | None = None) -> Terra
     return table.with_overrides(
         move_cost=move_cost,
         cover={"forest": options.forest_cover, "building": options.building_cover},
+    )
+
+
+def map_rules_for(game_map: GameMap, options: RuleOptions) -> GameMap:
+    """``game_map`` set to the options' movement and sight rules, which
+    :mod:`taistelukentta.grid` then uses by default: ``steep_ascent_contours`` (R-TER-5) as
+    the map's ``ascent_limit`` and ``los_corner`` (R-TER-4) as its ``los_corner``."""
+    return game_map.with_rules(
+        ascent_limit=options.steep_ascent_contours, los_corner=options.los_corner
     )
 
 

@@ -3,7 +3,7 @@
 Pure and deterministic; knows nothing of units or rules beyond RULES.md §2 and §8.
 """
 
-from taistelukentta.grid.gamemap import GameMap, load_map, map_from_data, parse_map
+from taistelukentta.grid.gamemap import Corner, GameMap, load_map, map_from_data, parse_map
 from taistelukentta.grid.geometry import DIRECTIONS8, Cell, area, chebyshev, neighbours8
 from taistelukentta.grid.movement import (
     MoveResult,
@@ -29,6 +29,7 @@ __all__ = [
     "DIRECTIONS8",
     "MAX_SIGHT",
     "Cell",
+    "Corner",
     "GameMap",
     "MoveResult",
     "Ray",

@@ -22,9 +22,10 @@ has the same shape as ``terrain``.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -38,6 +39,33 @@ FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
 
+STEEP_ASCENT = 6
+"""Default total ascent (contours) from which a move's uphill steps cost double (R-TER-5)."""
+Corner = Literal["slip", "block_either"]
+"""Corner rule of the line of sight (option ``los_corner``, R-TER-4)."""
+CORNER_RULES: tuple[Corner, ...] = ("slip", "block_either")
+
+
+def check_corner(corner: str) -> None:
+    """ArgumentError unless ``corner`` is a known corner rule."""
+    if corner not in CORNER_RULES:
+        known = ", ".join(CORNER_RULES)
+        raise ArgumentError(
+            f"unknown corner rule {corner!r}; known: {known}",
+            f"tuntematon kulmasääntö {corner!r}; tunnetut: {known}",
+        )
+
+
+def check_ascent_limit(ascent_limit: int) -> int:
+    """``ascent_limit`` if it is a whole number >= 0; ArgumentError otherwise."""
+    if isinstance(ascent_limit, bool) or not isinstance(ascent_limit, int) or ascent_limit < 0:
+        raise ArgumentError(
+            f"ascent_limit must be a whole number >= 0, got {ascent_limit!r}",
+            f"nousurajan on oltava kokonaisluku >= 0, saatiin {ascent_limit!r}",
+        )
+    return ascent_limit
+
+
 _MAP_KEYS = ("name", "terrain", "legend", "elevation")
 _MAX_PROBLEMS = 20
 
@@ -49,6 +77,11 @@ class GameMap:
     vectorised paths: ``move_cost`` (``inf`` = impassable), ``cover``, ``sight_limit``
     (``inf`` = no limit), ``sight_cover`` (best cover of the cell's sight-limiting features),
     ``elevation``.
+
+    Two rule settings travel with the map (set by :meth:`with_rules`, e.g. from a scenario's
+    options) and are what movement and sight use when not given a keyword of their own:
+    ``ascent_limit`` (option ``steep_ascent_contours``, default 6) and ``los_corner``
+    (option ``los_corner``, default ``"slip"``).
     """
 
     def __init__(
@@ -127,6 +160,25 @@ class GameMap:
                     f"korkeuden muoto {elev.shape} ei vastaa maastoa {(self.height, width)}",
                 )
         self.elevation: IntArray = _ro(elev.copy())
+        self.ascent_limit: int = STEEP_ASCENT
+        """Total ascent from which a move's uphill steps cost double (R-TER-5)."""
+        self.los_corner: Corner = "slip"
+        """Corner rule of the line of sight (R-TER-4)."""
+
+    def with_rules(
+        self, *, ascent_limit: int | None = None, los_corner: Corner | None = None
+    ) -> GameMap:
+        """A copy using these rule settings by default (None keeps this map's setting).
+
+        The cell arrays are shared (they are read-only).
+        """
+        out = copy.copy(self)
+        if ascent_limit is not None:
+            out.ascent_limit = check_ascent_limit(ascent_limit)
+        if los_corner is not None:
+            check_corner(los_corner)
+            out.los_corner = los_corner
+        return out
 
     # -- cells -------------------------------------------------------------------------
     def in_bounds(self, cell: Cell) -> bool:

@@ -27,12 +27,13 @@ from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import dijkstra
 
 from taistelukentta.errors import ArgumentError
-from taistelukentta.grid.gamemap import FloatArray, GameMap
+from taistelukentta.grid.gamemap import STEEP_ASCENT, FloatArray, GameMap, check_ascent_limit
 from taistelukentta.grid.geometry import DIRECTIONS8, Cell, chebyshev
 from taistelukentta.grid.terrain import TerrainTable
 
-ASCENT_LIMIT = 6
-"""Total ascent (contour lines) from which every uphill step of a move costs double."""
+ASCENT_LIMIT = STEEP_ASCENT
+"""Default total ascent (contour lines) from which every uphill step of a move costs double
+(a map's ``ascent_limit``; option ``steep_ascent_contours``)."""
 UPHILL_FACTOR = 2.0
 
 _I = npt.NDArray[np.int64]
@@ -74,13 +75,9 @@ def _check_movement(movement: float) -> float:
     return m
 
 
-def _check_ascent_limit(ascent_limit: int) -> int:
-    if isinstance(ascent_limit, bool) or not isinstance(ascent_limit, int) or ascent_limit < 0:
-        raise ArgumentError(
-            f"ascent_limit must be a whole number >= 0, got {ascent_limit!r}",
-            f"nousurajan on oltava kokonaisluku >= 0, saatiin {ascent_limit!r}",
-        )
-    return ascent_limit
+def _ascent_limit(game_map: GameMap, ascent_limit: int | None) -> int:
+    """The keyword if given, else the map's own setting."""
+    return game_map.ascent_limit if ascent_limit is None else check_ascent_limit(ascent_limit)
 
 
 def _walk(
@@ -161,16 +158,17 @@ def move_along(
     blocked: Collection[Cell] = frozenset(),
     stop_cells: Collection[Cell] = frozenset(),
     allow_squeeze: bool = False,
-    ascent_limit: int = ASCENT_LIMIT,
+    ascent_limit: int | None = None,
 ) -> MoveResult:
     """Move from ``start`` along ``path`` (the cells entered, start excluded) as far as allowed.
 
     Stops before a blocked or impassable cell (or a forbidden diagonal squeeze), after
     entering a stop cell, or when the allowance runs out (R-TER-3, R-TER-5). A move whose
-    total ascent reaches ``ascent_limit`` contours pays double for every uphill step.
+    total ascent reaches ``ascent_limit`` contours pays double for every uphill step
+    (None: the map's own ``ascent_limit``, by default 6).
     """
     L = _check_movement(movement)
-    _check_ascent_limit(ascent_limit)
+    ascent_limit = _ascent_limit(game_map, ascent_limit)
     game_map.check_cell(start, "start")
     prev = start
     for i, cell in enumerate(path):
@@ -470,7 +468,7 @@ def reachable(
     blocked: Collection[Cell] = frozenset(),
     stop_cells: Collection[Cell] = frozenset(),
     allow_squeeze: bool = False,
-    ascent_limit: int = ASCENT_LIMIT,
+    ascent_limit: int | None = None,
 ) -> dict[Cell, float]:
     """Every cell a move from ``start`` can end in, with the allowance it spends.
 
@@ -480,7 +478,7 @@ def reachable(
     are ignored. ``ascent_limit`` as in :func:`move_along`.
     """
     L = _check_movement(movement)
-    _check_ascent_limit(ascent_limit)
+    ascent_limit = _ascent_limit(game_map, ascent_limit)
     game_map.check_cell(start, "start")
     res = _reach(game_map, start, L, blocked, stop_cells, allow_squeeze, False, ascent_limit)
     ed = res.edges
@@ -499,7 +497,7 @@ def path_to(
     blocked: Collection[Cell] = frozenset(),
     stop_cells: Collection[Cell] = frozenset(),
     allow_squeeze: bool = False,
-    ascent_limit: int = ASCENT_LIMIT,
+    ascent_limit: int | None = None,
 ) -> list[Cell] | None:
     """A cheapest legal path (the cells entered, start excluded) to ``goal``; None if none.
 
@@ -507,7 +505,7 @@ def path_to(
     whole returned path.
     """
     L = _check_movement(movement)
-    _check_ascent_limit(ascent_limit)
+    ascent_limit = _ascent_limit(game_map, ascent_limit)
     game_map.check_cell(start, "start")
     game_map.check_cell(goal, "goal")
     if goal == start:
@@ -548,14 +546,14 @@ def cost_field(
     blocked: Collection[Cell] = frozenset(),
     stop_cells: Collection[Cell] = frozenset(),
     allow_squeeze: bool = False,
-    ascent_limit: int = ASCENT_LIMIT,
+    ascent_limit: int | None = None,
 ) -> FloatArray:
     """Cheapest movement cost from ``start`` to every cell, shape ``(height, width)``.
 
     No allowance and no rounding: ``inf`` marks cells that cannot be reached at all.
     Elevation (R-TER-5, ``ascent_limit``) is priced exactly as in :func:`reachable`.
     """
-    _check_ascent_limit(ascent_limit)
+    ascent_limit = _ascent_limit(game_map, ascent_limit)
     game_map.check_cell(start, "start")
     ed = _edges(game_map, start, None, blocked, stop_cells, allow_squeeze)
     n = ed.n

@@ -16,13 +16,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Literal
 
 import numpy as np
 import numpy.typing as npt
 
 from taistelukentta.errors import ArgumentError
-from taistelukentta.grid.gamemap import GameMap
+from taistelukentta.grid.gamemap import Corner, GameMap, check_corner
 from taistelukentta.grid.geometry import Cell, chebyshev
 
 MAX_SIGHT = 10
@@ -33,18 +32,14 @@ HEIGHT_MODIFIER = 2
 """Size of the elevation modifier (R-TER-5)."""
 
 Offset = tuple[int, int]
-Corner = Literal["slip", "block_either"]
-"""Corner rule of the line of sight (option ``los_corner``, R-TER-4)."""
-CORNER_RULES: tuple[Corner, ...] = ("slip", "block_either")
 
 
-def _check_corner(corner: str) -> None:
-    if corner not in CORNER_RULES:
-        known = ", ".join(CORNER_RULES)
-        raise ArgumentError(
-            f"unknown corner rule {corner!r}; known: {known}",
-            f"tuntematon kulmasääntö {corner!r}; tunnetut: {known}",
-        )
+def _corner(game_map: GameMap, corner: Corner | None) -> Corner:
+    """The keyword if given, else the map's own ``los_corner``."""
+    if corner is None:
+        return game_map.los_corner
+    check_corner(corner)
+    return corner
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,13 +146,14 @@ def line_of_sight(
     b: Cell,
     *,
     max_range: int = MAX_SIGHT,
-    corner: Corner = "slip",
+    corner: Corner | None = None,
 ) -> Sight:
     """Whether units at ``a`` and ``b`` see each other, and the cover ``b`` gets (R-TER-4).
 
-    ``corner`` is the corner rule (option ``los_corner``): ``"slip"`` or ``"block_either"``.
+    ``corner`` is the corner rule (option ``los_corner``): ``"slip"`` or ``"block_either"``;
+    None = the map's own ``los_corner`` (by default ``"slip"``).
     """
-    _check_corner(corner)
+    corner = _corner(game_map, corner)
     game_map.check_cell(a, "observer")
     game_map.check_cell(b, "target")
     dist = chebyshev(a, b)
@@ -228,14 +224,14 @@ def _ray_table(radius: int) -> _RayTable:
 
 
 def visible_cells(
-    game_map: GameMap, origin: Cell, radius: int = MAX_SIGHT, *, corner: Corner = "slip"
+    game_map: GameMap, origin: Cell, radius: int = MAX_SIGHT, *, corner: Corner | None = None
 ) -> set[Cell]:
     """Every cell a unit at ``origin`` sees (itself included), ``radius`` = maximum range.
 
     Vectorised over precomputed rays; the same answer as :func:`line_of_sight` per cell
-    (with the same ``corner`` rule).
+    (with the same ``corner`` rule; None = the map's own).
     """
-    _check_corner(corner)
+    corner = _corner(game_map, corner)
     game_map.check_cell(origin, "observer")
     if radius < 0:
         return set()
