@@ -177,7 +177,7 @@ def _map_legend() -> RichText:
     out.append(" 1 ", style=_SIDE_STYLE["blue"])
     out.append(tr(" joukkue  ", " platoon  "))
     out.append(" X ", style=_SIDE_STYLE["red"])
-    out.append(tr(" havaittu vihollinen  ", " spotted enemy  "))
+    out.append(tr(" havaittu vihollinen\n", " spotted enemy\n"))
     out.append(" ! ", style=_CONTACT_STYLE)
     out.append(f" {term('KNOWN')}  ")
     out.append(" ? ", style=_CONTACT_STYLE)
