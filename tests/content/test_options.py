@@ -357,3 +357,32 @@ def test_options_toml_syntax_error(tmp_path: Path) -> None:
 def test_options_file_missing(tmp_path: Path) -> None:
     with pytest.raises(DataError, match="file not found"):
         load_options(tmp_path / "nothing.toml")
+
+
+# Options the engine supports in one way only: `tk20 rules` must not offer a switch.
+SINGLE_BEHAVIOUR = (
+    "auras_apply",
+    "heavy_hit_extra",
+    "remove_destroyed",
+    "turn_order",
+    "status_counts_own_turn",
+)
+
+
+def test_r_turn_1_single_behaviour_options_offer_one_choice_and_say_so() -> None:
+    specs = {s.name: s for s in option_specs()}
+    for name in SINGLE_BEHAVIOUR:
+        s = specs[name]
+        assert s.choices is not None and len(s.choices) == 1, name
+        assert "vain tämä arvo on tuettu" in s.fi, name
+        assert "only this value is supported" in s.en, name
+    for s in specs.values():
+        if "only this value is supported" in s.en:
+            assert s.choices is not None and len(s.choices) == 1, s.name
+
+
+def test_r_atk_10_unsupported_value_of_a_single_behaviour_option_is_refused() -> None:
+    with pytest.raises(DataError, match="not allowed for remove_destroyed"):
+        load_options(overrides={"remove_destroyed": False})
+    with pytest.raises(DataError, match="not allowed for status_counts_own_turn"):
+        load_options(overrides={"status_counts_own_turn": False})
