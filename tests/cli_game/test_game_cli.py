@@ -225,3 +225,14 @@ def test_play_as_red(tmp_path: Path) -> None:
 def test_play_bad_side_exits_2() -> None:
     result = runner.invoke(app, ["play", "demo", "--as", "green"])
     assert result.exit_code == 2 and "green" in _flat(result.output)
+
+
+def test_play_resumed_game_goes_on_as_an_uninterrupted_one(tmp_path: Path) -> None:
+    whole, split = tmp_path / "whole.json", tmp_path / "split.json"
+    _ok(["play", "demo", "--seed", "8", "--out", str(whole)], input="done\ndone\ndone\nquit\n")
+    _ok(["play", "demo", "--seed", "8", "--out", str(split)], input="done\nquit\n")
+    _ok(["play", str(split)], input="done\ndone\nquit\n")
+    a, b = load_game(whole), load_game(split)
+    assert [(o.seat, o.order) for o in a.orders] == [(o.seat, o.order) for o in b.orders]
+    assert a.state_hash == b.state_hash
+    assert sum(o.seat == "gm" for o in a.orders) > 2  # the computer played in between
