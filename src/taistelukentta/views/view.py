@@ -170,10 +170,9 @@ def view_for(state: GameState, viewer: str, *, log_limit: int | None = None) -> 
         out["command_points"] = {s: state.kp.get(s, 0) for s in state.seats(side)}
         if seat is not None:
             out["seat_command_points"] = state.kp.get(seat, 0)
-        out["destroyed"] = {
-            "own": list(state.destroyed[side]),
-            "enemy_count": len(state.destroyed["red" if side == "blue" else "blue"]),
-        }
+        # Own losses only: how many enemy units are gone is told by the events the side saw
+        # (a unit destroyed out of sight must not show up as a count).
+        out["destroyed"] = {"own": list(state.destroyed[side])}
         out["objectives"] = _objectives(state, side)
     if log_limit == 0:
         out["log"] = []
