@@ -238,6 +238,7 @@ class RuleOptions(BaseModel):
     rush_damage_at: DiceText
     mine_morale_dc: Count
     mine_cell_safe_after: bool
+    mines_spare_owner: bool
     # R-MINE-5
     planned_clearing_dc: Count
     planned_clearing_dc_pioneer: Count
