@@ -160,8 +160,8 @@ def _line_blocked(state: GameState, a: Cell, b: Cell) -> bool:
 
 def restored_this_turn(state: GameState, seat_id: str) -> bool:
     """A link of seat ``seat_id`` restored by the CO this turn (R-LINK-2)."""
-    restored = _ext(state).get("restored")
-    return bool(restored) and restored.get(seat_id) == state.turn_no
+    restored: Mapping[str, int] = _ext(state).get("restored") or {}
+    return restored.get(seat_id) == state.turn_no
 
 
 def in_command_link(state: GameState, unit_id: str) -> bool:
