@@ -156,6 +156,8 @@ def new_game(scenario: Scenario, seed: int) -> GameState:
     tx.emit(
         "game_started",
         {"scenario": scenario.id, "seed": seed, "rounds": scenario.rounds},
+        # The seed fixes every future roll: only the GM may see it (R-DICE-6).
+        {side: {"scenario": scenario.id, "rounds": scenario.rounds} for side in SIDES},
     )
     for side in SIDES:
         passive_observe(tx, side, list(tx.units_of(side)))
