@@ -16,7 +16,6 @@ from taistelukentta.dice.expr import DiceExpr
 from taistelukentta.dice.roller import Advantage
 from taistelukentta.errors import ArgumentError
 from taistelukentta.grid.geometry import Cell, chebyshev
-from taistelukentta.grid.sight import elevation_modifier
 from taistelukentta.odds.exact import AttackOdds, attack_odds
 from taistelukentta.rules import GameState
 from taistelukentta.rules.context import cache_for
@@ -62,7 +61,7 @@ def attack_estimate(
     card_a = cache.card(a)
     card_t = state.scenario.cards[c.card]
     weapon = card_a.basic_weapon
-    bonus = cache.skill(a) + weapon.attack_bonus + elevation_modifier(cache.map, at, tcell)
+    bonus = cache.skill(a) + weapon.attack_bonus + cache.elevation(at, tcell)
     if a.shaken is not None:
         bonus -= opts.shaken_attack_penalty
     if a.pinned is not None:
