@@ -455,8 +455,9 @@ def _status_line(state: GameState) -> str:
 
 
 def replay_cmd(game: GameArg, json_out: JsonFlag = False) -> None:
-    """Pelaa tallennetut käskyt uudelleen ja tarkista tila / replay the orders, check the
-    result equals the saved state (exit 1 if not)."""
+    """Tarkista peli pelaamalla käskyt uudelleen / replay the orders, check the saved state.
+
+    Exit 1 if the replayed state differs from the saved one."""
     try:
         record = load_game(game)
         _, state = replay_record(record, str(game))
@@ -522,8 +523,7 @@ def simulate_cmd(
     ] = None,
     json_out: JsonFlag = False,
 ) -> None:
-    """Pelaa skenaario loppuun tietokone vastaan tietokone / play both sides with the
-    baseline computer player to the end."""
+    """Tietokone pelaa molempia puolia loppuun / the computer plays both sides to the end."""
     chosen = _random_seed() if seed is None else seed
     try:
         scen = load_scenario(scenario)
