@@ -260,7 +260,9 @@ def may_fire(cache: ScenarioCache, unit: UnitState, turn_no: int) -> bool:
         return False
     if unit.action == Action.ATTACK:
         return True
-    return unit.action in (None, Action.DEFEND) and not unit.moved
+    if unit.action in (None, Action.DEFEND) and not unit.moved:
+        return True
+    return any(fn(cache, unit, turn_no) for fn in HOOKS.may_fire)
 
 
 def _check(state: GameState, seat: str, order: Order) -> Plan:

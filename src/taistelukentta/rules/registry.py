@@ -176,6 +176,10 @@ class Hooks:
     view_extras: list[Callable[[GameState, str], dict[str, Any]]] = field(default_factory=list)
     """What a viewer (``blue``, ``red`` or ``gm``) sees of module state; merged by
     :func:`view_extras`."""
+    may_fire: list[Callable[[ScenarioCache, UnitState, int], bool]] = field(default_factory=list)
+    """``(cache, unit, turn_no)``: True lets a unit whose action would forbid fire (e.g. a
+    withdrawal under Järjestäytynyt vetäytyminen) fire this fire phase; the unit must
+    still not have fired and be able to fire."""
 
 
 HOOKS = Hooks()
