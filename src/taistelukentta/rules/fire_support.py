@@ -1,0 +1,947 @@
+"""Fire direction and indirect fire (RULES.md §12: R-FD-1…5, R-ORG-1, R-OFF-1…4).
+
+Orders (notation in docs/notation.md, readings in docs/fire-support.md):
+
+- ``organic M X,Y by O [danger]`` — organic support unit M (ability
+  ``organic_fire_support``) fires at cell X,Y, directed by observer O (ability
+  ``tulenjohto``). ``kp_organic_fire`` KP from the seat of M or of O. Lands in the fire
+  phase of the requesting side's next turn (``organic_delay``), no scatter.
+- ``boost M`` — the side's commander adds ``kp_organic_boost`` KP in the same command
+  phase: +``organic_boost_damage`` on the damage rolls of M's pending strike (R-FD-4).
+- ``strike k9|mlrs X,Y by O [danger]`` — the CO's off-board request
+  (``kp_fire_support_request`` KP, scenario requests), secret delay, scatter (R-OFF-1…4).
+
+Pending strikes live in ``GameState.ext["fire_support"]``; they land in
+``on_fire_phase`` of the requesting side's turn when due. Views: the GM sees everything;
+the requesting side sees its strikes on the way (type, aimed cell) but not when; the other
+side sees nothing until impact.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from taistelukentta.dice.roller import Roller
+from taistelukentta.errors import IllegalOrderError
+from taistelukentta.grid.geometry import chebyshev
+from taistelukentta.rules.combat import apply_damage_type
+from taistelukentta.rules.context import ScenarioCache, Tx, cache_for
+from taistelukentta.rules.orders import Order, OrderKind
+from taistelukentta.rules.recon import ContactLevel
+from taistelukentta.rules.registry import OrderHandler, Plan, add_hook, register_order
+from taistelukentta.rules.state import GM_SEAT, Contact, GameState, Side, UnitState, other_side
+from taistelukentta.rules.status import damage_unit, morale_test
+from taistelukentta.rules.strike_geometry import (
+    Cell,
+    StrikeWeapon,
+    adjacent_ring,
+    footprint,
+    shift,
+)
+
+MODULE = "fire_support"
+OBSERVER_ABILITY = "tulenjohto"
+SUPPORT_ABILITY = "organic_fire_support"
+STRIKE_KINDS = ("k9", "mlrs")
+
+
+# --------------------------------------------------------------------------- module state
+
+
+def _ext(state_ext: Mapping[str, Any]) -> dict[str, Any]:
+    found = state_ext.get(MODULE)
+    return dict(found) if found else {}
+
+
+def _ext_tx(tx: Tx) -> dict[str, Any]:
+    found = tx.ext(MODULE)
+    return dict(found) if found else {}
+
+
+def _pending(ext: Mapping[str, Any]) -> list[dict[str, Any]]:
+    return list(ext.get("pending", ()))
+
+
+def rounds_left(state: GameState, uid: str) -> int:
+    """Organic rounds support unit ``uid`` has left (R-ORG-1; scenario secret)."""
+    total = state.scenario.secrets.organic_rounds.get(uid, 0)
+    used = _ext(state.ext).get("rounds_used", {}).get(uid, 0)
+    return max(0, int(total) - int(used))
+
+
+def requests_left(state: GameState, side: Side) -> int:
+    """Off-board fire-support requests ``side`` has left (R-OFF-1). The scenario's
+    requests are Blue's (a scenario has no field granting Red any)."""
+    if side != "blue":
+        return 0
+    total = state.scenario.secrets.fire_support.off_board_requests
+    used = _ext(state.ext).get("requests_used", {}).get(side, 0)
+    return max(0, total - int(used))
+
+
+def pending_strikes(state: GameState) -> list[dict[str, Any]]:
+    """Every pending strike (GM knowledge: includes the due turn)."""
+    return _pending(_ext(state.ext))
+
+
+# --------------------------------------------------------------------------- company links
+
+
+def _company_fn(name: str) -> Any:
+    """A function of the company module, or None while it does not exist yet."""
+    try:
+        mod = importlib.import_module("taistelukentta.rules.company")
+    except ModuleNotFoundError:
+        return None
+    return getattr(mod, name, None)
+
+
+def commander_seat(state: GameState, side: Side) -> str:
+    """The seat that commands ``side``: Blue's CO seat (``company.co_seat``), Red's GM.
+
+    Fallback until ``rules/company.py`` offers ``co_seat``: the ``co`` seat."""
+    if side == "red":
+        return GM_SEAT
+    fn = _company_fn("co_seat")
+    if fn is None:
+        return "co"
+    return str(fn(state))
+
+
+def _commander_unit(state: GameState, side: Side) -> UnitState | None:
+    if side == "red":
+        return None
+    fn = _company_fn("co_unit")
+    if fn is not None:
+        found = fn(state)
+        if isinstance(found, UnitState):
+            return found
+        if isinstance(found, str):
+            return state.units.get(found)
+        return None
+    # Fallback until company.co_unit exists: the CO seat's leader unit.
+    seat = commander_seat(state, side)
+    mine = sorted((u for u in state.units.values() if u.seat == seat), key=lambda u: u.id)
+    return mine[0] if mine else None
+
+
+def _linked(state: GameState, uid: str) -> bool:
+    """The observer's own command link to the CO (R-FD-1, R-LINK-1).
+
+    Fallback until ``company.in_command_link`` exists: always in link."""
+    fn = _company_fn("in_command_link")
+    if fn is None:
+        return True
+    return bool(fn(state, uid))
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _illegal(en: str, fi: str) -> IllegalOrderError:
+    return IllegalOrderError(en, fi)
+
+
+def _cell_text(cell: Cell) -> str:
+    return f"{cell[0]},{cell[1]}"
+
+
+def _on_map(cache: ScenarioCache, cell: Cell) -> bool:
+    return 0 <= cell[0] < cache.map.width and 0 <= cell[1] < cache.map.height
+
+
+def off_board_weapon(cache: ScenarioCache, kind: str) -> StrikeWeapon:
+    """K9/MLRS with the scenario's options (R-OFF-1, R-OFF-3)."""
+    o = cache.opts
+    if kind == "k9":
+        return StrikeWeapon("k9", o.k9_area, o.k9_damage_soft, o.k9_damage_armoured, 1)
+    if kind == "mlrs":
+        return StrikeWeapon(
+            "mlrs", o.mlrs_area, o.mlrs_damage_soft, o.mlrs_damage_armoured, o.mlrs_requests
+        )
+    raise _illegal(
+        f"unknown strike type {kind!r}; choose k9 or mlrs",
+        f"tuntematon iskun tyyppi {kind!r}; valitse k9 tai mlrs",
+    )
+
+
+def _in_area(cell: Cell, area: tuple[int, int, int]) -> bool:
+    x0, y0, size = area
+    return x0 <= cell[0] < x0 + size and y0 <= cell[1] < y0 + size
+
+
+def contact_level_at(contacts: Mapping[str, Contact], cell: Cell) -> ContactLevel:
+    """The best contact a side has on the aimed cell: SPOTTED when a SPOTTED contact stands
+    there, else the highest contact whose area holds it (R-FD-1 DEFAULT reading)."""
+    best = ContactLevel.NONE
+    for c in contacts.values():
+        if c.level == ContactLevel.SPOTTED:
+            if c.cell == cell:
+                return ContactLevel.SPOTTED
+        elif c.area is not None and c.level > best and _in_area(cell, c.area):
+            best = c.level
+    return best
+
+
+def _needed_contact(cache: ScenarioCache) -> ContactLevel:
+    return (
+        ContactLevel.SUSPECTED
+        if cache.opts.fire_direction_contact == "any"
+        else (ContactLevel.KNOWN)
+    )
+
+
+def _is_hidden(tx: Tx, unit: UnitState) -> bool:
+    """HIDDEN (R-MOR-3), owned by the abilities module: ``abilities.is_hidden(unit)``;
+    False while that function does not exist."""
+    try:
+        mod = importlib.import_module("taistelukentta.rules.abilities")
+    except ModuleNotFoundError:
+        return False
+    fn = getattr(mod, "is_hidden", None)
+    return bool(fn(unit)) if fn is not None else False
+
+
+def _check_observer(
+    state: GameState, side: Side, oid: str | None
+) -> UnitState:  # R-FD-1, R-FD-2 (legality part)
+    cache = cache_for(state.scenario)
+    unit = state.units.get(oid or "")
+    if unit is None or unit.side != side:
+        raise _illegal(f"you have no unit {oid!r}", f"sinulla ei ole yksikköä {oid!r}")
+    if not cache.card(unit).has_ability(OBSERVER_ABILITY):
+        raise _illegal(
+            f"{unit.id} cannot direct fire (no Tulenjohto ability)",
+            f"{unit.id} ei voi johtaa tulta (ei tulenjohtokykyä)",
+        )
+    if unit.strength < cache.opts.observer_min_strength:
+        raise _illegal(
+            f"{unit.id} is too weak to direct fire (TK {unit.strength})",
+            f"{unit.id} on liian heikko johtamaan tulta (TK {unit.strength})",
+        )
+    if unit.comms_until is not None and unit.comms_until >= state.turn_no:
+        raise _illegal(
+            f"{unit.id} has lost communications this turn",
+            f"{unit.id}:n viestiyhteys on poikki tällä vuorolla",
+        )
+    return unit
+
+
+def _check_target(state: GameState, side: Side, cell: Cell | None) -> tuple[Cell, ContactLevel]:
+    cache = cache_for(state.scenario)
+    if cell is None or not _on_map(cache, cell):
+        raise _illegal(f"cell {cell} is not on the map", f"ruutu {cell} ei ole kartalla")
+    level = contact_level_at(state.contacts[side], cell)
+    if level < _needed_contact(cache):
+        what_en = (
+            "any contact"
+            if cache.opts.fire_direction_contact == "any"
+            else ("a SPOTTED enemy there or a KNOWN contact's area")
+        )
+        what_fi = (
+            "mitään havaintoa"
+            if cache.opts.fire_direction_contact == "any"
+            else ("Havaittua vihollista tai Tiedossa-kontaktin aluetta")
+        )
+        raise _illegal(
+            f"cell {_cell_text(cell)} is not a fire-direction target: needs {what_en}",
+            f"ruutu {_cell_text(cell)} ei kelpaa tulenjohdon maaliksi: ei {what_fi}",
+        )
+    return cell, level
+
+
+def _own_in(state: GameState, side: Side, cells: Iterable[Cell]) -> list[str]:
+    cs = set(cells)
+    return sorted(u.id for u in state.units.values() if u.side == side and u.cell in cs)
+
+
+def _danger_check(state: GameState, side: Side, order: Order, cells: Iterable[Cell]) -> None:
+    """R-FD-5: without ``danger`` a strike cannot be ordered onto own units (DEFAULT)."""
+    if "danger" in order.flags:
+        return
+    if cache_for(state.scenario).opts.danger_close_without_permission == "allowed":
+        return
+    own = _own_in(state, side, cells)
+    if own:
+        raise _illegal(
+            f"own units {', '.join(own)} are in the strike area; add 'danger' to allow it",
+            f"omia yksiköitä {', '.join(own)} on iskualueella; lisää 'vaara' salliaksesi",
+        )
+
+
+def organic_area(cache: ScenarioCache, cell: Cell) -> list[Cell]:
+    """The cells an organic strike hits (R-ORG-1, ``organic_area_radius``), on the map."""
+    r = cache.opts.organic_area_radius
+    return [
+        (cell[0] + dx, cell[1] + dy)
+        for dy in range(-r, r + 1)
+        for dx in range(-r, r + 1)
+        if _on_map(cache, (cell[0] + dx, cell[1] + dy))
+    ]
+
+
+def corner_union(weapon: StrikeWeapon, aimed: Cell) -> list[Cell]:
+    """Every cell the d4 corner alone can bring under an off-board strike."""
+    out: set[Cell] = set()
+    for corner in (1, 2, 3, 4):
+        out.update(footprint(weapon, aimed, corner))
+    return sorted(out, key=lambda c: (c[1], c[0]))
+
+
+def _indirect_weapon(cache: ScenarioCache, unit: UnitState) -> Any:
+    card = cache.card(unit)
+    return next((w for w in card.weapons if w.indirect), None)
+
+
+# --------------------------------------------------------------------------- scatter
+
+
+@dataclass(frozen=True)
+class Scatter:
+    """Where an off-board strike landed and why."""
+
+    cells: list[Cell]
+    corner: int
+    direction: int | None
+    distance: int
+    rerolled: bool
+
+
+def roll_scatter(
+    roller: Roller,
+    weapon: StrikeWeapon,
+    aimed: Cell,
+    contact: str,
+    *,
+    scatter: str = "corner",
+    known_shift: bool = True,
+    reroll: bool = False,
+    purpose: str = "strike:scatter",
+) -> Scatter:
+    """Roll R-OFF-4 scatter: d4 corner; base shift by ``scatter`` mode; with a KNOWN
+    ``contact`` (and ``known_shift``) an extra d2; a d8 direction when the total shift is
+    above 0. ``reroll`` (R-FD-3 variant): one scatter die rerolled — a d2 showing 2, or the
+    higher die of a non-double 2d4. Same outcomes as :func:`odds.strike.strike_odds`."""
+    corner = roller.roll("d4", f"{purpose}:corner").total
+    rerolled = False
+    base = 0
+    if scatter == "corner_plus_d2":
+        base = roller.roll("d2", f"{purpose}:base").total
+        if reroll and base == 2:
+            base = roller.roll("d2", f"{purpose}:base:reroll").total
+            rerolled = True
+    elif scatter == "2d4_d8_bullseye":
+        a = roller.roll("d4", f"{purpose}:2d4").total
+        b = roller.roll("d4", f"{purpose}:2d4").total
+        if reroll and a != b:
+            new = roller.roll("d4", f"{purpose}:2d4:reroll").total
+            a, b = (new, b) if a >= b else (a, new)
+            rerolled = True
+        base = 0 if a == b else a + b
+    elif scatter != "corner":
+        raise ValueError(f"unknown scatter mode {scatter!r}")
+    extra = 0
+    if contact == "known" and known_shift:
+        extra = roller.roll("d2", f"{purpose}:known").total
+        if reroll and not rerolled and extra == 2:
+            extra = roller.roll("d2", f"{purpose}:known:reroll").total
+            rerolled = True
+    distance = base + extra
+    cells = footprint(weapon, aimed, corner)
+    direction: int | None = None
+    if distance > 0:
+        direction = roller.roll("d8", f"{purpose}:direction").total
+        cells = shift(cells, direction, distance)
+    return Scatter(cells, corner, direction, distance, rerolled)
+
+
+def delay_for(roller: Roller, kind: str, mode: str) -> tuple[int, int]:
+    """R-OFF-2 delay (a secret roll): (turns, die). ``d6_table``: 1–2 → 1, 3–4 → 2,
+    5–6 → 3; ``by_calibre``: 155 mm (K9; MLRS read the same) d4+1."""
+    if mode == "by_calibre":
+        r = roller.roll("d4", f"strike:delay:{kind}", modifier=1, secret=True)
+        return r.total, r.total - 1
+    r = roller.roll("d6", f"strike:delay:{kind}", secret=True)
+    return (r.total + 1) // 2, r.total
+
+
+# --------------------------------------------------------------------------- organic
+
+
+def check_organic(state: GameState, seat: str, side: Side, order: Order) -> Plan:
+    cache = cache_for(state.scenario)
+    m = state.units.get(order.unit or "")
+    if m is None or m.side != side:
+        raise _illegal(
+            f"you have no unit {order.unit!r}", f"sinulla ei ole yksikköä {order.unit!r}"
+        )
+    if not cache.card(m).has_ability(SUPPORT_ABILITY):
+        raise _illegal(
+            f"{m.id} gives no organic fire support",
+            f"{m.id} ei anna orgaanista tulitukea",
+        )
+    observer = _check_observer(state, side, order.observer)
+    if seat not in (m.seat, observer.seat):
+        raise _illegal(
+            f"organic fire is requested by the seat of {m.id} or of {observer.id}",
+            f"orgaanista tulta pyytää yksikön {m.id} tai {observer.id} johtaja",
+        )
+    if m.suppressed is not None or m.retreating is not None:
+        raise _illegal(f"{m.id} cannot fire now", f"{m.id} ei voi ampua nyt")
+    if rounds_left(state, m.id) <= 0:
+        raise _illegal(f"{m.id} has no rounds left", f"{m.id}:lla ei ole ammuksia jäljellä")
+    if any(p["kind"] == "organic" and p["unit"] == m.id for p in pending_strikes(state)):
+        raise _illegal(
+            f"{m.id} already has a strike on its way",
+            f"{m.id}:lla on jo isku tulossa",
+        )
+    cell, level = _check_target(state, side, order.cell)
+    if observer.cell != cell and not cache.sees(observer.cell, cell):
+        raise _illegal(
+            f"{observer.id} does not see cell {_cell_text(cell)}",
+            f"{observer.id} ei näe ruutua {_cell_text(cell)}",
+        )
+    dist = chebyshev(m.cell, cell)
+    if dist <= cache.opts.organic_min_range:
+        raise _illegal(
+            f"cell {_cell_text(cell)} is within {cache.opts.organic_min_range} of {m.id} "
+            "(minimum range)",
+            f"ruutu {_cell_text(cell)} on {cache.opts.organic_min_range} ruudun sisällä "
+            f"yksiköstä {m.id} (minimietäisyys)",
+        )
+    weapon = _indirect_weapon(cache, m)
+    if weapon is not None and dist > weapon.range:
+        raise _illegal(
+            f"cell {_cell_text(cell)} is beyond {m.id}'s range {weapon.range}",
+            f"ruutu {_cell_text(cell)} on yksikön {m.id} kantaman {weapon.range} ulkopuolella",
+        )
+    _danger_check(state, side, order, organic_area(cache, cell))
+    return Plan(
+        unit=m, cost=cache.opts.kp_organic_fire, data={"observer": observer, "level": int(level)}
+    )
+
+
+def _direction_succeeds(tx: Tx, observer: UnitState, what: str) -> bool:
+    """R-FD-2: TK ≥ 50 % automatic; below, d6 ≥ ``observer_damaged_roll``. A failure is
+    logged for the ordering side only."""
+    if observer.strength * 2 >= observer.max_strength:
+        return True
+    tx.take_rolls()
+    r = tx.roller.roll("d6", f"fire_direction:{what}")
+    ok = r.total >= tx.opts.observer_damaged_roll
+    data = {
+        "observer": observer.id,
+        "need": tx.opts.observer_damaged_roll,
+        "ok": ok,
+        "rolls": tx.take_rolls(),
+    }
+    tx.emit("fire_direction", data, {observer.side: data})
+    return ok
+
+
+def _store(tx: Tx, ext: dict[str, Any], strike: dict[str, Any]) -> None:
+    pending = _pending(ext)
+    pending.append(strike)
+    ext["pending"] = pending
+    tx.set_ext(MODULE, ext)
+
+
+def execute_organic(tx: Tx, seat: str, order: Order, plan: Plan) -> None:
+    assert plan.unit is not None and order.cell is not None
+    m = plan.unit
+    observer: UnitState = plan.data["observer"]
+    if not _direction_succeeds(tx, observer, "organic"):
+        return
+    ext = _ext_tx(tx)
+    used = dict(ext.get("rounds_used", {}))
+    used[m.id] = int(used.get(m.id, 0)) + 1
+    ext["rounds_used"] = used
+    n = int(ext.get("next", 0)) + 1
+    ext["next"] = n
+    strike = {
+        "id": f"s{n}",
+        "kind": "organic",
+        "unit": m.id,
+        "side": m.side,
+        "seat": seat,
+        "observer": observer.id,
+        "cell": list(order.cell),
+        "requested": tx.turn_no,
+        "due": tx.turn_no + 2 * tx.opts.organic_delay,
+        "danger": "danger" in order.flags,
+        "boost": 0,
+    }
+    _store(tx, ext, strike)
+    seen = {k: strike[k] for k in ("id", "kind", "unit", "observer", "cell")}
+    tx.emit("strike_ordered", strike, {m.side: seen})
+
+
+def legal_organic(state: GameState, seat: str, side: Side) -> Iterable[Order]:
+    cache = cache_for(state.scenario)
+    if state.kp.get(seat, 0) < cache.opts.kp_organic_fire:
+        return []
+    secrets = state.scenario.secrets.organic_rounds
+    if not secrets:
+        return []
+    busy = {p["unit"] for p in pending_strikes(state) if p["kind"] == "organic"}
+    supports = [
+        u
+        for uid in sorted(secrets)
+        if (u := state.units.get(uid)) is not None
+        and u.side == side
+        and uid not in busy
+        and rounds_left(state, uid) > 0
+        and cache.card(u).has_ability(SUPPORT_ABILITY)
+    ]
+    if not supports:
+        return []
+    observers = sorted(
+        (
+            u
+            for u in state.units.values()
+            if u.side == side
+            and cache.card(u).has_ability(OBSERVER_ABILITY)
+            and u.strength >= cache.opts.observer_min_strength
+        ),
+        key=lambda u: u.id,
+    )
+    out: list[Order] = []
+    for cell in _target_cells(state, side):
+        for m in supports:
+            for o in observers:
+                if seat not in (m.seat, o.seat):
+                    continue
+                order = Order.organic(m.id, cell, o.id)
+                try:
+                    check_organic(state, seat, side, order)
+                except IllegalOrderError:
+                    continue
+                out.append(order)
+                break
+    return out
+
+
+def _target_cells(state: GameState, side: Side) -> list[Cell]:
+    """One aim cell per contact: a SPOTTED contact's cell, a KNOWN area's centre."""
+    need = _needed_contact(cache_for(state.scenario))
+    cells: list[Cell] = []
+    for c in sorted(state.contacts[side].values(), key=lambda c: c.label):
+        if c.level == ContactLevel.SPOTTED and c.cell is not None:
+            cells.append(c.cell)
+        elif c.level >= need and c.area is not None:
+            x0, y0, size = c.area
+            cells.append((x0 + size // 2, y0 + size // 2))
+    return cells
+
+
+# --------------------------------------------------------------------------- boost
+
+
+def check_boost(state: GameState, seat: str, side: Side, order: Order) -> Plan:
+    cache = cache_for(state.scenario)
+    if seat != commander_seat(state, side):
+        raise _illegal(
+            "only the company commander can boost organic fire",
+            "vain komppanianpäällikkö voi tehostaa orgaanista tulta",
+        )
+    _commander_comms(state, side)
+    strike = next(
+        (
+            p
+            for p in pending_strikes(state)
+            if p["kind"] == "organic"
+            and p["unit"] == order.unit
+            and p["side"] == side
+            and p["requested"] == state.turn_no
+        ),
+        None,
+    )
+    if strike is None:
+        raise _illegal(
+            f"{order.unit} has no organic strike requested this command phase",
+            f"yksiköllä {order.unit} ei ole tässä komentovaiheessa pyydettyä iskua",
+        )
+    if strike["boost"]:
+        raise _illegal(
+            f"the strike of {order.unit} is already boosted",
+            f"yksikön {order.unit} isku on jo tehostettu",
+        )
+    unit = state.units.get(order.unit or "")
+    return Plan(unit=unit, cost=cache.opts.kp_organic_boost, data=strike["id"])
+
+
+def _commander_comms(state: GameState, side: Side) -> None:
+    co = _commander_unit(state, side)
+    if co is not None and co.comms_until is not None and co.comms_until >= state.turn_no:
+        raise _illegal(
+            "the company commander has lost communications this turn",
+            "komppanianpäällikön viestiyhteys on poikki tällä vuorolla",
+        )
+
+
+def execute_boost(tx: Tx, seat: str, order: Order, plan: Plan) -> None:
+    ext = _ext_tx(tx)
+    pending = []
+    side: Side = "blue"
+    for p in _pending(ext):
+        if p["id"] == plan.data:
+            p = {**p, "boost": tx.opts.organic_boost_damage}
+            side = p["side"]
+        pending.append(p)
+    ext["pending"] = pending
+    tx.set_ext(MODULE, ext)
+    data = {"strike": plan.data, "unit": order.unit, "bonus": tx.opts.organic_boost_damage}
+    tx.emit("strike_boosted", data, {side: data})
+
+
+def legal_boost(state: GameState, seat: str, side: Side) -> Iterable[Order]:
+    ext = state.ext.get(MODULE)
+    if not ext or not ext.get("pending"):
+        return []
+    if state.kp.get(seat, 0) < cache_for(state.scenario).opts.kp_organic_boost:
+        return []
+    out: list[Order] = []
+    for p in ext["pending"]:
+        if p["kind"] == "organic" and p["side"] == side and p["requested"] == state.turn_no:
+            order = Order.boost(p["unit"])
+            try:
+                check_boost(state, seat, side, order)
+            except IllegalOrderError:
+                continue
+            out.append(order)
+    return out
+
+
+# --------------------------------------------------------------------------- off-board
+
+
+def check_strike(state: GameState, seat: str, side: Side, order: Order) -> Plan:
+    cache = cache_for(state.scenario)
+    kind = order.word or ""
+    weapon = off_board_weapon(cache, kind)
+    fs = state.scenario.secrets.fire_support
+    if fs.off_board_requests <= 0 or not fs.weapons:
+        raise _illegal(
+            "this scenario grants no off-board fire support",
+            "tässä skenaariossa ei ole epäorgaanista tulitukea",
+        )
+    if side != "blue" or seat != commander_seat(state, side):
+        raise _illegal(
+            "only the company commander requests off-board fire support",
+            "vain komppanianpäällikkö voi pyytää epäorgaanista tulitukea",
+        )
+    if kind not in state.scenario.secrets.fire_support.weapons:
+        raise _illegal(
+            f"this scenario grants no {kind} strikes", f"skenaario ei anna {kind}-iskuja"
+        )
+    left = requests_left(state, side)
+    if left < weapon.requests:
+        raise _illegal(
+            f"a {kind} strike needs {weapon.requests} requests, {left} left",
+            f"{kind}-isku vaatii {weapon.requests} pyyntöä, jäljellä {left}",
+        )
+    _commander_comms(state, side)
+    observer = _check_observer(state, side, order.observer)
+    if not _linked(state, observer.id):
+        raise _illegal(
+            f"{observer.id} has no command link to the company commander",
+            f"yksiköllä {observer.id} ei ole komentoyhteyttä komppanianpäällikköön",
+        )
+    cell, level = _check_target(state, side, order.cell)
+    _danger_check(state, side, order, corner_union(weapon, cell))
+    return Plan(
+        cost=cache.opts.kp_fire_support_request, data={"observer": observer, "level": level}
+    )
+
+
+def execute_strike(tx: Tx, seat: str, order: Order, plan: Plan) -> None:
+    assert order.cell is not None and order.word is not None
+    observer: UnitState = plan.data["observer"]
+    level: ContactLevel = plan.data["level"]
+    side = observer.side
+    if not _direction_succeeds(tx, observer, "off_board"):
+        return
+    weapon = off_board_weapon(tx.cache, order.word)
+    tx.take_rolls()
+    delay, die = delay_for(tx.roller, order.word, tx.opts.off_board_delay)
+    skilled = tx.cache.skill(observer) >= tx.opts.skilled_observer_skill
+    if skilled and tx.opts.skilled_observer == "delay_minus_1":
+        delay = max(1, delay - 1)
+    rolls = tx.take_rolls()
+    ext = _ext_tx(tx)
+    used = dict(ext.get("requests_used", {}))
+    used[side] = int(used.get(side, 0)) + weapon.requests
+    ext["requests_used"] = used
+    n = int(ext.get("next", 0)) + 1
+    ext["next"] = n
+    strike = {
+        "id": f"s{n}",
+        "kind": "off_board",
+        "weapon": order.word,
+        "side": side,
+        "seat": seat,
+        "observer": observer.id,
+        "cell": list(order.cell),
+        "requested": tx.turn_no,
+        "delay": delay,
+        "delay_die": die,
+        "due": tx.turn_no + 2 * delay,
+        "danger": "danger" in order.flags,
+        "contact": "spotted" if level == ContactLevel.SPOTTED else "known",
+        "skilled": skilled,
+        "boost": 0,
+    }
+    _store(tx, ext, strike)
+    seen = {k: strike[k] for k in ("id", "kind", "weapon", "observer", "cell")}
+    tx.emit("strike_ordered", {**strike, "rolls": rolls}, {side: seen})
+
+
+def legal_strike(state: GameState, seat: str, side: Side) -> Iterable[Order]:
+    fs = state.scenario.secrets.fire_support
+    if side != "blue" or not fs.weapons or requests_left(state, side) <= 0:
+        return []
+    cache = cache_for(state.scenario)
+    if state.kp.get(seat, 0) < cache.opts.kp_fire_support_request:
+        return []
+    if seat != commander_seat(state, side):
+        return []
+    observers = sorted(
+        (
+            u
+            for u in state.units.values()
+            if u.side == side
+            and cache.card(u).has_ability(OBSERVER_ABILITY)
+            and u.strength >= cache.opts.observer_min_strength
+        ),
+        key=lambda u: u.id,
+    )
+    out: list[Order] = []
+    for cell in _target_cells(state, side):
+        for kind in fs.weapons:
+            for o in observers:
+                order = Order.strike(kind, cell, o.id)
+                try:
+                    check_strike(state, seat, side, order)
+                except IllegalOrderError:
+                    continue
+                out.append(order)
+                break
+    return out
+
+
+# --------------------------------------------------------------------------- impact
+
+
+def land_due(tx: Tx, side: Side) -> None:
+    """``on_fire_phase``: the strikes of ``side`` due now land, oldest first."""
+    ext = tx.ext(MODULE)
+    if not ext or not ext.get("pending"):
+        return
+    due = [p for p in ext["pending"] if p["side"] == side and p["due"] <= tx.turn_no]
+    if not due:
+        return
+    new = dict(ext)
+    new["pending"] = [p for p in ext["pending"] if p not in due]
+    tx.set_ext(MODULE, new)
+    for strike in due:
+        if tx.over:
+            return
+        if strike["kind"] == "organic":
+            _land_organic(tx, strike)
+        else:
+            _land_off_board(tx, strike)
+
+
+def _land_organic(tx: Tx, strike: dict[str, Any]) -> None:
+    side: Side = strike["side"]
+    m = tx.units.get(strike["unit"])
+    if m is None:
+        # Reading: the mortar fires when the strike lands, so a destroyed support unit's
+        # strike never comes (its round was spent on the request).
+        data = {"strike": strike["id"], "unit": strike["unit"], "reason": "support_destroyed"}
+        tx.emit("strike_cancelled", data, {side: data})
+        return
+    cache = tx.cache
+    cell: Cell = (strike["cell"][0], strike["cell"][1])
+    cells = organic_area(cache, cell)
+    weapon = _indirect_weapon(cache, m)
+    soft = weapon.damage if weapon is not None else cache.card(m).stats.firepower
+    armoured = (weapon.at_damage or weapon.damage) if weapon is not None else soft
+    dtype = weapon.damage_type if weapon is not None else "FRAG"
+    _impact(
+        tx,
+        strike,
+        cells,
+        [],
+        soft=soft,
+        armoured=armoured,
+        damage_type=dtype,
+        bonus=int(strike.get("boost", 0)),
+        dc=tx.opts.organic_morale_dc,
+        extra={"aimed": [cell[0], cell[1]]},
+    )
+
+
+def _land_off_board(tx: Tx, strike: dict[str, Any]) -> None:
+    weapon = off_board_weapon(tx.cache, strike["weapon"])
+    aimed: Cell = (strike["cell"][0], strike["cell"][1])
+    tx.take_rolls()
+    sc = roll_scatter(
+        tx.roller,
+        weapon,
+        aimed,
+        strike["contact"],
+        scatter=tx.opts.scatter,
+        known_shift=tx.opts.known_contact_shift == "d2_d8_direction",
+        reroll=bool(strike["skilled"]) and tx.opts.skilled_observer == "reroll_scatter_die",
+    )
+    cells = [c for c in sc.cells if _on_map(tx.cache, c)]
+    ring = [c for c in adjacent_ring(sc.cells) if _on_map(tx.cache, c)]
+    _impact(
+        tx,
+        strike,
+        cells,
+        ring,
+        soft=weapon.damage_soft,
+        armoured=weapon.damage_armoured,
+        damage_type=None,
+        bonus=0,
+        dc=tx.opts.off_board_morale_dc,
+        extra={
+            "aimed": [aimed[0], aimed[1]],
+            "corner": sc.corner,
+            "direction": sc.direction,
+            "distance": sc.distance,
+            "rerolled": sc.rerolled,
+            "rolls": tx.take_rolls(),
+        },
+    )
+
+
+def _impact(
+    tx: Tx,
+    strike: dict[str, Any],
+    cells: list[Cell],
+    ring: list[Cell],
+    *,
+    soft: str,
+    armoured: str,
+    damage_type: str | None,
+    bonus: int,
+    dc: int,
+    extra: dict[str, Any],
+) -> None:
+    """Damage every unit in ``cells`` (own units: danger close d6), then morale tests for
+    every unit in ``cells`` and ``ring`` (R-OFF-3, R-ORG-1, R-FD-5)."""
+    side: Side = strike["side"]
+    enemy = other_side(side)
+    inside = set(cells)
+    near = set(ring)
+    hit = sorted(u.id for u in tx.units.values() if u.cell in inside)
+    tested = sorted(u.id for u in tx.units.values() if u.cell in near)
+    hits_hidden = tx.opts.strike_hits_hidden
+    if not hits_hidden:
+        hit = [uid for uid in hit if not _is_hidden(tx, tx.units[uid])]
+        tested = [uid for uid in tested if not _is_hidden(tx, tx.units[uid])]
+    area = [list(c) for c in cells]
+    label = strike.get("weapon", "organic")
+    data = {
+        "strike": strike["id"],
+        "kind": strike["kind"],
+        "weapon": label,
+        "side": side,
+        "observer": strike["observer"],
+        "cells": area,
+        "units": hit,
+        "morale": tested,
+        **extra,
+    }
+    own_view = {k: v for k, v in data.items() if k not in ("units", "morale")}
+    touched = any(tx.units[uid].side == enemy for uid in hit + tested)
+    enemy_view = {"weapon": label, "cells": area} if touched else None
+    tx.emit("strike_landed", data, {side: own_view, enemy: enemy_view})
+    per_unit = tx.opts.strike_damage_per_unit
+    shared: dict[str, int] = {}
+    for uid in hit:
+        unit = tx.units.get(uid)
+        if unit is None:
+            continue
+        card = tx.cache.card(unit)
+        expr = armoured if card.armoured else soft
+        tx.take_rolls()
+        if per_unit or expr not in shared:
+            amount = tx.roller.roll(expr, f"strike:damage:{strike['id']}", modifier=bonus).total
+            shared[expr] = amount
+        else:
+            amount = shared[expr]
+        if damage_type is not None:
+            amount = apply_damage_type(
+                amount, damage_type, card.armoured, frag_vs_armour=tx.opts.frag_vs_armour
+            )
+        danger_roll: int | None = None
+        if unit.side == side:
+            danger_roll = tx.roller.roll("d6", f"strike:danger_close:{strike['id']}").total
+            amount = amount // 2 if danger_roll <= tx.opts.danger_close_hit_max else 0
+        info: dict[str, Any] = {"strike": strike["id"], "amount": amount, "rolls": tx.take_rolls()}
+        if danger_roll is not None:
+            info["danger_close"] = danger_roll
+        tx.unit_event("strike_hit", uid, info, spotted_keys=("amount",))
+        damage_unit(tx, uid, amount, f"strike:{label}")
+        if tx.over:
+            return
+    for uid in hit + tested:
+        if uid in tx.units:
+            morale_test(tx, uid, dc, f"strike:{label}")
+
+
+# --------------------------------------------------------------------------- views
+
+
+def view(state: GameState, viewer: str) -> dict[str, Any]:
+    """``view_extras``: the GM sees every pending strike with its due turn; a side sees
+    its own strikes on the way (no timing), its requests and rounds left."""
+    ext = state.ext.get(MODULE)
+    secrets = state.scenario.secrets
+    if not ext and not secrets.organic_rounds and not secrets.fire_support.off_board_requests:
+        return {}
+    pending = _pending(ext or {})
+    if viewer == "gm":
+        return {
+            MODULE: {
+                "pending": pending,
+                "requests_left": {"blue": requests_left(state, "blue")},
+                "rounds_left": {
+                    uid: rounds_left(state, uid) for uid in sorted(secrets.organic_rounds)
+                },
+            }
+        }
+    if viewer not in ("blue", "red"):
+        return {}
+    side: Side = "blue" if viewer == "blue" else "red"
+    keys = ("id", "kind", "weapon", "unit", "observer", "cell")
+    mine = [{k: p[k] for k in keys if k in p} for p in pending if p["side"] == side]
+    rounds = {
+        uid: rounds_left(state, uid)
+        for uid in sorted(secrets.organic_rounds)
+        if state.scenario.side_of(uid) == side
+    }
+    out: dict[str, Any] = {"pending": mine, "rounds_left": rounds}
+    if side == "blue":
+        out["requests_left"] = requests_left(state, side)
+    return {MODULE: out}
+
+
+register_order(
+    OrderHandler(OrderKind.ORGANIC, check_organic, execute_organic, legal_organic, module=MODULE)
+)
+register_order(
+    OrderHandler(OrderKind.BOOST, check_boost, execute_boost, legal_boost, module=MODULE)
+)
+register_order(
+    OrderHandler(OrderKind.STRIKE, check_strike, execute_strike, legal_strike, module=MODULE)
+)
+add_hook("on_fire_phase", land_due)
+add_hook("view_extras", view)
