@@ -15,8 +15,8 @@ from ..engine.conftest import Dice, build, dice, open_rows, with_contact, with_u
 __all__ = [
     "Dice",
     "dice",
-    "fs_scenario",
     "end_command",
+    "fs_scenario",
     "play_done",
     "until_turn",
     "with_contact",
