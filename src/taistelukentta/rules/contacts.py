@@ -120,7 +120,11 @@ def active_recon(tx: Tx, uid: str, cell: Cell) -> None:
     enemy = other_side(side)
     cache = tx.cache
     card = cache.card(scout)
-    drone = card.has_ability("drone")
+    # R-AB-4; an ability a sniper hit disabled (R-AB-2) is listed in the abilities
+    # module's unit state (rules/abilities.py) and does not apply.
+    drone = card.has_ability("drone") and "drone" not in scout.ext.get("abilities", {}).get(
+        "disabled", {}
+    )
     cells = set(recon_area(tx, cell))
     targets = sorted(
         (e for e in tx.units_of(enemy) if e.cell in cells and cache.sees(scout.cell, e.cell)),

@@ -133,16 +133,28 @@ def flanked(tx: Tx, attacking_side: Side, target: UnitState) -> bool:
     return False
 
 
-def resolve_fire(tx: Tx, aid: str, tid: str, kind: str) -> None:
+def resolve_fire(
+    tx: Tx,
+    aid: str,
+    tid: str,
+    kind: str,
+    weapon: Weapon | None = None,
+    weakened: bool | None = None,
+) -> None:
     """One direct-fire attack of ``aid`` at ``tid``; ``kind`` is ``"fire"`` (fire phase)
-    or ``"opportunity"`` (R-ZOC-3)."""
+    or ``"opportunity"`` (R-ZOC-3). ``weapon`` is the card's basic weapon unless a rule
+    module fires a special one (R-UNIT-3); ``weakened`` says whether its damage die steps
+    down when the firer is DAMAGED (R-TK-1; default: only the basic weapon's)."""
     cache = tx.cache
     opts = tx.opts
     a = tx.unit(aid)
     t = tx.unit(tid)
     card_a = cache.card(a)
     card_t = cache.card(t)
-    weapon = card_a.basic_weapon
+    if weapon is None:
+        weapon = card_a.basic_weapon
+    if weakened is None:
+        weakened = weapon.basic
     sight = cache.sight(a.cell, t.cell)
     elevation = cache.elevation(a.cell, t.cell)
     modifiers: dict[str, int] = {"skill": cache.skill(a), "weapon": weapon.attack_bonus}
@@ -180,9 +192,12 @@ def resolve_fire(tx: Tx, aid: str, tid: str, kind: str) -> None:
         dice = DiceExpr.parse(weapon.at_damage)
         dtype = DamageType.AT
         divisor = 1
-    else:
+    elif weakened:
         fp = cache.firepower(a, DiceExpr.parse(weapon.damage))
         dice, divisor = fp.dice, fp.divisor
+        dtype = DamageType(weapon.damage_type)
+    else:
+        dice, divisor = DiceExpr.parse(weapon.damage), 1
         dtype = DamageType(weapon.damage_type)
     tx.take_rolls()
 
@@ -246,6 +261,8 @@ def resolve_fire(tx: Tx, aid: str, tid: str, kind: str) -> None:
     }
     if rerolled:
         data["rerolled"] = True
+    if not weapon.basic:
+        data["weapon"] = weapon.id
     vis: dict[Side, dict[str, Any] | None] = {}
     for side in (a.side, t.side):
         seen = dict(data)
