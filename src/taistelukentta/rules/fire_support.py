@@ -99,16 +99,18 @@ def _company_fn(name: str) -> Any:
     return getattr(mod, name, None)
 
 
-def commander_seat(state: GameState, side: Side) -> str:
-    """The seat that commands ``side``: Blue's CO seat (``company.co_seat``), Red's GM.
+def commander_seat(state: GameState, side: Side) -> str | None:
+    """The seat that commands ``side``: Blue's CO seat (``company.co_seat``; None while the
+    company has no commander), Red's GM.
 
-    Fallback until ``rules/company.py`` offers ``co_seat``: the ``co`` seat."""
+    Fallback while ``rules/company.py`` offers no ``co_seat``: the ``co`` seat."""
     if side == "red":
         return GM_SEAT
     fn = _company_fn("co_seat")
     if fn is None:
         return "co"
-    return str(fn(state))
+    seat = fn(state)
+    return seat if isinstance(seat, str) else None
 
 
 def _commander_unit(state: GameState, side: Side) -> UnitState | None:
@@ -194,6 +196,19 @@ def _needed_contact(cache: ScenarioCache) -> ContactLevel:
     )
 
 
+def has_ability(cache: ScenarioCache, unit: UnitState, ability_id: str) -> bool:
+    """The unit can use ``ability_id`` now: on its card and not disabled by a sniper hit
+    (``abilities.usable_ability``, R-AB-2; the card alone while that does not exist)."""
+    try:
+        mod = importlib.import_module("taistelukentta.rules.abilities")
+    except ModuleNotFoundError:
+        return cache.card(unit).has_ability(ability_id)
+    fn = getattr(mod, "usable_ability", None)
+    if fn is None:
+        return cache.card(unit).has_ability(ability_id)
+    return fn(cache, unit, ability_id) is not None
+
+
 def _is_hidden(tx: Tx, unit: UnitState) -> bool:
     """HIDDEN (R-MOR-3), owned by the abilities module: ``abilities.is_hidden(unit)``;
     False while that function does not exist."""
@@ -212,7 +227,7 @@ def _check_observer(
     unit = state.units.get(oid or "")
     if unit is None or unit.side != side:
         raise _illegal(f"you have no unit {oid!r}", f"sinulla ei ole yksikköä {oid!r}")
-    if not cache.card(unit).has_ability(OBSERVER_ABILITY):
+    if not has_ability(cache, unit, OBSERVER_ABILITY):
         raise _illegal(
             f"{unit.id} cannot direct fire (no Tulenjohto ability)",
             f"{unit.id} ei voi johtaa tulta (ei tulenjohtokykyä)",
@@ -503,7 +518,7 @@ def legal_organic(state: GameState, seat: str, side: Side) -> Iterable[Order]:
             u
             for u in state.units.values()
             if u.side == side
-            and cache.card(u).has_ability(OBSERVER_ABILITY)
+            and has_ability(cache, u, OBSERVER_ABILITY)
             and u.strength >= cache.opts.observer_min_strength
         ),
         key=lambda u: u.id,
@@ -713,7 +728,7 @@ def legal_strike(state: GameState, seat: str, side: Side) -> Iterable[Order]:
             u
             for u in state.units.values()
             if u.side == side
-            and cache.card(u).has_ability(OBSERVER_ABILITY)
+            and has_ability(cache, u, OBSERVER_ABILITY)
             and u.strength >= cache.opts.observer_min_strength
         ),
         key=lambda u: u.id,
