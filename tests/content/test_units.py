@@ -33,7 +33,14 @@ BLUE = (
     "erikoisjaakariosasto",
     "cv9030",
 )
-RED = ("motorisoitu_jalkavakiryhma", "komentoyksikko", "bmp2", "t72", "kranaatinheitinjaos")
+RED = (
+    "motorisoitu_jalkavakiryhma",
+    "komentoyksikko",
+    "bmp2",
+    "t72",
+    "kranaatinheitinjaos",
+    "tarkka_ampujat",
+)
 
 CARDS = load_unit_cards()
 

@@ -74,6 +74,12 @@ class UnitPlacement(_Frozen):
     xp: int = Field(default=0, ge=0)
     strength: int | None = Field(default=None, ge=1)
     """Starting strength (TK); ``None`` = the card's maximum."""
+    hidden: bool = False
+    """Starts HIDDEN (R-MOR-3): the card must have an ability that grants it."""
+
+
+HIDING_ABILITIES = frozenset({"piiloutuminen"})
+"""Card abilities that grant HIDDEN (R-MOR-3; rules/abilities.py keeps the same list)."""
 
 
 class Seat(_Frozen):
@@ -629,6 +635,16 @@ def _check(
             add(
                 f"{cell_key}: cell {_cell(unit.cell)} of unit {unit.id!r} is impassable "
                 f"({'/'.join(game_map.features_at(unit.cell))})"
+            )
+        if (
+            unit.hidden
+            and card is not None
+            and not any(a.id in HIDING_ABILITIES for a in card.abilities)
+        ):
+            add(
+                f"{_unit_key(side, gi, ui, 'hidden')}{where.anchored(anchors, 'hidden')}: "
+                f"unit {unit.id!r} cannot start hidden: card {unit.card!r} has no ability "
+                f"that grants HIDDEN ({', '.join(sorted(HIDING_ABILITIES))}) (R-MOR-3)"
             )
         if card is not None and unit.strength is not None:
             top = card.stats.strength
