@@ -888,7 +888,7 @@ def _impact(
         expr = armoured if card.armoured else soft
         tx.take_rolls()
         if per_unit or expr not in shared:
-            amount = tx.roller.roll(expr, f"strike:damage:{strike['id']}", modifier=bonus).total
+            amount = tx.roller.roll(expr, f"strike:damage:{label}", modifier=bonus).total
             shared[expr] = amount
         else:
             amount = shared[expr]
@@ -898,9 +898,10 @@ def _impact(
             )
         danger_roll: int | None = None
         if unit.side == side:
-            danger_roll = tx.roller.roll("d6", f"strike:danger_close:{strike['id']}").total
+            danger_roll = tx.roller.roll("d6", f"strike:danger_close:{label}").total
             amount = amount // 2 if danger_roll <= tx.opts.danger_close_hit_max else 0
-        info: dict[str, Any] = {"strike": strike["id"], "amount": amount, "rolls": tx.take_rolls()}
+        # No strike id here: the unit's side may be the enemy, and ids count every strike.
+        info: dict[str, Any] = {"weapon": label, "amount": amount, "rolls": tx.take_rolls()}
         if danger_roll is not None:
             info["danger_close"] = danger_roll
         tx.unit_event("strike_hit", uid, info, spotted_keys=("amount",))
