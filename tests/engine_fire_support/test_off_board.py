@@ -219,6 +219,7 @@ def test_redaction_enemy_learns_nothing_before_impact(dice: Dice) -> None:
     landed = kinds(events, "strike_landed")[0]
     red_copy = landed.visible["red"]
     assert red_copy == {"weapon": "k9", "cells": landed.data["cells"]}  # no observer, aim
-    hits = [e.visible["red"] for e in kinds(events, "strike_hit")]
-    assert hits[0] == {"unit": "R1", "weapon": "k9", "amount": 3, "rolls": hits[0]["rolls"]}
+    hit = kinds(events, "strike_hit")[0].visible["red"]
+    assert hit is not None
+    assert dict(hit) == {"unit": "R1", "weapon": "k9", "amount": 3, "rolls": hit["rolls"]}
     assert "s1" not in str([e.visible["red"] for e in events])
