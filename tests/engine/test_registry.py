@@ -223,8 +223,8 @@ def test_plugin_adds_an_order_kind_and_hooks(plugin: None) -> None:
         apply(st2, "pl1", Order.hide("1R1"))
     assert Order.hide("1R1") not in legal_orders(st2, "pl1")
     # view_extras: the GM sees everything, a side what the module lets it see.
-    assert view_extras(st2, "gm") == {MOD: {"count": 1}}
-    assert view_extras(st2, "red") == {MOD: {"count": "?"}}
+    assert view_extras(st2, "gm")[MOD] == {"count": 1}
+    assert view_extras(st2, "red")[MOD] == {"count": "?"}
 
 
 def game_kp(state: GameState) -> int:

@@ -13,11 +13,29 @@ Module state lives in ``GameState.ext["company"]`` (a JSON-safe dict, see
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+import dataclasses
+import sys
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass
 from typing import Any
 
+from taistelukentta.content.options import RuleOptions
+from taistelukentta.content.scenario import Scenario
+from taistelukentta.errors import IllegalOrderError
 from taistelukentta.grid.geometry import Cell, chebyshev
-from taistelukentta.rules.state import GameState
+from taistelukentta.rules import status
+from taistelukentta.rules.context import ScenarioCache, Tx, cache_for
+from taistelukentta.rules.morale import MoraleOutcome
+from taistelukentta.rules.orders import Order, OrderKind
+from taistelukentta.rules.recon import ContactLevel
+from taistelukentta.rules.registry import (
+    OrderHandler,
+    Plan,
+    add_hook,
+    handler_for,
+    register_order,
+)
+from taistelukentta.rules.state import GameState, Side, UnitState
 
 MODULE = "company"
 
@@ -51,7 +69,22 @@ def line_cells(a: Cell, b: Cell) -> Iterator[Cell]:
             yield (x, y)
 
 
-# --------------------------------------------------------------------------- who commands
+# --------------------------------------------------------------------------- the world
+
+
+@dataclass(frozen=True, slots=True)
+class _W:
+    """What the command questions need, from a GameState or a Tx alike."""
+
+    scenario: Scenario
+    units: Mapping[str, UnitState]
+    ext: Mapping[str, Any]
+    round: int
+    turn_no: int
+
+    @property
+    def opts(self) -> RuleOptions:
+        return self.scenario.options
 
 
 def _ext(state: GameState) -> Mapping[str, Any]:
@@ -59,134 +92,1082 @@ def _ext(state: GameState) -> Mapping[str, Any]:
     return value
 
 
-def _seat_leader(state: GameState, seat_id: str) -> str | None:
+def _w(state: GameState) -> _W:
+    return _W(state.scenario, state.units, _ext(state), state.round, state.turn_no)
+
+
+def _wt(tx: Tx) -> _W:
+    return _W(tx.scenario, tx.units, tx.ext(MODULE) or {}, tx.round, tx.turn_no)
+
+
+def _set(tx: Tx, **changes: Any) -> None:
+    """Replace keys of the module's game-level state (None removes a key)."""
+    new = dict(tx.ext(MODULE) or {})
+    for key, value in changes.items():
+        if value is None:
+            new.pop(key, None)
+        else:
+            new[key] = value
+    tx.set_ext(MODULE, new or None)
+
+
+def _unit_mark(unit: UnitState) -> Mapping[str, Any]:
+    value: Mapping[str, Any] = unit.ext.get(MODULE) or {}
+    return value
+
+
+def _set_mark(tx: Tx, uid: str, **changes: Any) -> None:
+    """Replace keys of unit ``uid``'s module state (None removes a key)."""
+    new = dict(tx.unit_ext(uid, MODULE) or {})
+    for key, value in changes.items():
+        if value is None:
+            new.pop(key, None)
+        else:
+            new[key] = value
+    tx.set_unit_ext(uid, MODULE, new or None)
+
+
+def _is_hidden(unit: UnitState) -> bool:
+    """HIDDEN (R-MOR-3) as the abilities module keeps it (False without that module)."""
+    mod = sys.modules.get("taistelukentta.rules.abilities")
+    fn: Callable[[UnitState], bool] | None = getattr(mod, "is_hidden", None)
+    return bool(fn(unit)) if fn is not None else False
+
+
+# --------------------------------------------------------------------------- who commands
+
+
+def _seat_leader(scenario: Scenario, seat_id: str) -> str | None:
     """The leader unit id of a Blue seat as the scenario names it (or the first unit of
     the seat whose card has the seat's role)."""
-    for seat in state.scenario.blue.seats:
+    for seat in scenario.blue.seats:
         if seat.id != seat_id:
             continue
         if seat.leader is not None:
             return seat.leader
-        cards = state.scenario.cards
         for placement in seat.units:
-            card = cards.get(placement.card)
+            card = scenario.cards.get(placement.card)
             if card is not None and card.role == seat.role:
                 return placement.id
         return None
     return None
 
 
-def _original_co_seat(state: GameState) -> str:
-    for seat in state.scenario.blue.seats:
+def _original_co_seat(scenario: Scenario) -> str:
+    for seat in scenario.blue.seats:
         if seat.role == "company_commander":
             return seat.id
     return "co"  # pragma: no cover - the scenario loader requires exactly one CO seat
 
 
+def _co_unit_w(w: _W) -> str | None:
+    if "promoted_seat" in w.ext:
+        uid: str | None = w.ext.get("promoted_unit")
+    else:
+        uid = _seat_leader(w.scenario, _original_co_seat(w.scenario))
+    return uid if uid is not None and uid in w.units else None
+
+
+def _co_seat_w(w: _W) -> str | None:
+    if _co_unit_w(w) is None:
+        return None
+    seat: str = w.ext.get("promoted_seat") or _original_co_seat(w.scenario)
+    return seat
+
+
 def co_seat(state: GameState) -> str | None:
     """The Blue seat that is the company commander now: the scenario's CO seat, after a
     field promotion the promoted unit's seat (R-LINK-3); None while the company has no
-    commander (the CO is lost and nobody is promoted yet, or it is leaderless)."""
-    ext = _ext(state)
-    if "promoted_seat" in ext:
-        seat: str | None = ext["promoted_seat"]
-        return seat if ext.get("promoted_unit") in state.units else None
-    seat = _original_co_seat(state)
-    unit = _seat_leader(state, seat)
-    if unit is not None and unit not in state.units:
-        return None
-    return seat
+    commander (the CO unit is lost and nobody is promoted yet, or it is leaderless)."""
+    return _co_seat_w(_w(state))
 
 
 def co_unit(state: GameState) -> str | None:
     """The unit id of the company commander now (None when there is none)."""
-    ext = _ext(state)
-    if "promoted_seat" in ext:
-        uid: str | None = ext.get("promoted_unit")
-        return uid if uid in state.units else None
-    uid = _seat_leader(state, _original_co_seat(state))
-    return uid if uid is not None and uid in state.units else None
+    return _co_unit_w(_w(state))
+
+
+def promoted(state: GameState) -> bool:
+    """A field-promoted CO commands the company now (R-LINK-3: two pools)."""
+    return "promoted_seat" in _ext(state) and co_unit(state) is not None
 
 
 def leaderless(state: GameState) -> bool:
-    """The company has lost its commander and none is appointed (R-LINK-3)."""
+    """The company has no commander now (lost and not yet replaced, or for good)."""
     return co_unit(state) is None
 
 
 def platoon_leader_unit(state: GameState, seat_id: str) -> str | None:
     """The platoon leader unit of Blue seat ``seat_id`` if it is on the map."""
-    uid = _seat_leader(state, seat_id)
+    uid = _seat_leader(state.scenario, seat_id)
     return uid if uid is not None and uid in state.units else None
+
+
+def _candidates(w: _W) -> list[str]:
+    """Seats whose own leader unit is alive (who may be promoted, R-LINK-3)."""
+    out = []
+    for seat in w.scenario.blue.seats:
+        uid = _seat_leader(w.scenario, seat.id)
+        if uid is not None and uid in w.units and seat.role == "platoon_leader":
+            out.append(seat.id)
+    return out
 
 
 # --------------------------------------------------------------------------- command link
 
 
-def _link_unit(state: GameState, unit_id: str) -> str:
-    """Whose position decides ``unit_id``'s link: its platoon leader if that is on the
-    map, else the unit itself (DEFAULT)."""
-    unit = state.units[unit_id]
-    leader = platoon_leader_unit(state, unit.group)
-    return leader if leader is not None else unit_id
-
-
-def _in_combat(state: GameState, uid: str) -> bool:
-    """R-LINK-1 DEFAULT "in combat": the (Red) unit stands in a Blue unit's ZoC, or has
-    fired or been fired at this round."""
-    unit = state.units[uid]
-    combat = _ext(state).get("combat")
-    if combat and combat.get(uid) == state.round:
+def _in_combat(w: _W, unit: UnitState) -> bool:
+    """R-LINK-1 DEFAULT "in combat": the unit stands in an enemy unit's ZoC, or has fired
+    or been fired at this round."""
+    combat = w.ext.get("combat")
+    if combat and combat.get(unit.id) == w.round:
         return True
-    r = state.scenario.options.zoc_radius
-    return any(
-        chebyshev(u.cell, unit.cell) <= r for u in state.units.values() if u.side != unit.side
-    )
+    r = w.opts.zoc_radius
+    return any(chebyshev(u.cell, unit.cell) <= r for u in w.units.values() if u.side != unit.side)
 
 
-def _line_blocked(state: GameState, a: Cell, b: Cell) -> bool:
-    mode = state.scenario.options.link_blocker
+def _line_blocked(w: _W, a: Cell, b: Cell) -> bool:
+    mode = w.opts.link_blocker
     if mode == "none":
         return False
-    occ = state.occupancy()
-    for cell in line_cells(a, b):
-        for uid in occ.get(cell, ()):
-            unit = state.units[uid]
-            if unit.side != "red":
-                continue
-            if mode == "any_enemy_on_line" or _in_combat(state, uid):
-                return True
+    cells = set(line_cells(a, b))
+    if not cells:
+        return False
+    for unit in w.units.values():
+        if (
+            unit.side == "red"
+            and unit.cell in cells
+            and (mode == "any_enemy_on_line" or _in_combat(w, unit))
+        ):
+            return True
     return False
 
 
-def restored_this_turn(state: GameState, seat_id: str) -> bool:
-    """A link of seat ``seat_id`` restored by the CO this turn (R-LINK-2)."""
-    restored: Mapping[str, int] = _ext(state).get("restored") or {}
-    return restored.get(seat_id) == state.turn_no
+def _pos_link(w: _W, who: str) -> bool:
+    """Whether unit ``who`` itself stands in link with the CO unit (no restoration)."""
+    co = _co_unit_w(w)
+    if co is None:
+        return False
+    if who == co:
+        return True
+    a = w.units[who].cell
+    b = w.units[co].cell
+    if chebyshev(a, b) > w.opts.link_range:
+        return False
+    return not _line_blocked(w, a, b)
+
+
+def _restored(w: _W, seat_id: str) -> bool:
+    restored: Mapping[str, int] = w.ext.get("restored") or {}
+    return restored.get(seat_id) == w.turn_no
+
+
+def _seat_link_w(w: _W, seat_id: str) -> bool:
+    """A Blue seat's link: its platoon leader's while that unit lives; without it, any
+    of its units in link (DEFAULT); the CO's own seat is always in link while there is a
+    CO; a link restored this turn holds (R-LINK-2)."""
+    if _co_unit_w(w) is None:
+        return False
+    if seat_id == _co_seat_w(w) or _restored(w, seat_id):
+        return True
+    leader = _seat_leader(w.scenario, seat_id)
+    if leader is not None and leader in w.units:
+        return _pos_link(w, leader)
+    return any(_pos_link(w, u.id) for u in w.units.values() if u.group == seat_id)
+
+
+def _unit_link_w(w: _W, unit_id: str) -> bool:
+    unit = w.units.get(unit_id)
+    if unit is None:
+        return False
+    if unit.side == "red":
+        return True
+    co = _co_unit_w(w)
+    if co is None:
+        return False
+    if unit.group == _co_seat_w(w) or _restored(w, unit.group):
+        return True
+    leader = _seat_leader(w.scenario, unit.group)
+    who = leader if leader is not None and leader in w.units else unit_id
+    return _pos_link(w, who)
 
 
 def in_command_link(state: GameState, unit_id: str) -> bool:
     """Whether unit ``unit_id`` is in command link (R-LINK-1/2).
 
     Red never uses the link rule: True. A Blue unit is in link when its platoon leader
-    (the unit itself when that leader is gone, or for the CO's own units) is within
-    ``link_range`` of the CO unit and no enemy unit blocks the line between them
-    (``link_blocker``), or when the CO restored that platoon's link this turn. Without a
-    company commander nobody is in link. A unit not on the map is not in link."""
-    unit = state.units.get(unit_id)
-    if unit is None:
+    (the unit itself when that leader is gone) is within ``link_range`` of the CO unit and
+    no enemy unit blocks the straight line between them (``link_blocker``), or when the
+    CO restored that platoon's link this turn (R-LINK-2). The CO's own seat's units are
+    in link. Without a company commander nobody is. A unit not on the map is not."""
+    return _unit_link_w(_w(state), unit_id)
+
+
+def seat_in_link(state: GameState, seat_id: str) -> bool:
+    """Whether Blue seat ``seat_id`` (its platoon leader) is in command link now."""
+    return _seat_link_w(_w(state), seat_id)
+
+
+def restored_this_turn(state: GameState, seat_id: str) -> bool:
+    """A link of seat ``seat_id`` restored by the CO this turn (R-LINK-2)."""
+    return _restored(_w(state), seat_id)
+
+
+# --------------------------------------------------------------------------- company pool
+
+
+def company_kp(state: GameState) -> int:
+    """KP the company commander has for company-level actions now: the CO seat's pool,
+    or a promoted CO's separate company pool (R-LINK-3)."""
+    w = _w(state)
+    seat = _co_seat_w(w)
+    if seat is None:
+        return 0
+    if "promoted_seat" in w.ext:
+        return int(w.ext.get("company_kp", 0))
+    return state.kp.get(seat, 0)
+
+
+def company_cost(state: GameState, seat: str, cost: int) -> int:
+    """For a company-level order of ``seat`` costing ``cost`` KP: the ``Plan.cost`` the
+    engine should take from the seat (``cost`` normally; 0 after a field promotion, when
+    the order is paid from the separate company pool by :func:`pay_company` in
+    ``execute``). Raises IllegalOrderError if ``seat`` is not the CO seat or a promoted
+    CO's company pool cannot pay."""
+    w = _w(state)
+    _require_co_w(w, state, seat)
+    if "promoted_seat" not in w.ext:
+        return cost
+    have = int(w.ext.get("company_kp", 0))
+    if have < cost:
+        raise _illegal(
+            f"the company pool has {have} KP left, the order costs {cost} (R-LINK-3)",
+            f"komppaniapoolissa on {have} KP jäljellä, käsky maksaa {cost} (R-LINK-3)",
+        )
+    return 0
+
+
+def pay_company(tx: Tx, cost: int) -> None:
+    """Pay a company-level order from a promoted CO's company pool (call from
+    ``execute`` after :func:`company_cost`; does nothing before a promotion, when the
+    engine has already taken the KP from the CO seat)."""
+    ext = tx.ext(MODULE) or {}
+    if "promoted_seat" not in ext or cost <= 0:
+        return
+    left = int(ext.get("company_kp", 0)) - cost
+    assert left >= 0
+    _set(tx, company_kp=left)
+    tx.emit(
+        "kp",
+        {"seat": ext["promoted_seat"], "pool": "company", "kp": left},
+        {"blue": {"seat": ext["promoted_seat"], "pool": "company", "kp": left}},
+    )
+
+
+# --------------------------------------------------------------------------- checks
+
+
+def _illegal(en: str, fi: str) -> IllegalOrderError:
+    return IllegalOrderError(en, fi)
+
+
+def _require_co_w(w: _W, state: GameState, seat: str) -> str:
+    """The CO unit id, if ``seat`` is the CO seat and may use commander abilities."""
+    cs = _co_seat_w(w)
+    if cs is None:
+        raise _illegal(
+            "the company has no commander now (R-LINK-3)",
+            "komppanialla ei ole nyt päällikköä (R-LINK-3)",
+        )
+    if seat != cs:
+        raise _illegal(
+            f"only the company commander's seat ({cs}) may give this order",
+            f"vain komppanianpäällikön paikka ({cs}) voi antaa tämän käskyn",
+        )
+    co = _co_unit_w(w)
+    assert co is not None
+    unit = w.units[co]
+    if unit.comms_until is not None and unit.comms_until >= state.turn_no:
+        raise _illegal(
+            f"{co} has a communications break: no commander abilities this turn (R-ATK-6)",
+            f"{co}: viestiyhteys poikki, ei päällikön kykyjä tässä vuorossa (R-ATK-6)",
+        )
+    return co
+
+
+def _blue_seat(state: GameState, ref: str | None) -> str:
+    if ref is None or ref not in state.seats("blue"):
+        raise _illegal(
+            f"unknown seat {ref!r} (seats: {', '.join(state.seats('blue'))})",
+            f"tuntematon paikka {ref!r} (paikat: {', '.join(state.seats('blue'))})",
+        )
+    return ref
+
+
+def _need_link(w: _W, action: str, seat_id: str) -> None:
+    if action in w.opts.co_link_required and not _seat_link_w(w, seat_id):
+        raise _illegal(
+            f"seat {seat_id} is not in command link (R-LINK-1; restore it first)",
+            f"paikalla {seat_id} ei ole komentoyhteyttä (R-LINK-1; palauta se ensin)",
+        )
+
+
+def _blue_only(data: dict[str, Any]) -> dict[Side, dict[str, Any] | None]:
+    return {"blue": data}
+
+
+def _mark_order(tx: Tx) -> None:
+    """Remember that Blue gave a company order this turn (R-CO-4 "before other orders")."""
+    ext = tx.ext(MODULE) or {}
+    if ext.get("order_turn") != tx.turn_no:
+        _set(tx, order_turn=tx.turn_no)
+
+
+def _used_tactic(tx: Tx, name: str) -> None:
+    ext = tx.ext(MODULE) or {}
+    used = [*ext.get("tactics_used", []), [tx.turn_no, name]]
+    _set(tx, tactic_turn=tx.turn_no, tactics_used=used)
+
+
+# --------------------------------------------------------------------------- transfer
+
+
+def _check_transfer(state: GameState, seat: str, side: Side, order: Order) -> Plan:
+    w = _w(state)
+    _require_co_w(w, state, seat)
+    target = _blue_seat(state, order.seat_ref)
+    if target == seat:
+        raise _illegal(
+            "the company commander cannot transfer KP to its own seat",
+            "päällikkö ei voi siirtää KP:ta omalle paikalleen",
+        )
+    transfers: Mapping[str, int] = w.ext.get("transfers") or {}
+    if transfers.get(target) == state.turn_no:
+        raise _illegal(
+            f"seat {target} has already received a KP transfer this turn (R-CO-2)",
+            f"paikka {target} on jo saanut KP-siirron tässä vuorossa (R-CO-2)",
+        )
+    _need_link(w, "kp_transfer", target)
+    cost = state.scenario.options.kp_transfer
+    return Plan(cost=company_cost(state, seat, cost), data=(target, cost))
+
+
+def _exec_transfer(tx: Tx, seat: str, order: Order, plan: Plan) -> None:
+    target, cost = plan.data
+    pay_company(tx, cost)
+    tx.kp[target] = tx.kp.get(target, 0) + 1
+    ext = tx.ext(MODULE) or {}
+    transfers = {k: v for k, v in (ext.get("transfers") or {}).items() if v == tx.turn_no}
+    transfers[target] = tx.turn_no
+    _set(tx, transfers=transfers)
+    _mark_order(tx)
+    data = {"from": seat, "to": target, "kp": tx.kp[target]}
+    tx.emit("kp_transfer", data, _blue_only(data))
+
+
+def _legal_transfer(state: GameState, seat: str, side: Side) -> Iterable[Order]:
+    if side != "blue" or seat != co_seat(state):
+        return []
+    return _passing(state, seat, side, [Order.transfer(s) for s in state.seats("blue")])
+
+
+# --------------------------------------------------------------------------- restore
+
+
+def _check_restore(state: GameState, seat: str, side: Side, order: Order) -> Plan:
+    w = _w(state)
+    co = _require_co_w(w, state, seat)
+    target = _blue_seat(state, order.seat_ref)
+    if target == seat or _seat_link_w(w, target):
+        raise _illegal(
+            f"seat {target} is in command link already",
+            f"paikalla {target} on jo komentoyhteys",
+        )
+    cost = state.scenario.options.kp_link_restore
+    return Plan(cost=company_cost(state, seat, cost), data=(target, cost, co))
+
+
+def _exec_restore(tx: Tx, seat: str, order: Order, plan: Plan) -> None:
+    target, cost, co = plan.data
+    pay_company(tx, cost)
+    _mark_order(tx)
+    tx.take_rolls()
+    dc = tx.opts.link_restore_dc
+    skill = tx.cache.skill(tx.unit(co))
+    roll = tx.roller.d20("link_restore", modifier=skill)
+    success = roll.total >= dc
+    if success:
+        ext = tx.ext(MODULE) or {}
+        restored = {k: v for k, v in (ext.get("restored") or {}).items() if v == tx.turn_no}
+        restored[target] = tx.turn_no
+        _set(tx, restored=restored)
+    data = {
+        "seat": target,
+        "unit": co,
+        "dc": dc,
+        "total": roll.total,
+        "success": success,
+        "rolls": tx.take_rolls(),
+    }
+    tx.emit("link_restore", data, _blue_only(data))
+
+
+def _legal_restore(state: GameState, seat: str, side: Side) -> Iterable[Order]:
+    if side != "blue" or seat != co_seat(state):
+        return []
+    return _passing(state, seat, side, [Order.restore(s) for s in state.seats("blue")])
+
+
+# --------------------------------------------------------------------------- tactics
+
+
+def _check_tactic(state: GameState, seat: str, side: Side, order: Order) -> Plan:
+    w = _w(state)
+    opts = w.opts
+    co = _require_co_w(w, state, seat)
+    if w.ext.get("tactic_turn") == state.turn_no:
+        raise _illegal(
+            "a company tactic has already been used this turn (one per turn, R-CO-1)",
+            "komppanian taktiikkaa on jo käytetty tässä vuorossa (yksi vuorossa, R-CO-1)",
+        )
+    name = order.word
+    if name == "motti":
+        if w.ext.get("motti_used"):
+            raise _illegal(
+                "Mottitaktiikka has already been used in this battle (once per battle, R-CO-1)",
+                "Mottitaktiikkaa on jo käytetty tässä taistelussa (kerran taistelussa, R-CO-1)",
+            )
+        cell = order.cell
+        gmap = state.scenario.map
+        if cell is None or not gmap.in_bounds(cell):
+            where = "?" if cell is None else f"{cell[0]},{cell[1]}"
+            raise _illegal(
+                f"cell {where} is off the map ({gmap.width}×{gmap.height})",
+                f"ruutu {where} on kartan ulkopuolella ({gmap.width}×{gmap.height})",
+            )
+        cost = opts.kp_motti
+        data: Any = (name, cost, cell)
+    elif name in ("painopiste", "sitova"):
+        target = _blue_seat(state, order.seat_ref)
+        if not any(u.group == target for u in state.units.values()):
+            raise _illegal(
+                f"seat {target} has no units left",
+                f"paikalla {target} ei ole enää yksiköitä",
+            )
+        _need_link(w, "painopiste" if name == "painopiste" else "sitova_tuli", target)
+        cost = opts.kp_painopiste if name == "painopiste" else opts.kp_sitova_tuli
+        data = (name, cost, target)
+    elif name == "vetaytyminen":
+        units = order.units
+        most = opts.organised_withdrawal_units
+        if not 1 <= len(units) <= most or len(set(units)) != len(units):
+            raise _illegal(
+                f"Järjestäytynyt vetäytyminen names 1–{most} different units",
+                f"Järjestäytynyt vetäytyminen nimeää 1–{most} eri yksikköä",
+            )
+        co_cell = state.units[co].cell
+        radius = opts.organised_withdrawal_radius
+        for uid in units:
+            u = state.units.get(uid)
+            if u is None or u.side != "blue":
+                raise _illegal(
+                    f"you have no unit {uid!r}",
+                    f"sinulla ei ole yksikköä {uid!r}",
+                )
+            if chebyshev(u.cell, co_cell) > radius:
+                raise _illegal(
+                    f"{uid} is farther than {radius} cells from the company commander (R-CO-1)",
+                    f"{uid} on yli {radius} ruudun päässä päälliköstä (R-CO-1)",
+                )
+            if u.action is not None or u.retreating is not None:
+                raise _illegal(
+                    f"{uid} already has its order this turn or is RETREATING",
+                    f"{uid} on jo saanut käskynsä tässä vuorossa tai vetäytyy",
+                )
+            if "organised_withdrawal" in opts.co_link_required and not _unit_link_w(w, uid):
+                raise _illegal(
+                    f"{uid} is not in command link (R-LINK-1)",
+                    f"yksiköllä {uid} ei ole komentoyhteyttä (R-LINK-1)",
+                )
+        cost = opts.kp_organised_withdrawal
+        data = (name, cost, tuple(units))
+    else:  # pragma: no cover - the parser knows the tactic names
+        raise _illegal(f"unknown tactic {name!r}", f"tuntematon taktiikka {name!r}")
+    return Plan(cost=company_cost(state, seat, cost), data=data)
+
+
+def _exec_tactic(tx: Tx, seat: str, order: Order, plan: Plan) -> None:
+    name, cost, arg = plan.data
+    pay_company(tx, cost)
+    _mark_order(tx)
+    _used_tactic(tx, name)
+    if name == "motti":
+        _motti(tx, arg)
+        return
+    if name in ("painopiste", "sitova"):
+        _set(tx, **{name: {"seat": arg, "turn": tx.turn_no}})
+        data = {"tactic": name, "seat": arg}
+        tx.emit("tactic", data, _blue_only(data))
+        return
+    flagged = list((tx.ext(MODULE) or {}).get("flagged", []))
+    for uid in arg:
+        _set_mark(tx, uid, ow=tx.turn_no)
+        if uid not in flagged:
+            flagged.append(uid)
+    _set(tx, flagged=flagged)
+    data = {"tactic": name, "units": list(arg)}
+    tx.emit("tactic", data, _blue_only(data))
+
+
+def _motti(tx: Tx, cell: Cell) -> None:
+    """R-CO-1 Mottitaktiikka: every Red unit within the radius (hidden ones excepted)
+    tests morale; any failure → RETREATING. Blue's event names only the area; what Blue
+    learns of each test is what its contacts allow (the morale events' redaction)."""
+    opts = tx.opts
+    dc = opts.motti_morale_dc
+    radius = opts.motti_radius
+    _set(tx, motti_used=True)
+    victims = sorted(
+        u.id
+        for u in tx.units.values()
+        if u.side == "red" and chebyshev(u.cell, cell) <= radius and not _is_hidden(u)
+    )
+    public = {"tactic": "motti", "cell": list(cell), "radius": radius, "dc": dc}
+    tx.emit("tactic", {**public, "units": victims}, {"blue": public, "red": {**public}})
+    for uid in victims:
+        before = tx.units.get(uid)
+        if before is None:
+            continue
+        outcome = status.morale_test(tx, uid, dc, "motti")
+        if outcome is None or outcome in (MoraleOutcome.PASS, MoraleOutcome.RETREATING):
+            continue
+        if uid not in tx.units:
+            continue
+        # Any failure → RETREATING (the lesser status of this test is replaced).
+        tx.update(
+            uid,
+            shaken=before.shaken,
+            suppressed=before.suppressed,
+            retreating=tx.turn_no,
+            status_dc=dc,
+        )
+        tx.unit_event(
+            "status",
+            uid,
+            {"status": "RETREATING", "on": True, "reason": "motti"},
+            spotted_keys=("status", "on", "reason"),
+        )
+
+
+def _legal_tactic(state: GameState, seat: str, side: Side) -> Iterable[Order]:
+    if side != "blue" or seat != co_seat(state):
+        return []
+    ext = _ext(state)
+    if ext.get("tactic_turn") == state.turn_no:
+        return []
+    cands: list[Order] = []
+    if not ext.get("motti_used"):
+        for c in sorted(state.contacts["blue"].values(), key=lambda c: c.label):
+            if c.cell is not None:
+                cands.append(Order.tactic("motti", cell=c.cell))
+            elif c.area is not None:
+                x0, y0, size = c.area
+                cands.append(Order.tactic("motti", cell=(x0 + size // 2, y0 + size // 2)))
+    for s in state.seats("blue"):
+        cands.append(Order.tactic("painopiste", seat=s))
+        cands.append(Order.tactic("sitova", seat=s))
+    for u in sorted(state.units_of("blue"), key=lambda u: u.id):
+        if u.action is None:
+            cands.append(Order.tactic("vetaytyminen", units=(u.id,)))
+    return _passing(state, seat, side, cands)
+
+
+# --------------------------------------------------------------------------- confirm
+
+
+def _check_confirm(state: GameState, seat: str, side: Side, order: Order) -> Plan:
+    w = _w(state)
+    _require_co_w(w, state, seat)
+    target = order.target or ""
+    c = state.contacts[side].get(target)
+    if c is None or c.level != ContactLevel.SPOTTED or c.cell is None:
+        raise _illegal(
+            f"{target} is not a SPOTTED enemy unit (R-CO-5)",
+            f"{target} ei ole havaittu vihollisyksikkö (R-CO-5)",
+        )
+    confirmed: Mapping[str, int] = w.ext.get("confirmed") or {}
+    if target in confirmed:
+        raise _illegal(
+            f"{target} is already a confirmed target",
+            f"{target} on jo vahvistettu maali",
+        )
+    cache = cache_for(state.scenario)
+    groups = {u.group for u in state.units_of("blue") if cache.sees(u.cell, c.cell)}
+    if len(groups) < 2:
+        raise _illegal(
+            f"{target} must be seen by own units of two different platoons (R-CO-5)",
+            f"kahden eri joukkueen yksiköiden on nähtävä {target} (R-CO-5)",
+        )
+    cost = w.opts.kp_confirmed_target
+    return Plan(cost=company_cost(state, seat, cost), data=(target, cost))
+
+
+def _exec_confirm(tx: Tx, seat: str, order: Order, plan: Plan) -> None:
+    target, cost = plan.data
+    pay_company(tx, cost)
+    _mark_order(tx)
+    ext = tx.ext(MODULE) or {}
+    confirmed = dict(ext.get("confirmed") or {})
+    confirmed[target] = tx.opts.confirmed_target_bonus
+    _set(tx, confirmed=confirmed)
+    data = {"target": target, "bonus": confirmed[target]}
+    tx.emit("confirmed_target", data, _blue_only(data))
+
+
+def _legal_confirm(state: GameState, seat: str, side: Side) -> Iterable[Order]:
+    if side != "blue" or seat != co_seat(state):
+        return []
+    cands = [
+        Order.confirm(uid)
+        for uid, c in sorted(state.contacts["blue"].items())
+        if c.level == ContactLevel.SPOTTED
+    ]
+    return _passing(state, seat, side, cands)
+
+
+# --------------------------------------------------------------------------- report
+
+
+def _first_blue_turn(state: GameState) -> int:
+    return 1 if state.scenario.first_side == "blue" else 2
+
+
+def _check_report(state: GameState, seat: str, side: Side, order: Order) -> Plan:
+    w = _w(state)
+    co = _require_co_w(w, state, seat)
+    if state.turn_no != _first_blue_turn(state):
+        raise _illegal(
+            "the recon report is made only in Blue's first command phase (R-CO-4)",
+            "tiedusteluraportti tehdään vain sinisen ensimmäisessä komentovaiheessa (R-CO-4)",
+        )
+    if w.ext.get("report_done"):
+        raise _illegal(
+            "the recon report has already been made (once per battle, R-CO-4)",
+            "tiedusteluraportti on jo tehty (kerran taistelussa, R-CO-4)",
+        )
+    acted = any(
+        u.action is not None or u.moved or u.reconned or u.fired for u in state.units_of("blue")
+    )
+    if acted or state.done or w.ext.get("order_turn") == state.turn_no:
+        raise _illegal(
+            "the recon report comes before Blue's other orders of the turn (R-CO-4)",
+            "tiedusteluraportti tehdään ennen sinisen muita käskyjä (R-CO-4)",
+        )
+    cell = order.cell
+    gmap = state.scenario.map
+    if cell is None or not gmap.in_bounds(cell):
+        where = "?" if cell is None else f"{cell[0]},{cell[1]}"
+        raise _illegal(
+            f"cell {where} is off the map ({gmap.width}×{gmap.height})",
+            f"ruutu {where} on kartan ulkopuolella ({gmap.width}×{gmap.height})",
+        )
+    return Plan(cost=0, data=(cell, co))
+
+
+def _exec_report(tx: Tx, seat: str, order: Order, plan: Plan) -> None:
+    cell, co = plan.data
+    _set(tx, report_done=True)
+    _mark_order(tx)
+    tx.take_rolls()
+    dc = tx.opts.recon_report_dc
+    roll = tx.roller.d20("recon_report", modifier=tx.cache.skill(tx.unit(co)))
+    success = roll.total >= dc
+    rolls = tx.take_rolls()
+    found: str | None = None
+    if success:
+        reds = [u for u in tx.units.values() if u.side == "red" and not _is_hidden(u)]
+        if reds:
+            found = min(reds, key=lambda u: (chebyshev(u.cell, cell), u.id)).id
+    data: dict[str, Any] = {
+        "cell": list(cell),
+        "unit_co": co,
+        "dc": dc,
+        "total": roll.total,
+        "success": success,
+        "rolls": rolls,
+        "unit": found,
+    }
+    if found is not None:
+        ext = tx.ext(MODULE) or {}
+        recon = dict(ext.get("reconnoitred") or {})
+        recon[found] = False
+        _set(tx, reconnoitred=recon)
+        tx.set_contact("blue", found, ContactLevel.KNOWN)
+    blue = {k: v for k, v in data.items() if k != "unit"}
+    if found is not None:
+        blue["unit"] = tx.ref("blue", found)
+    vis: dict[Side, dict[str, Any] | None] = {"blue": blue}
+    if found is not None:
+        vis["red"] = {"unit": found, "reconnoitred": True}
+    tx.emit("recon_report", data, vis)
+
+
+def _legal_report(state: GameState, seat: str, side: Side) -> Iterable[Order]:
+    if side != "blue" or seat != co_seat(state) or state.turn_no != _first_blue_turn(state):
+        return []
+    gmap = state.scenario.map
+    cands = [Order.report((gmap.width // 2, gmap.height // 2))]
+    return _passing(state, seat, side, cands)
+
+
+# --------------------------------------------------------------------------- promote
+
+
+def _check_promote(state: GameState, seat: str, side: Side, order: Order) -> Plan:
+    w = _w(state)
+    lost = w.ext.get("co_lost")
+    if side != "blue" or lost is None:
+        raise _illegal(
+            "no field promotion is due (the company commander is not lost)",
+            "kenttäylennys ei ole ajankohtainen (päällikkö ei ole menetetty)",
+        )
+    if w.ext.get("leaderless"):
+        raise _illegal(
+            "the company is leaderless for the rest of the battle (R-LINK-3)",
+            "komppania on johdoton taistelun loppuun (R-LINK-3)",
+        )
+    if lost >= state.turn_no:
+        raise _illegal(
+            "the new company commander is appointed at the start of Blue's next command "
+            "phase (R-LINK-3)",
+            "uusi päällikkö nimitetään sinisen seuraavan komentovaiheen alussa (R-LINK-3)",
+        )
+    target = _blue_seat(state, order.seat_ref)
+    if target not in _candidates(w):
+        raise _illegal(
+            f"seat {target} has no surviving platoon leader to promote",
+            f"paikalla {target} ei ole eloonjäänyttä joukkueenjohtajaa ylennettäväksi",
+        )
+    leader = _seat_leader(state.scenario, target)
+    return Plan(cost=0, data=(target, leader))
+
+
+def _exec_promote(tx: Tx, seat: str, order: Order, plan: Plan) -> None:
+    target, leader = plan.data
+    pool = tx.opts.kp_promoted_company
+    _set(tx, promoted_seat=target, promoted_unit=leader, company_kp=pool, co_lost=None)
+    data = {"seat": target, "unit": leader, "company_kp": pool, "by": seat}
+    tx.emit("promoted", data, _blue_only(data))
+
+
+def _legal_promote(state: GameState, seat: str, side: Side) -> Iterable[Order]:
+    if side != "blue" or "co_lost" not in _ext(state):
+        return []
+    return _passing(state, seat, side, [Order.promote(s) for s in state.seats("blue")])
+
+
+def _passing(state: GameState, seat: str, side: Side, orders: list[Order]) -> list[Order]:
+    """The orders of ``orders`` that pass their check and the seat can pay."""
+    out = []
+    have = state.kp.get(seat, 0)
+    for o in orders:
+        handler = handler_for(o.kind)
+        if handler is None:
+            continue
+        try:
+            plan = handler.check(state, seat, side, o)
+        except IllegalOrderError:
+            continue
+        if plan.cost <= have:
+            out.append(o)
+    return out
+
+
+# --------------------------------------------------------------------------- base orders
+
+
+def _pp_applies(ext: Mapping[str, Any], unit: UnitState, turn_no: int) -> bool:
+    pp: Mapping[str, Any] = ext.get("painopiste") or {}
+    return bool(pp) and pp["turn"] == turn_no and unit.side == "blue" and unit.group == pp["seat"]
+
+
+def _wrap_attack(base: OrderHandler) -> OrderHandler:
+    """Painopisteen muodostaminen: the platoon's units get +bonus movement when given an
+    attack order (the flag ``pp_on`` is set only while the attack is checked and
+    executed; ``movement_allowance`` reads it)."""
+
+    def check(state: GameState, seat: str, side: Side, order: Order) -> Plan:
+        ext = _ext(state)
+        unit = state.units.get(order.unit or "")
+        if ext and unit is not None and _pp_applies(ext, unit, state.turn_no):
+            mark = {**_unit_mark(unit), "pp_on": True}
+            flagged = dataclasses.replace(unit, ext={**unit.ext, MODULE: mark})
+            state = dataclasses.replace(state, units={**state.units, unit.id: flagged}, memo={})
+        return base.check(state, seat, side, order)
+
+    def execute(tx: Tx, seat: str, order: Order, plan: Plan) -> None:
+        ext = tx.ext(MODULE) or {}
+        uid = order.unit or ""
+        unit = tx.units.get(uid)
+        on = bool(ext) and unit is not None and _pp_applies(ext, unit, tx.turn_no)
+        if on:
+            _set_mark(tx, uid, pp_on=True)
+        base.execute(tx, seat, order, plan)
+        if on and uid in tx.units:
+            _set_mark(tx, uid, pp_on=None)
+
+    return dataclasses.replace(base, check=check, execute=execute, legal=None, module=MODULE)
+
+
+def _wrap_withdraw(base: OrderHandler) -> OrderHandler:
+    """Järjestäytynyt vetäytyminen: the named units withdraw without KP."""
+
+    def check(state: GameState, seat: str, side: Side, order: Order) -> Plan:
+        plan = base.check(state, seat, side, order)
+        unit = plan.unit
+        if unit is not None and _unit_mark(unit).get("ow") == state.turn_no:
+            return dataclasses.replace(plan, cost=0)
+        return plan
+
+    return dataclasses.replace(base, check=check, legal=None, module=MODULE)
+
+
+# --------------------------------------------------------------------------- hooks
+
+
+def _kp_refill(tx: Tx, side: Side, seat: str, amount: int) -> int:
+    """R-KP-1, R-LINK-2, R-LINK-3: out-of-link platoon leaders get ``kp_out_of_link``;
+    after a field promotion the promoted seat gets its platoon pool and the old CO seat
+    plays as a platoon leader; without a CO the CO seat is a platoon leader too."""
+    if side != "blue":
+        return amount
+    w = _wt(tx)
+    opts = tx.opts
+    promoted_seat = w.ext.get("promoted_seat")
+    current = _co_seat_w(w)
+    if seat == current:
+        return opts.kp_promoted_platoon if promoted_seat == seat else amount
+    if seat == _original_co_seat(w.scenario):
+        amount = opts.kp_platoon_leader
+    if not _seat_link_w(w, seat):
+        amount = min(amount, opts.kp_out_of_link)
+    return amount
+
+
+def _turn_start(tx: Tx, side: Side) -> None:
+    if side != "blue":
+        return
+    w = _wt(tx)
+    if "promoted_seat" in w.ext and _co_unit_w(w) is not None:
+        pool = tx.opts.kp_promoted_company
+        _set(tx, company_kp=pool)
+        data = {"seat": w.ext["promoted_seat"], "pool": "company", "kp": pool}
+        tx.emit("kp", data, _blue_only(data))
+    current = _co_seat_w(w)
+    out = [s.id for s in tx.scenario.blue.seats if s.id != current and not _seat_link_w(w, s.id)]
+    if out:
+        data2: dict[str, Any] = {"out_of_link": out}
+        tx.emit("command_link", data2, _blue_only(data2))
+
+
+def _turn_end(tx: Tx, side: Side) -> None:
+    if side != "blue":
+        return
+    ext = tx.ext(MODULE)
+    if not ext:
+        return
+    for uid in ext.get("flagged", []):
+        if uid in tx.units:
+            _set_mark(tx, uid, ow=None, pp_on=None)
+    _set(
+        tx,
+        flagged=None,
+        company_kp=0 if "company_kp" in ext else None,
+        painopiste=None,
+        sitova=None,
+    )
+
+
+def _destroyed(tx: Tx, unit: UnitState) -> None:
+    """R-LINK-3: the CO unit is lost."""
+    if unit.side != "blue":
+        return
+    w = _wt(tx)
+    ext = w.ext
+    if "promoted_seat" in ext:
+        was_co = ext.get("promoted_unit") == unit.id
+    else:
+        was_co = unit.id == _seat_leader(w.scenario, _original_co_seat(w.scenario))
+    if was_co:
+        none_left = not _candidates(w)
+        lead = none_left and tx.opts.leaderless_rest_of_battle
+        _set(tx, co_lost=tx.turn_no, company_kp=None, leaderless=True if lead else None)
+        data = {"unit": unit.id, "leaderless": lead}
+        tx.emit("co_lost", data, _blue_only(data))
+    elif (
+        "co_lost" in ext
+        and not ext.get("leaderless")
+        and not _candidates(w)
+        and tx.opts.leaderless_rest_of_battle
+    ):
+        _set(tx, leaderless=True)
+        data = {"unit": None, "leaderless": True}
+        tx.emit("co_lost", data, _blue_only(data))
+
+
+def _morale(tx: Tx, unit: UnitState) -> int:
+    """Sitova tuli marks (consumed by this test) and the leaderless penalty."""
+    bonus = 0
+    mark = unit.ext.get(MODULE) if unit.ext else None
+    if mark and mark.get("sitova"):
+        bonus -= int(mark["sitova"])
+        if unit.id in tx.units:
+            _set_mark(tx, unit.id, sitova=None)
+    if unit.side == "blue":
+        ext = tx.ext(MODULE)
+        if ext and ("co_lost" in ext or ext.get("leaderless")):
+            bonus -= tx.opts.leaderless_morale_penalty
+    return bonus
+
+
+def _after_attack(tx: Tx, aid: str, tid: str, data: dict[str, Any]) -> None:
+    """Who is in combat this round (R-LINK-1); Sitova tuli marks (R-CO-1)."""
+    ext = tx.ext(MODULE) or {}
+    rnd = tx.round
+    combat: Mapping[str, int] = ext.get("combat") or {}
+    reds: list[str] = []
+    for uid in (aid, tid):
+        u = tx.units.get(uid)
+        if u is not None and u.side == "red" and combat.get(uid) != rnd:
+            reds.append(uid)
+    if reds:
+        fresh = {k: v for k, v in combat.items() if v == rnd}
+        for uid in reds:
+            fresh[uid] = rnd
+        _set(tx, combat=fresh)
+    sit = ext.get("sitova")
+    if not sit or sit["turn"] != tx.turn_no or data.get("effect") not in ("HIT", "HEAVY_HIT"):
+        return
+    attacker = tx.units.get(aid)
+    if attacker is None or attacker.side != "blue" or attacker.group != sit["seat"]:
+        return
+    if tid not in tx.units:
+        return
+    marks = int(tx.unit_ext(tid, MODULE, {}).get("sitova", 0)) + 1
+    _set_mark(tx, tid, sitova=marks)
+    tx.unit_event("sitova_mark", tid, {"marks": marks}, spotted_keys=("marks",))
+
+
+def _attack_mods(tx: Tx, attacker: UnitState, target: UnitState) -> tuple[int, bool, bool]:
+    """R-CO-5 confirmed target: the next Blue attack against it gets the bonus."""
+    ext = tx.ext(MODULE)
+    if not ext or attacker.side != "blue":
+        return (0, False, False)
+    confirmed = ext.get("confirmed")
+    if not confirmed or target.id not in confirmed:
+        return (0, False, False)
+    bonus = int(confirmed[target.id])
+    _set(tx, confirmed={k: v for k, v in confirmed.items() if k != target.id} or None)
+    return (bonus, False, False)
+
+
+def _reroll(tx: Tx, attacker: UnitState, target: UnitState, effect: str) -> bool:
+    """R-CO-4: the first missed Blue shot at a reconnoitred unit is rolled again."""
+    ext = tx.ext(MODULE)
+    if not ext or attacker.side != "blue":
         return False
-    if unit.side == "red":
-        return True
-    co = co_unit(state)
-    if co is None:
+    recon = ext.get("reconnoitred")
+    if not recon or recon.get(target.id) is not False:
         return False
-    if restored_this_turn(state, unit.group):
-        return True
-    who = _link_unit(state, unit_id)
-    if who == co:
-        return True
-    a = state.units[who].cell
-    b = state.units[co].cell
-    if chebyshev(a, b) > state.scenario.options.link_range:
+    _set(tx, reconnoitred={**recon, target.id: True})
+    return True
+
+
+def _movement(cache: ScenarioCache, unit: UnitState, base: int) -> int:
+    if unit.ext:
+        mark = unit.ext.get(MODULE)
+        if mark and mark.get("pp_on"):
+            return base + cache.opts.painopiste_movement_bonus
+    return base
+
+
+def _may_fire(cache: ScenarioCache, unit: UnitState, turn_no: int) -> bool:
+    if not unit.ext:
         return False
-    return not _line_blocked(state, a, b)
+    mark: Mapping[str, Any] = unit.ext.get(MODULE) or {}
+    return mark.get("ow") == turn_no
+
+
+def _view(state: GameState, viewer: str) -> dict[str, Any]:
+    """Blue (and the GM) see the command structure; Red sees nothing of it."""
+    if viewer == "red":
+        return {}
+    w = _w(state)
+    ext = w.ext
+    current = _co_seat_w(w)
+    links = {s: _seat_link_w(w, s) for s in state.seats("blue") if s != current}
+    out: dict[str, Any] = {
+        "co_seat": current,
+        "co_unit": _co_unit_w(w),
+        "leaderless": bool(ext.get("leaderless")),
+        "promotion_due": "co_lost" in ext and not ext.get("leaderless"),
+        "links": links,
+        "restored": sorted(s for s in state.seats("blue") if _restored(w, s)),
+        "transfers_this_turn": sorted(
+            s for s, t in (ext.get("transfers") or {}).items() if t == state.turn_no
+        ),
+        "tactic_this_turn": ext.get("tactic_turn") == state.turn_no,
+        "tactics_used": [list(t) for t in ext.get("tactics_used", [])],
+        "motti_used": bool(ext.get("motti_used")),
+        "report_done": bool(ext.get("report_done")),
+        "confirmed": sorted(
+            uid
+            for uid in (ext.get("confirmed") or {})
+            if (c := state.contacts["blue"].get(uid)) is not None
+            and c.level == ContactLevel.SPOTTED
+        ),
+        "reconnoitred": sorted(
+            c.label if c.level != ContactLevel.SPOTTED else uid
+            for uid in (ext.get("reconnoitred") or {})
+            if (c := state.contacts["blue"].get(uid)) is not None
+        ),
+    }
+    if "promoted_seat" in ext:
+        out["company_kp"] = int(ext.get("company_kp", 0))
+    if viewer == "gm":
+        out["state"] = dict(ext)
+    return {MODULE: out}
+
+
+# --------------------------------------------------------------------------- registration
+
+
+def _register() -> None:
+    for kind, check, execute, legal in (
+        (OrderKind.TRANSFER, _check_transfer, _exec_transfer, _legal_transfer),
+        (OrderKind.RESTORE, _check_restore, _exec_restore, _legal_restore),
+        (OrderKind.TACTIC, _check_tactic, _exec_tactic, _legal_tactic),
+        (OrderKind.CONFIRM, _check_confirm, _exec_confirm, _legal_confirm),
+        (OrderKind.PROMOTE, _check_promote, _exec_promote, _legal_promote),
+        (OrderKind.REPORT, _check_report, _exec_report, _legal_report),
+    ):
+        register_order(OrderHandler(kind, check, execute, legal, module=MODULE))
+    attack = handler_for(OrderKind.ATTACK)
+    withdraw = handler_for(OrderKind.WITHDRAW)
+    assert attack is not None and withdraw is not None
+    register_order(_wrap_attack(attack), replace=True)
+    register_order(_wrap_withdraw(withdraw), replace=True)
+    add_hook("kp_refill", _kp_refill)
+    add_hook("on_turn_start", _turn_start)
+    add_hook("on_turn_end", _turn_end)
+    add_hook("on_destroyed", _destroyed)
+    add_hook("morale_modifiers", _morale)
+    add_hook("after_attack", _after_attack)
+    add_hook("attack_modifiers", _attack_mods)
+    add_hook("attack_reroll", _reroll)
+    add_hook("movement_allowance", _movement)
+    add_hook("may_fire", _may_fire)
+    add_hook("view_extras", _view)
+
+
+_register()
