@@ -827,10 +827,8 @@ def _legal_lay(state: GameState, seat: str, side: Side) -> Iterable[Order]:
 def _view_extras(state: GameState, viewer: str) -> dict[str, Any]:
     m = state.ext.get(MODULE)
     flagged = [u for u in state.units.values() if u.ext.get(MODULE)]
-    if viewer == "gm" and not m and not flagged:
+    if not m and not flagged:
         return {}
-    # A side always gets the key, so that its view never tells whether the scenario has
-    # minefields at all.
     out: dict[str, Any] = {}
     sides: tuple[Side, ...]
     if viewer == "gm":
@@ -870,9 +868,11 @@ def _view_extras(state: GameState, viewer: str) -> dict[str, Any]:
         }
         if viewer == "gm":
             out[side] = part
-        else:
+        elif any(part.values()):
             out.update(part)
-    return {MODULE: out}
+    # A side gets the key only when it knows something (computed from its knowledge
+    # alone), so its view never tells whether the scenario has minefields at all.
+    return {MODULE: out} if out else {}
 
 
 # --------------------------------------------------------------------------- registration
