@@ -176,14 +176,20 @@ def _set_unit(tx: Tx, uid: str, **changes: Any) -> None:
 def set_hidden(tx: Tx, uid: str, reason: str) -> None:
     """Make ``uid`` HIDDEN; only its own side is told."""
     _set_unit(tx, uid, hidden=True)
-    tx.unit_event("hidden", uid, {"on": True, "reason": reason})
+    _own_event(tx, uid, "hidden", {"on": True, "reason": reason})
 
 
 def end_hidden(tx: Tx, uid: str, reason: str) -> None:
     """HIDDEN ends (R-MOR-3); only its own side is told."""
     if uid in tx.units and is_hidden(tx.unit(uid)):
         _set_unit(tx, uid, hidden=None)
-        tx.unit_event("hidden", uid, {"on": False, "reason": reason})
+        _own_event(tx, uid, "hidden", {"on": False, "reason": reason})
+
+
+def _own_event(tx: Tx, uid: str, kind: str, data: dict[str, Any]) -> None:
+    """An event only the unit's own side sees (not even that something happened)."""
+    full = {"unit": uid, **data}
+    tx.emit(kind, full, {tx.unit(uid).side: full})
 
 
 def _any_ext(units: Iterable[UnitState]) -> bool:
@@ -928,7 +934,7 @@ def _after_attack(tx: Tx, aid: str, tid: str, data: dict[str, Any]) -> None:
         for sid in squads:
             if sid in tx.units and _ext(tx.unit(sid)).get("wave") != due:
                 _set_unit(tx, sid, wave=due)
-                tx.unit_event("wave_attack", sid, {"target": tid, "turn": due})
+                _own_event(tx, sid, "wave_attack", {"target": tid, "turn": due})
 
 
 def _morale_modifiers(tx: Tx, unit: UnitState) -> int:
@@ -955,7 +961,7 @@ def _on_turn_end(tx: Tx, side: Side) -> None:
         if keep != disabled:
             changes["disabled"] = keep or None
             for k in sorted(set(disabled) - set(keep)):
-                tx.unit_event("ability_restored", u.id, {"ability": k})
+                _own_event(tx, u.id, "ability_restored", {"ability": k})
         if changes:
             _set_unit(tx, u.id, **changes)
 
