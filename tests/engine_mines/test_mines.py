@@ -73,7 +73,7 @@ def test_r_mine_1_owner_units_pass_their_own_fields_by_default() -> None:
     red = [("R1", "motorisoitu_jalkavakiryhma", (8, 3))]
     st = game([("1R1", "jaakariryhma", (0, 0))], [WALL], red=red)
     st = pass_turn(st)
-    st, events = apply(st, "gm", Order.move("R1", (2, 3)))
+    st, _ = apply(st, "gm", Order.move("R1", (2, 3)))
     assert st.units["R1"].cell == (2, 3)
     st2 = game(
         [("1R1", "jaakariryhma", (0, 0))],
@@ -82,7 +82,7 @@ def test_r_mine_1_owner_units_pass_their_own_fields_by_default() -> None:
         options={"mines_spare_owner": False},
     )
     st2 = pass_turn(st2)
-    st2, events = apply(st2, "gm", Order.move("R1", (2, 3)))
+    st2, _ = apply(st2, "gm", Order.move("R1", (2, 3)))
     assert st2.units["R1"].cell[0] == 4
 
 
@@ -376,6 +376,7 @@ def test_r_mine_5_failed_planned_clearing_changes_nothing(dice: Dice) -> None:
     dice.script(20, 10)
     st, _ = apply(st, "pl1", Order.search("P1", (4, 3)))
     st, events = apply(st, "pl1", Order.breach("P1", (4, 3)))
+    assert next(e for e in events if e.kind == "mine_breach").data["result"] == "failed"
     assert (4, 3) in mined_cells(st) and st.units["P1"].strength == 9
     assert known_mines(st, "blue") == {(4, 3): "AP"}
 

@@ -42,7 +42,7 @@ MINE_TYPES = ("AP", "AT")
 _PIONEER = "pioneeri"
 _KIT = "mine_clearing_kit"
 _LAYER = "murtosulute"
-_AT_FLAGS = frozenset({"at", "pm"})
+_AT_FLAGS = frozenset({"at"})
 
 
 # --------------------------------------------------------------------------- small helpers

@@ -97,6 +97,8 @@ STRIKE_TYPES = ("k9", "mlrs")
 """Off-board support types of ``strike`` (R-OFF-1)."""
 
 DANGER_WORDS = ("danger", "vaara")
+LAY_AT_WORDS = ("at", "pm")
+"""`lay U X,Y at`: an anti-tank (PM) box instead of the default AP (R-MINE-1)."""
 BY_WORDS = ("by", "tähystäjä", "tahystaja")
 WITH_WORDS = ("with", "aseella")
 
@@ -344,8 +346,8 @@ class Order:
         return cls(OrderKind.BREACH, unit, cell)
 
     @classmethod
-    def lay(cls, unit: str, cell: Cell) -> Order:
-        return cls(OrderKind.LAY, unit, cell)
+    def lay(cls, unit: str, cell: Cell, *, at: bool = False) -> Order:
+        return cls(OrderKind.LAY, unit, cell, flags=("at",) if at else ())
 
     @classmethod
     def hide(cls, unit: str) -> Order:
@@ -380,7 +382,8 @@ def _check_extras(o: Order, text: str) -> None:
             "needs an observer `by O`" if needs_obs else "takes no observer",
             "tarvitsee tähystäjän `by O`" if needs_obs else "ei ota tähystäjää",
         )
-    if o.flags and (not needs_obs or o.flags != ("danger",)):
+    lay_at = kind == OrderKind.LAY and o.flags == ("at",)
+    if o.flags and not lay_at and (not needs_obs or o.flags != ("danger",)):
         raise _bad(text, f"unexpected flags {o.flags}", f"odottamattomat lisämääreet {o.flags}")
     needs_word = kind in (OrderKind.TACTIC, OrderKind.STRIKE, OrderKind.USE)
     if needs_word != (o.word is not None):
@@ -607,7 +610,7 @@ _USAGE: dict[OrderKind, str] = {
     OrderKind.RUSH: "rush UNIT",
     OrderKind.SEARCH: "search UNIT X,Y",
     OrderKind.BREACH: "breach UNIT X,Y",
-    OrderKind.LAY: "lay UNIT X,Y",
+    OrderKind.LAY: "lay UNIT X,Y [at]",
     OrderKind.HIDE: "hide UNIT",
     OrderKind.USE: "use UNIT ABILITY [TARGET | X,Y]",
 }
@@ -711,6 +714,13 @@ def _parse_module_order(kind: OrderKind, args: list[str], text: str) -> Order:
             order = Order.use(u, ability, target=_parse_id(take(), text, "target", "kohteen"))
         else:
             order = Order.use(u, ability)
+    elif kind == OrderKind.LAY:
+        u = unit()
+        c = cell()
+        at = bool(rest) and rest[0].lower() in LAY_AT_WORDS
+        if at:
+            rest.pop(0)
+        order = Order.lay(u, c, at=at)
     elif _SHAPE[kind][1]:
         u = unit()
         order = Order(kind, u, cell())
