@@ -39,6 +39,9 @@ from taistelukentta.rules.state import GameState, Side, UnitState
 
 MODULE = "company"
 
+KINDS = frozenset({"transfer", "restore", "tactic", "confirm", "promote", "report"})
+"""The order kinds this module handles (``OrderKind`` values)."""
+
 
 # --------------------------------------------------------------------------- geometry
 
