@@ -286,7 +286,8 @@ def test_r_rec_4_search_reveals_only_the_adjacent_cell_searched(dice: Dice) -> N
     assert st.kp["pl1"] == kp - 1
     assert known_mines(st, "blue") == {(4, 3): "AP"}
     ev = next(e for e in events if e.kind == "mine_search")
-    assert ev.visible["blue"]["mined"] is True and "field" not in ev.visible["blue"]
+    seen = ev.visible["blue"]
+    assert seen is not None and seen["mined"] is True and "field" not in seen
     assert ev.visible.get("red") is None
     with pytest.raises(IllegalOrderError, match="already made active recon"):
         check_order(st, "pl1", Order.search("1R1", (4, 4)))
@@ -298,7 +299,8 @@ def test_r_rec_4_failed_search_learns_nothing(dice: Dice) -> None:
     st, events = apply(st, "pl1", Order.search("1R1", (4, 3)))
     assert known_mines(st, "blue") == {}
     ev = next(e for e in events if e.kind == "mine_search")
-    assert ev.data["success"] is False and "mined" not in ev.visible["blue"]
+    seen = ev.visible["blue"]
+    assert ev.data["success"] is False and seen is not None and "mined" not in seen
 
 
 def test_r_rec_4_search_of_an_empty_cell_says_clear(dice: Dice) -> None:
