@@ -61,18 +61,35 @@ def bench_games(n: int, profile: bool) -> None:
 
 
 def breakdown(scen: Scenario, n: int) -> None:
-    """Wall-clock time per layer: the runner's calls (and a few engine internals) are
-    wrapped with timers. (cProfile was tried first: its per-call overhead inflates the
-    Python-heavy bot and view code several times over and hid the real bottleneck.)"""
+    """Wall-clock time per layer: the runner's calls, the bot and a few engine internals
+    are wrapped with timers. Each layer is charged its own time only: the bot asks for its
+    legal orders while it decides (``LazyOrders``), so the engine's ``legal_orders`` runs
+    inside the bot's ``choose`` and is taken out of it. (cProfile was tried first: its
+    per-call overhead inflates the Python-heavy bot and view code several times over and
+    hid the real bottleneck.)"""
     acc: dict[str, float] = defaultdict(float)
+    calls: dict[str, int] = defaultdict(int)
+    inner: list[float] = [0.0]  # time of timed calls nested in the current one
 
-    def timed(name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
+    def timed(name: str, fn: Callable[..., Any], *, layer: bool = True) -> Callable[..., Any]:
         def wrapper(*args: Any, **kwargs: Any) -> Any:
+            if not layer:  # an engine internal: reported inside its layer, not subtracted
+                t0 = time.perf_counter()
+                try:
+                    return fn(*args, **kwargs)
+                finally:
+                    acc[name] += time.perf_counter() - t0
+                    calls[name] += 1
+            inner.append(0.0)
             t0 = time.perf_counter()
             try:
                 return fn(*args, **kwargs)
             finally:
-                acc[name] += time.perf_counter() - t0
+                dt = time.perf_counter() - t0
+                nested = inner.pop()
+                acc[name] += dt - nested
+                calls[name] += 1
+                inner[-1] += dt
 
         return wrapper
 
@@ -83,9 +100,9 @@ def breakdown(scen: Scenario, n: int) -> None:
         runner.view_for = timed("views: view_for", runner.view_for)  # type: ignore[attr-defined]
         runner.legal_orders = timed("engine: legal_orders", runner.legal_orders)  # type: ignore[attr-defined]
         runner.apply = timed("engine: apply", runner.apply)  # type: ignore[attr-defined]
-        BaselineBot.choose = timed("bot: choose_order", BaselineBot.choose)  # type: ignore[method-assign]
+        BaselineBot.choose = timed("bot: choose (own time)", BaselineBot.choose)  # type: ignore[method-assign]
         for k, fn in saved_engine.items():
-            setattr(engine, k, timed(f"  engine internals: {k}", fn))
+            setattr(engine, k, timed(f"  engine internals: {k}", fn, layer=False))
         t0 = time.perf_counter()
         for seed in range(n + 1, 2 * n + 1):  # fresh seeds: the engine's memos start cold
             simulate(scen, seed)
@@ -96,15 +113,28 @@ def breakdown(scen: Scenario, n: int) -> None:
         BaselineBot.choose = saved_choose  # type: ignore[method-assign]
         for k, fn in saved_engine.items():
             setattr(engine, k, fn)
-    print("  where the time goes (wall clock, share of the whole run, per game):")
+    print("  where the time goes (wall clock, share of the whole run, per game, calls/game):")
     for name, secs in sorted(acc.items(), key=lambda kv: -kv[1]):
-        print(f"    {name:<44} {secs / total * 100:5.1f} %  {secs / n * 1000:6.1f} ms")
+        print(
+            f"    {name:<44} {secs / total * 100:5.1f} %  {secs / n * 1000:6.1f} ms"
+            f"  {calls[name] / n:6.1f}"
+        )
     rest = total - sum(v for k, v in acc.items() if not k.startswith(" "))
-    print(f"    {'rest (bot list pruning, runner)':<44} {rest / total * 100:5.1f} %")
+    print(f"    {'rest (runner, recon candidates)':<44} {rest / total * 100:5.1f} %")
 
 
-_ENGINE_PARTS = ("destinations", "_listed", "_attack_move_orders", "_withdraw_orders")
-"""Engine internals timed by ``--profile`` (inside ``legal_orders``; skipped if renamed)."""
+_ENGINE_PARTS = (
+    "destinations",
+    "_listed",
+    "_attack_move_orders",
+    "_withdraw_orders",
+    "plan_path",
+    "_execute",
+    "_advance",
+)
+"""Engine internals timed by ``--profile`` (skipped if renamed); ``destinations`` and
+``_listed`` run inside ``legal_orders``, ``plan_path`` (checking a move), ``_execute`` and
+``_advance`` (turn flow) inside ``apply``."""
 
 
 def midgame(name: str, orders: int) -> GameState:

@@ -14,9 +14,24 @@ from hypothesis import strategies as st
 
 from taistelukentta.bots import BaselineBot, choose_order, simulate
 from taistelukentta.bots import baseline as baseline_module
-from taistelukentta.bots.runner import bot_legal_orders, bot_seed, viewer_of
+from taistelukentta.bots.runner import (
+    bot_legal_orders,
+    bot_seed,
+    lazy_bot_orders,
+    next_seat,
+    viewer_of,
+)
 from taistelukentta.content.scenario import Scenario, load_scenario
-from taistelukentta.rules import GameState, Order, apply, is_legal, new_game
+from taistelukentta.rules import (
+    GameState,
+    Order,
+    OrderKind,
+    apply,
+    is_legal,
+    legal_orders,
+    new_game,
+)
+from taistelukentta.rules.recon import ContactLevel
 from taistelukentta.views import view_for
 
 
@@ -201,3 +216,61 @@ def test_r_atk_1_bot_fires_its_best_shot() -> None:
 def test_simulated_game_state_is_a_game_state() -> None:
     state, played = simulate(_scenario("demo"), 5)
     assert isinstance(state, GameState) and state.finished and played
+
+
+# ------------------------------------------------------------------ lazy legal orders
+
+
+def _states(name: str, seed: int, every: int, limit: int) -> list[GameState]:
+    """States of a simulated game of ``name``: every ``every``-th one, up to ``limit``."""
+    state = new_game(_scenario(name), seed)
+    _, played = simulate(_scenario(name), seed)
+    out = [state]
+    for n, p in enumerate(played[: limit * every], start=1):
+        state, _ = apply(state, p.seat, p.order)
+        if n % every == 0:
+            out.append(state)
+    return out
+
+
+@settings(max_examples=4, deadline=None)
+@given(seed=st.integers(min_value=0, max_value=100_000))
+def test_legal_orders_kinds_is_the_full_list_filtered(seed: int) -> None:
+    """``legal_orders(kinds=…, unit=…)`` (what the lazy bot list asks for) lists exactly the
+    full list's orders of those kinds, in the same order, ``done`` last."""
+    for state in _states("demo", seed, every=7, limit=12):
+        for seat in state.seats(state.active):
+            full = legal_orders(state, seat)
+            units = [None, *sorted(u.id for u in state.units.values() if u.seat == seat)[:2]]
+            for kinds in ([k] for k in OrderKind):
+                for unit in units:
+                    got = legal_orders(state, seat, kinds=kinds, unit=unit)
+                    want = [
+                        o for o in full[:-1] if o.kind in kinds and (unit is None or o.unit == unit)
+                    ]
+                    assert got == [*want, *full[-1:]]
+
+
+@pytest.mark.parametrize(("name", "seed"), [("demo", 3), ("terasvalli", 2)])
+def test_lazy_orders_give_the_same_decision_as_the_list(name: str, seed: int) -> None:
+    """The runner hands the bot its orders lazily (``LazyOrders``); the bot decides the
+    same, with the same use of its rng, as from the plain list of ``bot_legal_orders``."""
+    state = new_game(_scenario(name), seed)
+    rngs = {s: random.Random(bot_seed(seed, s)) for s in ("blue", "red")}
+    for _ in range(150 if name == "terasvalli" else 400):
+        if state.finished:
+            break
+        seat = next_seat(state)
+        assert seat is not None
+        side = state.side_of_seat(seat)
+        assert side is not None
+        view = view_for(state, viewer_of(seat), log_limit=0)
+        spotted = any(c.level == ContactLevel.SPOTTED for c in state.contacts[side].values())
+        listed = bot_legal_orders(state, seat, recon=not spotted)
+        twin = random.Random()
+        twin.setstate(rngs[side].getstate())
+        lazy = choose_order(view, lazy_bot_orders(state, seat), rngs[side])
+        assert lazy == choose_order(view, listed, twin)
+        assert rngs[side].getstate() == twin.getstate()
+        assert lazy in listed
+        state, _ = apply(state, seat, lazy)

@@ -19,12 +19,21 @@ from taistelukentta.rules import Event, GameState
 from taistelukentta.rules.recon import ContactLevel
 from taistelukentta.rules.state import Side, other_side
 
+MINE_EVENTS = frozenset(
+    {"minefields_placed", "mines_laid", "mine_clear", "mine_search", "mine_breach"}
+)
+"""Events of the mines module (R-MINE-*) whose side copy names mined cells that side
+knows: its own fields, the mines it lays, the cells it clears, searches or breaches."""
+
 
 def _cells(value: object) -> Iterable[tuple[int, int]]:
     if isinstance(value, list) and len(value) == 2 and all(isinstance(v, int) for v in value):
         yield (value[0], value[1])
     elif isinstance(value, list):
         for v in value:
+            yield from _cells(v)
+    elif isinstance(value, dict):
+        for v in value.values():
             yield from _cells(v)
 
 
@@ -50,6 +59,11 @@ class FogTracker:
                     self.ever_spotted.add(str(d["unit"]))
                     if d.get("cell"):
                         self.known_cells.add((int(d["cell"][0]), int(d["cell"][1])))
+            elif ev.kind in MINE_EVENTS:
+                # mined cells the side laid, owns or found: map facts, not enemy positions
+                mine = ev.for_side(self.side)
+                if mine is not None:
+                    self.known_cells.update(_cells(mine))
             elif ev.kind in ("move", "bump", "recon", "destroyed"):
                 mine = ev.for_side(self.side)
                 if mine is None:

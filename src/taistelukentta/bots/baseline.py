@@ -27,7 +27,7 @@ then ``done``.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any
@@ -74,37 +74,89 @@ def shot_value(attacker: Mapping[str, Any], target: Mapping[str, Any]) -> tuple[
     return hit, dmg
 
 
+OrderFetch = Callable[[OrderKind, str | None], Sequence[Order]]
+"""``fetch(kind, unit)``: the seat's legal orders of ``kind`` (of ``unit`` only, or of
+every unit when None), in the order of the full legal list, without ``done``."""
+
+
+class LazyOrders:
+    """Legal orders handed to the bot a kind (and a unit) at a time, fetched only when the
+    bot asks — so the long families it never looks at (every move destination of every
+    unit, attack-after-move for every unit and target…) are never built.
+
+    ``fetch`` must answer from the engine's legal-order API for the seat (which is computed
+    from the side's own knowledge); ``done`` is the seat's ``done`` order. Each answer is
+    kept, so one object serves exactly one decision. Whatever the bot picks from it is one
+    of the orders ``fetch`` gave."""
+
+    def __init__(self, fetch: OrderFetch, done: Order) -> None:
+        self._fetch = fetch
+        self.done = done
+        self._seen: dict[tuple[OrderKind, str | None], Sequence[Order]] = {}
+
+    def of_kind(self, kind: OrderKind) -> Sequence[Order]:
+        """Every unit's legal orders of ``kind``."""
+        return self.of_unit(kind, None)
+
+    def of_unit(self, kind: OrderKind, unit: str | None) -> Sequence[Order]:
+        """``unit``'s legal orders of ``kind`` (every unit's with None)."""
+        key = (kind, unit)
+        got = self._seen.get(key)
+        if got is None:
+            got = self._seen[key] = self._fetch(kind, unit)
+        return got
+
+
+class _ListedOrders:
+    """The same questions as :class:`LazyOrders`, answered from a plain list."""
+
+    def __init__(self, orders: Sequence[Order]) -> None:
+        if not orders:
+            raise ValueError("no legal orders: the seat has nothing to do now")
+        self._by_kind = _by_kind(orders)
+        dones = self._by_kind[OrderKind.DONE]
+        self.done = dones[0] if dones else orders[-1]
+        self._by_unit: dict[tuple[OrderKind, str], list[Order]] = {}
+
+    def of_kind(self, kind: OrderKind) -> Sequence[Order]:
+        return self._by_kind[kind]
+
+    def of_unit(self, kind: OrderKind, unit: str | None) -> Sequence[Order]:
+        if unit is None:
+            return self._by_kind[kind]
+        key = (kind, unit)
+        got = self._by_unit.get(key)
+        if got is None:
+            got = self._by_unit[key] = [o for o in self._by_kind[kind] if o.unit == unit]
+        return got
+
+
 def choose_order(
-    view: Mapping[str, Any], legal_orders: Sequence[Order], rng: random.Random
+    view: Mapping[str, Any], legal_orders: Sequence[Order] | LazyOrders, rng: random.Random
 ) -> Order:
     """The baseline bot's next order for the seat whose ``legal_orders`` these are.
 
-    ``view`` is that seat's (or its side's) view; ``rng`` the bot's own random source (used
-    only to break ties). Always returns one of ``legal_orders`` (``done`` when nothing else
-    is sensible). ValueError if ``legal_orders`` is empty (the seat has nothing to do)."""
-    if not legal_orders:
-        raise ValueError("no legal orders: the seat has nothing to do now")
-    by_kind = _by_kind(legal_orders)
-    dones = by_kind[OrderKind.DONE]
-    done = dones[0] if dones else legal_orders[-1]
+    ``view`` is that seat's (or its side's) view; ``legal_orders`` the seat's legal orders,
+    as a list or as a :class:`LazyOrders` (the same decision either way); ``rng`` the bot's
+    own random source (used only to break ties). Always returns one of ``legal_orders``
+    (``done`` when nothing else is sensible). ValueError if ``legal_orders`` is an empty
+    list (the seat has nothing to do)."""
+    src = legal_orders if isinstance(legal_orders, LazyOrders) else _ListedOrders(legal_orders)
+    done = src.done
     units = {u["id"]: u for u in view.get("units", ())}
     side = view.get("side")
 
     if view.get("phase") == "fire":
-        return _best_fire(units, by_kind.get(OrderKind.FIRE, []), rng) or done
+        return _best_fire(units, src.of_kind(OrderKind.FIRE), rng) or done
 
     # 1. rally
-    rallies = by_kind.get(OrderKind.RALLY, [])
+    rallies = src.of_kind(OrderKind.RALLY)
     if rallies:
         return rallies[0]
 
     enemies = {uid: u for uid, u in units.items() if u.get("side") != side}
     free_units = sorted(
-        {
-            o.unit
-            for o in by_kind.get(OrderKind.DEFEND, [])
-            if o.unit is not None and o.unit in units
-        }
+        {o.unit for o in src.of_kind(OrderKind.DEFEND) if o.unit is not None and o.unit in units}
     )
     # 2. in reach already: the unit stays without an order (it defends by default, R-KP-3)
     # and fires in the fire phase
@@ -118,37 +170,17 @@ def choose_order(
             holding.add(uid)
     movers = [uid for uid in free_units if uid not in holding]
 
-    # 3. attack orders with good odds (moving first): the best unit/target pair, from the
-    # origin farthest from the target (stand-off), ties broken by the bot's rng
-    pairs: dict[tuple[str, str], list[Order]] = {}
-    for o in by_kind.get(OrderKind.ATTACK, []):
-        if o.unit in units and o.unit not in holding and o.target in enemies:
-            pairs.setdefault((o.unit, o.target), []).append(o)  # type: ignore[arg-type]
-    best: tuple[Fraction, Fraction] | None = None
-    best_pairs: list[tuple[str, str]] = []
-    for pair in pairs:
-        hit, dmg = shot_value(units[pair[0]], enemies[pair[1]])
-        if hit < GOOD_HIT_CHANCE:
-            continue
-        if best is None or (hit, dmg) > best:
-            best, best_pairs = (hit, dmg), [pair]
-        elif (hit, dmg) == best:
-            best_pairs.append(pair)
-    if best_pairs:
-        pair = best_pairs[0] if len(best_pairs) == 1 else rng.choice(best_pairs)
-        tcell = enemies[pair[1]]["cell"]
-        options = pairs[pair]
-        far = max(_cheb(o.cell or units[pair[0]]["cell"], tcell) for o in options)
-        ties = [o for o in options if _cheb(o.cell or units[pair[0]]["cell"], tcell) == far]
-        return ties[0] if len(ties) == 1 else rng.choice(ties)
+    # 3. attack orders with good odds (moving first)
+    attack = _attack_choice(units, enemies, movers, src, rng)
+    if attack is not None:
+        return attack
 
     # 4. recon when nothing is spotted
-    recon = _recon_choice(view, units, enemies, by_kind.get(OrderKind.RECON, []), rng)
+    recon = _recon_choice(view, units, enemies, src, rng)
     if recon is not None:
         return recon
 
     # 5. move towards objectives
-    moves = by_kind.get(OrderKind.MOVE, [])
     for uid in movers:
         goal = _goal(view, units[uid], units)
         if goal is None:
@@ -156,7 +188,7 @@ def choose_order(
         here = _cheb(units[uid]["cell"], goal)
         if here == 0:
             continue
-        options = [o for o in moves if o.unit == uid and o.cell is not None]
+        options = [o for o in src.of_unit(OrderKind.MOVE, uid) if o.cell is not None]
         if not options:
             continue
         near = min(_cheb(o.cell, goal) for o in options)  # type: ignore[arg-type]
@@ -166,6 +198,47 @@ def choose_order(
 
     # 6. the rest defend by default (R-KP-3): done
     return done
+
+
+def _attack_choice(
+    units: Mapping[str, Mapping[str, Any]],
+    enemies: Mapping[str, Mapping[str, Any]],
+    movers: Sequence[str],
+    src: LazyOrders | _ListedOrders,
+    rng: random.Random,
+) -> Order | None:
+    """The best unit/target pair with a listed attack order and a good chance to hit, from
+    the origin farthest from the target (stand-off); ties between pairs and between origins
+    are broken by the bot's rng (pairs in unit order, then in the order listed).
+
+    The odds of a pair do not depend on where it fires from, so the pairs are ranked from
+    the view first and a unit's attack orders are looked at only while its pair could still
+    be the best."""
+    if not enemies:
+        return None
+    values: dict[tuple[str, str], tuple[Fraction, Fraction]] = {}
+    for uid in movers:
+        for tid, e in enemies.items():
+            v = shot_value(units[uid], e)
+            if v[0] >= GOOD_HIT_CHANCE:
+                values[(uid, tid)] = v
+    for level in sorted(set(values.values()), reverse=True):
+        pairs: dict[tuple[str, str], list[Order]] = {}
+        for uid in sorted({pair[0] for pair, v in values.items() if v == level}):
+            for o in src.of_unit(OrderKind.ATTACK, uid):
+                if o.unit == uid and o.target is not None and values.get((uid, o.target)) == level:
+                    pairs.setdefault((uid, o.target), []).append(o)
+        if not pairs:
+            continue
+        best_pairs = list(pairs)
+        pair = best_pairs[0] if len(best_pairs) == 1 else rng.choice(best_pairs)
+        tcell = enemies[pair[1]]["cell"]
+        start = units[pair[0]]["cell"]
+        options = pairs[pair]
+        far = max(_cheb(o.cell or start, tcell) for o in options)
+        ties = [o for o in options if _cheb(o.cell or start, tcell) == far]
+        return ties[0] if len(ties) == 1 else rng.choice(ties)
+    return None
 
 
 _MOVE, _ATTACK, _DEFEND = OrderKind.MOVE, OrderKind.ATTACK, OrderKind.DEFEND
@@ -246,12 +319,12 @@ def _recon_choice(
     view: Mapping[str, Any],
     units: Mapping[str, Mapping[str, Any]],
     enemies: Mapping[str, Mapping[str, Any]],
-    recons: Sequence[Order],
+    src: LazyOrders | _ListedOrders,
     rng: random.Random,
 ) -> Order | None:
     """Active recon when the side has no SPOTTED enemy: once per turn per seat (KP are
     scarce), aimed at a contact's area or towards the objective."""
-    if enemies or not recons:
+    if enemies:
         return None
     seat = view.get("seat")
     kp = view.get("seat_command_points") if seat else None
@@ -261,6 +334,9 @@ def _recon_choice(
     if int(kp) < 1:
         return None
     if any(u.get("reconned") for u in units.values() if u.get("side") == view.get("side")):
+        return None
+    recons = src.of_kind(OrderKind.RECON)
+    if not recons:
         return None
     targets: list[Cell] = []
     for c in view.get("contacts", ()):
@@ -297,6 +373,6 @@ class BaselineBot:
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(seed)
 
-    def choose(self, view: Mapping[str, Any], legal_orders: Sequence[Order]) -> Order:
+    def choose(self, view: Mapping[str, Any], legal_orders: Sequence[Order] | LazyOrders) -> Order:
         """:func:`choose_order` with this bot's random source."""
         return choose_order(view, legal_orders, self.rng)

@@ -10,7 +10,7 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 from weakref import WeakKeyDictionary
 
-from taistelukentta.bots.baseline import BaselineBot
+from taistelukentta.bots.baseline import BaselineBot, LazyOrders
 from taistelukentta.content.scenario import Scenario
 from taistelukentta.grid.geometry import Cell, chebyshev
 from taistelukentta.rules import (
@@ -79,15 +79,26 @@ def bot_legal_orders(state: GameState, seat: str, *, recon: bool = True) -> list
 
     With ``recon=False`` no recon candidates are added (the runner asks for them only while
     the seat's side has no SPOTTED contact: the baseline bot recons only then).
-    Every order returned is legal."""
+    Every order returned is legal. :func:`bot_order` hands the bot the same orders lazily
+    (:func:`lazy_bot_orders`); this list is for tests and callers that want them all."""
     out = [
         o
         for o in legal_orders(state, seat, recon_cells=False)
         if o.kind is not OrderKind.WITHDRAW and o.kind is not OrderKind.DISENGAGE
     ]
-    side = state.side_of_seat(seat)
-    if not recon or side is None or state.phase != Phase.COMMAND or not out:
+    if not recon or not out:
         return out
+    return out[:-1] + recon_candidates(state, seat) + out[-1:]
+
+
+def recon_candidates(state: GameState, seat: str) -> list[Order]:
+    """The baseline bot's recon orders: per unit of ``seat`` that may recon (unit id
+    order), the visible cell nearest each aim — each contact area's centre (contacts below
+    SPOTTED) and each objective's centre — if :func:`is_legal`. Empty outside the seat's
+    command phase."""
+    side = state.side_of_seat(seat)
+    if side is None or state.phase != Phase.COMMAND:
+        return []
     aims: list[Cell] = []
     for c in state.contacts[side].values():
         if c.area is not None:
@@ -98,7 +109,7 @@ def bot_legal_orders(state: GameState, seat: str, *, recon: bool = True) -> list
         ys = [int(c[1]) for c in obj.cells]
         aims.append(((min(xs) + max(xs)) // 2, (min(ys) + max(ys)) // 2))
     if not aims:
-        return out
+        return []
     cache = cache_for(state.scenario)
     memo = _NEAREST.setdefault(cache, {})
     recons: list[Order] = []
@@ -120,7 +131,27 @@ def bot_legal_orders(state: GameState, seat: str, *, recon: bool = True) -> list
             order = Order.recon(u.id, cell)
             if is_legal(state, seat, order):
                 recons.append(order)
-    return out[:-1] + recons + out[-1:]
+    return recons
+
+
+def lazy_bot_orders(state: GameState, seat: str) -> LazyOrders:
+    """The orders of :func:`bot_legal_orders` (recon candidates only while the seat's side
+    has no SPOTTED contact), fetched from :func:`legal_orders` a kind and a unit at a time
+    as the bot asks for them. The bot gets only this object, never ``state``."""
+    side = state.side_of_seat(seat)
+    spotted = side is not None and any(
+        c.level == ContactLevel.SPOTTED for c in state.contacts[side].values()
+    )
+
+    def fetch(kind: OrderKind, unit: str | None) -> list[Order]:
+        if kind is OrderKind.RECON:
+            found = [] if spotted else recon_candidates(state, seat)
+            return found if unit is None else [o for o in found if o.unit == unit]
+        if kind is OrderKind.DONE:
+            return []
+        return legal_orders(state, seat, recon_cells=False, unit=unit, kinds=(kind,))[:-1]
+
+    return LazyOrders(fetch, Order.done())
 
 
 def _nearest(cells: Collection[Cell], aim: Cell) -> Cell:
@@ -136,11 +167,7 @@ def _nearest(cells: Collection[Cell], aim: Cell) -> Cell:
 def bot_order(state: GameState, seat: str, bot: BaselineBot) -> Order:
     """The order ``bot`` gives for ``seat`` now, from that seat's view only."""
     view = view_for(state, viewer_of(seat), log_limit=0)
-    side = state.side_of_seat(seat)
-    spotted = side is not None and any(
-        c.level == ContactLevel.SPOTTED for c in state.contacts[side].values()
-    )
-    return bot.choose(view, bot_legal_orders(state, seat, recon=not spotted))
+    return bot.choose(view, lazy_bot_orders(state, seat))
 
 
 def run_bots(

@@ -25,7 +25,7 @@ KP reset). After the last round, or when a side has no units left, the game is o
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from typing import Any
 
 from taistelukentta.content.scenario import Scenario
@@ -514,16 +514,22 @@ def legal_orders(
     recon_cells: bool = True,
     attack_moves: bool = True,
     unit: str | None = None,
+    kinds: Collection[OrderKind] | None = None,
 ) -> list[Order]:
     """Every order ``seat`` may give now, from its side's knowledge only (``done`` last).
 
     Move-like orders list every destination the side believes reachable. The list can be
     long; to make it shorter and cheaper: ``recon_cells=False`` leaves out recon orders
     (one per visible cell), ``attack_moves=False`` leaves out attack orders that move
-    first (one per destination and target), ``unit`` keeps only that unit's orders."""
+    first (one per destination and target), ``unit`` keeps only that unit's orders,
+    ``kinds`` only orders of those kinds (``done`` is always listed, last); the families
+    left out are not computed at all. Filtering never reorders: the result is the full
+    list with the other orders taken out."""
     side = state.side_of_seat(seat)
     if side is None or state.finished or side != state.active or seat in state.done:
         return []
+    if kinds is not None:
+        return _legal_of_kinds(state, seat, side, recon_cells, attack_moves, unit, kinds)
     cache = cache_for(state.scenario)
     contacts = state.contacts[side]
     out: list[Order] = []
@@ -597,15 +603,135 @@ def legal_orders(
     return out
 
 
+def _legal_of_kinds(
+    state: GameState,
+    seat: str,
+    side: Side,
+    recon_cells: bool,
+    attack_moves: bool,
+    unit: str | None,
+    kinds: Collection[OrderKind],
+) -> list[Order]:
+    """:func:`legal_orders` restricted to ``kinds`` (seat, turn and phase already checked):
+    the same orders in the same order as the full list filtered by kind, but families of
+    other kinds (destinations, attack-after-move, withdraw, recon cells, module orders) are
+    not built."""
+    want = frozenset(kinds)
+    cache = cache_for(state.scenario)
+    contacts = state.contacts[side]
+    out: list[Order] = []
+    mine = sorted(
+        (u for u in state.units.values() if u.seat == seat and (unit is None or u.id == unit)),
+        key=lambda u: u.id,
+    )
+    make = cache.order
+    if state.phase == Phase.FIRE:
+        if OrderKind.FIRE in want:
+            for u in mine:
+                if may_fire(cache, u, state.turn_no):
+                    targets = valid_targets(cache, u, contacts)
+                    if HOOKS.can_be_targeted:
+                        targets = [t for t in targets if target_blocked(state, u, t) is None]
+                    out.extend(make(OrderKind.FIRE, u.id, None, t) for t in targets)
+        _module_orders(state, seat, side, unit, out, want)
+        out.append(Order.done())
+        return out
+    opts = cache.opts
+    kp = state.kp.get(seat, 0)
+
+    def affordable(u: UnitState, kind: OrderKind) -> bool:
+        cost = command.order_cost(opts, kind)
+        return command.payment_problem(opts, state.kp, state.group_spent, seat, u, cost) is None
+
+    w_move = OrderKind.MOVE in want
+    w_attack = OrderKind.ATTACK in want
+    w_disengage = OrderKind.DISENGAGE in want
+    w_withdraw = OrderKind.WITHDRAW in want
+    points = known_enemy_points(contacts) if w_withdraw else []
+    spotted = (
+        {
+            uid: c.cell
+            for uid, c in sorted(contacts.items())
+            if c.level == ContactLevel.SPOTTED and c.cell is not None
+        }
+        if w_attack
+        else {}
+    )
+    for u in mine:
+        troubled = u.suppressed is not None or u.retreating is not None
+        if (
+            OrderKind.RALLY in want
+            and troubled
+            and not u.rallied
+            and affordable(u, OrderKind.RALLY)
+        ):
+            out.append(make(OrderKind.RALLY, u.id))
+        if u.retreating is not None:
+            continue
+        free = u.action is None
+        active_ok = u.suppressed is None
+        if free and OrderKind.DEFEND in want:
+            out.append(make(OrderKind.DEFEND, u.id))
+        if free and active_ok and (w_move or w_attack or w_disengage or w_withdraw):
+            know = knowledge(cache, state.units, contacts, u)
+            dests: dict[Cell, float] | None = None
+            if w_move and not u.zoc_at_start:
+                dests = destinations(cache, u, know)
+                out.extend(_dest_orders(cache, OrderKind.MOVE, u.id, dests))
+            if (
+                w_attack
+                and can_fire_weapon(cache, u, state.turn_no)
+                and kp > 0
+                and affordable(u, OrderKind.ATTACK)
+            ):
+                weapon = weapon_of(cache, u)
+                targetable = spotted
+                if HOOKS.can_be_targeted:
+                    targetable = {
+                        t: c for t, c in spotted.items() if target_blocked(state, u, t) is None
+                    }
+                for tid, tcell in targetable.items():
+                    if in_range(weapon, chebyshev(u.cell, tcell)):
+                        out.append(make(OrderKind.ATTACK, u.id, None, tid))
+                if attack_moves and targetable:
+                    dests = dests if dests is not None else destinations(cache, u, know)
+                    out.extend(_attack_move_orders(cache, u, dests, targetable))
+            if w_disengage and know.in_zoc and affordable(u, OrderKind.DISENGAGE):
+                dests = dests if dests is not None else destinations(cache, u, know)
+                out.extend(_dest_orders(cache, OrderKind.DISENGAGE, u.id, dests))
+            if w_withdraw and points and affordable(u, OrderKind.WITHDRAW):
+                dests = dests if dests is not None else destinations(cache, u, know)
+                out.extend(_withdraw_orders(cache, u, dests, points))
+        if (
+            OrderKind.RECON in want
+            and recon_cells
+            and active_ok
+            and not u.reconned
+            and affordable(u, OrderKind.RECON)
+        ):
+            out.extend(make(OrderKind.RECON, u.id, c) for c in sorted(cache.visible_from(u.cell)))
+    _module_orders(state, seat, side, unit, out, want)
+    out.append(Order.done())
+    return out
+
+
 def _module_orders(
-    state: GameState, seat: str, side: Side, unit: str | None, out: list[Order]
+    state: GameState,
+    seat: str,
+    side: Side,
+    unit: str | None,
+    out: list[Order],
+    kinds: Collection[OrderKind] | None = None,
 ) -> None:
-    """Append the legal orders of the rule modules' handlers for this phase."""
+    """Append the legal orders of the rule modules' handlers for this phase (only the
+    handlers of ``kinds`` when given)."""
     for h in module_handlers():
         if state.phase not in h.phases or h.legal is None:
             continue
+        if kinds is not None and h.kind not in kinds:
+            continue
         for o in h.legal(state, seat, side):
-            if unit is None or o.unit == unit:
+            if (unit is None or o.unit == unit) and (kinds is None or o.kind in kinds):
                 out.append(o)
 
 
