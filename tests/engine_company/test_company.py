@@ -473,3 +473,14 @@ def test_r_link_1_views_blue_sees_links_red_sees_nothing() -> None:
     assert blue["co_seat"] == "co" and not blue["leaderless"] and not blue["motti_used"]
     assert "company" not in view_extras(st, "red")
     assert "state" in view_extras(st, "gm")["company"]
+
+
+def test_r_co_6_confirmed_target_may_require_the_link() -> None:
+    def game(opts: dict[str, object] | None) -> GameState:
+        st = company_game(pl1=(30, 5), pl2=(40, 9), reds=[("R1", (35, 7))], options=opts)
+        return with_contact(st, "blue", "R1", ContactLevel.SPOTTED)
+
+    check_order(game(None), "co", Order.confirm("R1"))  # DEFAULT: no link needed
+    need = {"co_link_required": ["kp_transfer", "confirmed_target"]}
+    with pytest.raises(IllegalOrderError, match="two different platoons"):
+        check_order(game(need), "co", Order.confirm("R1"))

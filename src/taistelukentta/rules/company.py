@@ -705,7 +705,12 @@ def _check_confirm(state: GameState, seat: str, side: Side, order: Order) -> Pla
             f"{target} on jo vahvistettu maali",
         )
     cache = cache_for(state.scenario)
-    groups = {u.group for u in state.units_of("blue") if cache.sees(u.cell, c.cell)}
+    linked = "confirmed_target" in w.opts.co_link_required
+    groups = {
+        u.group
+        for u in state.units_of("blue")
+        if cache.sees(u.cell, c.cell) and (not linked or _unit_link_w(w, u.id))
+    }
     if len(groups) < 2:
         raise _illegal(
             f"{target} must be seen by own units of two different platoons (R-CO-5)",
