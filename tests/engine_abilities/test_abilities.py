@@ -518,3 +518,21 @@ def test_r_unit_4_every_listed_ability_order_passes_its_check(
                 assert parse_order(format_order(o)) == o
     if side == "blue" and not fire and not hide_s:
         assert mine > 0
+
+
+def test_r_mor_3_views_show_hidden_to_its_own_side_only() -> None:
+    from taistelukentta.views.view import view_for
+
+    st = game([("S1", SNIPER, (2, 4))], [("R1", RED, (4, 4))])
+    st = with_contact(hidden(st, "S1"), "red", "S1", ContactLevel.SPOTTED)
+
+    def statuses(viewer: str) -> list[str]:
+        v = view_for(st, viewer)
+        units = v["units"] if viewer == "gm" else [*v["units"], *v.get("enemies", [])]
+        found = [u for u in units if u.get("id") == "S1"]
+        return list(found[0]["statuses"]) if found else []
+
+    assert "HIDDEN" in statuses("blue") and "HIDDEN" in statuses("gm")
+    assert "S1" in [u.get("id") for u in view_for(st, "red")["units"]]  # spotted by red
+    assert "HIDDEN" not in statuses("red")
+    assert "HIDDEN" not in str(view_for(st, "red"))

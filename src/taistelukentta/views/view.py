@@ -239,6 +239,9 @@ def _unit_entry(cache: ScenarioCache, u: UnitState, *, full: bool) -> dict[str, 
         "protection": card.stats.protection,
         "cover": cache.map.cover_at(u.cell),
     }
+    if full and u.ext.get("abilities", {}).get("hidden"):
+        # R-MOR-3: HIDDEN (rules/abilities.py) shows to the unit's own side and the GM only.
+        entry["statuses"] = sorted([*entry["statuses"], "HIDDEN"])
     if full:
         weapon = card.basic_weapon
         fp = cache.firepower(u, DiceExpr.parse(weapon.damage))
