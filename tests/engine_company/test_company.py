@@ -484,3 +484,46 @@ def test_r_co_6_confirmed_target_may_require_the_link() -> None:
     need = {"co_link_required": ["kp_transfer", "confirmed_target"]}
     with pytest.raises(IllegalOrderError, match="two different platoons"):
         check_order(game(need), "co", Order.confirm("R1"))
+
+
+def to_fire(st: GameState) -> GameState:
+    for seat in st.seats(st.active):
+        if st.phase == Phase.COMMAND and seat not in st.done:
+            st, _ = apply(st, seat, Order.done())
+    assert st.phase == Phase.FIRE
+    return st
+
+
+def test_r_co_1_sitova_tuli_in_a_real_attack_lowers_the_targets_morale_test(dice: Dice) -> None:
+    bonuses = []
+    for tactic in (False, True):
+        st = company_game(reds=[("R1", (16, 7))])
+        st = with_contact(st, "blue", "R1", ContactLevel.SPOTTED)
+        if tactic:
+            st, _ = apply(st, "co", Order.tactic("sitova", seat="pl1"))
+        st = to_fire(st)
+        dice.script(15, 3, 3, 3, 3, 3, 3)  # a hit, damage 3s, then the morale test
+        _, events = apply(st, "pl1", Order.fire("1R1", "R1"))
+        attack = next(e for e in events if e.kind == "attack")
+        assert attack.data["effect"] in ("HIT", "HEAVY_HIT")
+        morale = next(e for e in events if e.kind == "morale" and e.data["unit"] == "R1")
+        bonuses.append(morale.data["bonus"])
+        assert [e.kind for e in events].count("sitova_mark") == int(tactic)
+    assert bonuses[1] == bonuses[0] - 1
+
+
+def test_r_co_4_reconnoitred_unit_first_miss_rerolled_in_a_real_attack(dice: Dice) -> None:
+    st = company_game(reds=[("R1", (16, 7))])
+    dice.script(11)
+    st, _ = apply(st, "co", Order.report((16, 7)))
+    assert st.ext["company"]["reconnoitred"] == {"R1": False}
+    st = with_contact(st, "blue", "R1", ContactLevel.SPOTTED)
+    st = to_fire(st)
+    dice.script(2, 2, 3, 3, 3, 3)  # a miss, rolled again: a miss again
+    st2, events = apply(st, "pl1", Order.fire("1R1", "R1"))
+    attack = next(e for e in events if e.kind == "attack")
+    assert attack.data["effect"] in ("MISS", "PINNING") and attack.data.get("rerolled")
+    assert st2.ext["company"]["reconnoitred"] == {"R1": True}
+    dice.script(2, 3, 3, 3, 3)
+    _, events2 = apply(st2, "pl1", Order.fire("1JJ", "R1"))
+    assert not next(e for e in events2 if e.kind == "attack").data.get("rerolled")
