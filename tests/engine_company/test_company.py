@@ -3,6 +3,9 @@ target, recon report, field promotion, redaction."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 import pytest
 
 from taistelukentta.errors import IllegalOrderError
@@ -17,6 +20,7 @@ from taistelukentta.rules import (
     status,
 )
 from taistelukentta.rules.context import Tx
+from taistelukentta.rules.events import Event
 from taistelukentta.rules.recon import ContactLevel
 from taistelukentta.rules.registry import view_extras
 from tests.engine.conftest import Dice, with_contact, with_unit
@@ -24,8 +28,8 @@ from tests.engine.conftest import Dice, with_contact, with_unit
 from .helpers import company_game, end_turn, surgery
 
 
-def blue_events(events: list) -> list:  # type: ignore[type-arg]
-    return [e.for_side("blue") for e in events if e.for_side("blue") is not None]
+def blue_events(events: list[Event]) -> list[Mapping[str, Any]]:
+    return [d for e in events if (d := e.for_side("blue")) is not None]
 
 
 # --------------------------------------------------------------------------- R-KP-1/2
@@ -245,7 +249,8 @@ def test_r_co_1_motti_once_per_battle_and_failures_retreat(dice: Dice) -> None:
         assert "R1" not in text and "R2" not in text and "units" not in data
     tactic = next(e for e in events if e.kind == "tactic")
     assert tactic.data["units"] == ["R1", "R2"]
-    assert tactic.for_side("red")["cell"] == [31, 5]
+    red_view = tactic.for_side("red")
+    assert red_view is not None and red_view["cell"] == [31, 5]
     with pytest.raises(IllegalOrderError, match="once per battle"):
         check_order(end_turn(end_turn(st2)), "co", Order.tactic("motti", cell=(31, 5)))
 
@@ -476,7 +481,7 @@ def test_r_link_1_views_blue_sees_links_red_sees_nothing() -> None:
 
 
 def test_r_co_6_confirmed_target_may_require_the_link() -> None:
-    def game(opts: dict[str, object] | None) -> GameState:
+    def game(opts: dict[str, Any] | None) -> GameState:
         st = company_game(pl1=(30, 5), pl2=(40, 9), reds=[("R1", (35, 7))], options=opts)
         return with_contact(st, "blue", "R1", ContactLevel.SPOTTED)
 

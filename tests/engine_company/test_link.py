@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 import itertools
+from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from taistelukentta.rules.company import co_seat, co_unit, in_command_link, line_cells
 from taistelukentta.rules.engine import new_game
+from taistelukentta.rules.state import GameState
 from tests.engine.conftest import build, open_rows
 
 
-def _game(jj: tuple[int, int], red: tuple[int, int], options: dict[str, object] | None = None):
+def _game(
+    jj: tuple[int, int], red: tuple[int, int], options: dict[str, Any] | None = None
+) -> GameState:
     sc = build(
         open_rows(45, 12),
         [("1JJ", "joukkueenjohtaja", jj), ("1R1", "jaakariryhma", (jj[0], jj[1] + 1))],
