@@ -27,7 +27,8 @@ SEED = 11
 SCRIPT: list[tuple[str, str]] = [
     # Blue, round 1
     ("co", "recon KP 13,9"),
-    ("co", "move KP 14,10"),
+    ("co", "move KP 14,10"),  # stops in the road minefield at 10,11 (R-MINE-2)
+    ("co", "clear KP"),
     ("co", "move KRH 10,10"),
     ("co", "done"),
     ("pl1", "move 1JJ 12,5"),
@@ -45,8 +46,8 @@ SCRIPT: list[tuple[str, str]] = [
     ("gm", "move R11 20,4"),
     ("gm", "move R12 19,3"),
     ("gm", "move R13 16,10"),
-    ("gm", "attack R14 KP from 20,4"),
-    ("gm", "attack R15 KP from 18,9"),
+    ("gm", "attack R14 1R3 from 20,4"),
+    ("gm", "attack R15 1R3 from 18,9"),
     ("gm", "done"),
     ("gm", "fire R14 1R3"),
     # Blue, round 2
@@ -66,7 +67,7 @@ SCRIPT: list[tuple[str, str]] = [
     ("co", "fire KP R13"),
     ("pl1", "fire 1R1 R15"),
 ]
-SNAPSHOTS = (0, 14, 22, len(SCRIPT))
+SNAPSHOTS = (0, 15, 23, len(SCRIPT))
 """Views are taken before any order, after Blue's first turn, after Red's first turn and
 at the end of the script."""
 
