@@ -425,3 +425,30 @@ def test_r_mine_1_only_murtosulute_lays_mines() -> None:
     with pytest.raises(IllegalOrderError, match="Murtosulute"):
         check_order(st, "pl1", Order.lay("1R1", (4, 3)))
     assert not [o for o in legal_orders(st, "pl1") if o.kind == OrderKind.LAY]
+
+
+def test_r_mine_3_a_unit_that_cleared_in_a_later_turn_cannot_also_lay_or_breach(
+    dice: Dice,
+) -> None:
+    st = enter(game([("P1", "pioneeriryhma", (3, 3))], [AP_BOX]), "P1")
+    st = pass_turn(pass_turn(st))  # the choice waits for the next own turn
+    dice.script(20)
+    st, _ = apply(st, "pl1", Order.clear("P1"))
+    assert st.units["P1"].action is None  # clearing is not an action, but it holds the unit
+    with pytest.raises(IllegalOrderError, match="whole turn"):
+        check_order(st, "pl1", Order.lay("P1", (5, 4)))
+    assert not [o for o in legal_orders(st, "pl1") if o.kind in (OrderKind.LAY, OrderKind.BREACH)]
+
+
+def test_r_mine_4_immobilise_api_for_other_modules() -> None:
+    from taistelukentta.rules.context import Tx
+    from taistelukentta.rules.mines import immobilise
+
+    st = game([("V1", "cv9030", (3, 3))], [])
+    tx = Tx(st)
+    immobilise(tx, "V1", "test")
+    immobilise(tx, "V1", "test")  # once only
+    st2 = tx.finish()
+    assert is_immobilised(st2.units["V1"]) and not is_immobilised(st.units["V1"])
+    assert [e.data["status"] for e in tx.events] == ["IMMOBILISED"]
+    assert cache_for(st2.scenario).movement(st2.units["V1"]) == 0

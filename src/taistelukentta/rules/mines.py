@@ -184,7 +184,7 @@ def _able(unit: UnitState, what_en: str, what_fi: str) -> None:
 def _whole_turn(unit: UnitState, what_en: str, what_fi: str) -> None:
     """The order takes the unit's whole turn: no action, move or fire yet."""
     _able(unit, what_en, what_fi)
-    if unit.action is not None or unit.moved or unit.fired:
+    if unit.action is not None or unit.moved or unit.fired or _holding(unit):
         raise _illegal(
             f"{unit.id} has already acted this turn; to {what_en} takes its whole turn",
             f"{unit.id} on jo toiminut tässä vuorossa; {what_fi} vie koko vuoron",
@@ -194,6 +194,12 @@ def _whole_turn(unit: UnitState, what_en: str, what_fi: str) -> None:
             f"{unit.id} stands in a minefield: choose `clear {unit.id}` or `rush {unit.id}` first",
             f"{unit.id} on miinoitteessa: valitse ensin `clear {unit.id}` tai `rush {unit.id}`",
         )
+
+
+def _holding(unit: UnitState) -> bool:
+    """It has cleared, rushed or worked on mines this turn (no more movement)."""
+    value = unit.ext.get(MODULE)
+    return bool(value and value.get("hold"))
 
 
 def _adjacent_cell(cache: ScenarioCache, unit: UnitState, cell: Cell | None) -> Cell:
@@ -780,6 +786,7 @@ def _free_whole_turn(unit: UnitState) -> bool:
         and not unit.moved
         and not unit.fired
         and _pending_cell(unit) is None
+        and not _holding(unit)
     )
 
 
