@@ -969,7 +969,7 @@ def _on_turn_end(tx: Tx, side: Side) -> None:
 def _on_game_start(tx: Tx) -> None:
     """Placements that start HIDDEN (scenario ``hidden = true``); an enemy contact on such
     a unit made by the first observation from farther than ``hidden_radius`` is dropped."""
-    hidden = [p.id for _, _, p in tx.scenario.placements() if getattr(p, "hidden", False)]
+    hidden = [p.id for _, _, p in tx.scenario.placements() if p.hidden]
     r = tx.opts.hidden_radius
     for uid in hidden:
         if uid not in tx.units:
