@@ -223,3 +223,19 @@ def test_redaction_enemy_learns_nothing_before_impact(dice: Dice) -> None:
     assert hit is not None
     assert dict(hit) == {"unit": "R1", "weapon": "k9", "amount": 3, "rolls": hit["rolls"]}
     assert "s1" not in str([e.visible["red"] for e in events])
+
+
+def test_r_off_1_promoted_co_pays_from_the_company_pool(monkeypatch: pytest.MonkeyPatch) -> None:
+    """After a field promotion (R-LINK-3) company.company_cost gives plan cost 0 and the
+    order is paid with company.pay_company, also when fire direction fails."""
+    st = with_unit(start(), "1R1", strength=4)
+    paid: list[int] = []
+    real = fs._company_fn
+    fakes: dict[str, Any] = {
+        "company_cost": lambda state, seat, cost: 0,
+        "pay_company": lambda tx, cost: paid.append(cost),
+    }
+    monkeypatch.setattr(fs, "_company_fn", lambda name: fakes.get(name) or real(name))
+    kp = st.kp["co"]
+    after, _ = apply(st, "co", K9)  # weak observer: paid whether its d6 succeeds or not
+    assert after.kp["co"] == kp and paid == [3]

@@ -140,6 +140,30 @@ def _linked(state: GameState, uid: str) -> bool:
     return bool(fn(state, uid))
 
 
+def _company_cost(state: GameState, seat: str, side: Side, cost: int) -> int:
+    """``Plan.cost`` of a company-level order (strike, boost): ``company.company_cost``
+    (0 after a field promotion, when the separate company pool pays in ``execute``)."""
+    fn = _company_fn("company_cost") if side == "blue" else None
+    return cost if fn is None else int(fn(state, seat, cost))
+
+
+def _pay_company(tx: Tx, side: Side, cost: int) -> None:
+    """Pay from a promoted CO's company pool (``company.pay_company``; no-op before)."""
+    fn = _company_fn("pay_company") if side == "blue" else None
+    if fn is not None:
+        fn(tx, cost)
+
+
+def _commander_kp(state: GameState, seat: str, side: Side) -> int:
+    """KP the commander has for company-level orders (``company.company_kp``)."""
+    fn = _company_fn("company_kp") if side == "blue" else None
+    return state.kp.get(seat, 0) if fn is None else int(fn(state))
+
+
+def _affordable(state: GameState, seat: str, plan: Plan) -> bool:
+    return state.kp.get(seat, 0) >= plan.cost
+
+
 # --------------------------------------------------------------------------- helpers
 
 
@@ -531,10 +555,11 @@ def legal_organic(state: GameState, seat: str, side: Side) -> Iterable[Order]:
                     continue
                 order = Order.organic(m.id, cell, o.id)
                 try:
-                    check_organic(state, seat, side, order)
+                    plan = check_organic(state, seat, side, order)
                 except IllegalOrderError:
                     continue
-                out.append(order)
+                if _affordable(state, seat, plan):
+                    out.append(order)
                 break
     return out
 
@@ -585,7 +610,12 @@ def check_boost(state: GameState, seat: str, side: Side, order: Order) -> Plan:
             f"yksikön {order.unit} isku on jo tehostettu",
         )
     unit = state.units.get(order.unit or "")
-    return Plan(unit=unit, cost=cache.opts.kp_organic_boost, data=strike["id"])
+    cost = cache.opts.kp_organic_boost
+    return Plan(
+        unit=unit,
+        cost=_company_cost(state, seat, side, cost),
+        data={"strike": strike["id"], "company_cost": cost},
+    )
 
 
 def _commander_comms(state: GameState, side: Side) -> None:
@@ -598,17 +628,19 @@ def _commander_comms(state: GameState, side: Side) -> None:
 
 
 def execute_boost(tx: Tx, seat: str, order: Order, plan: Plan) -> None:
+    sid = plan.data["strike"]
     ext = _ext_tx(tx)
     pending = []
     side: Side = "blue"
     for p in _pending(ext):
-        if p["id"] == plan.data:
+        if p["id"] == sid:
             p = {**p, "boost": tx.opts.organic_boost_damage}
             side = p["side"]
         pending.append(p)
     ext["pending"] = pending
     tx.set_ext(MODULE, ext)
-    data = {"strike": plan.data, "unit": order.unit, "bonus": tx.opts.organic_boost_damage}
+    _pay_company(tx, side, plan.data["company_cost"])
+    data = {"strike": sid, "unit": order.unit, "bonus": tx.opts.organic_boost_damage}
     tx.emit("strike_boosted", data, {side: data})
 
 
@@ -616,17 +648,20 @@ def legal_boost(state: GameState, seat: str, side: Side) -> Iterable[Order]:
     ext = state.ext.get(MODULE)
     if not ext or not ext.get("pending"):
         return []
-    if state.kp.get(seat, 0) < cache_for(state.scenario).opts.kp_organic_boost:
+    if seat != commander_seat(state, side):
+        return []
+    if _commander_kp(state, seat, side) < cache_for(state.scenario).opts.kp_organic_boost:
         return []
     out: list[Order] = []
     for p in ext["pending"]:
         if p["kind"] == "organic" and p["side"] == side and p["requested"] == state.turn_no:
             order = Order.boost(p["unit"])
             try:
-                check_boost(state, seat, side, order)
+                plan = check_boost(state, seat, side, order)
             except IllegalOrderError:
                 continue
-            out.append(order)
+            if _affordable(state, seat, plan):
+                out.append(order)
     return out
 
 
@@ -667,8 +702,10 @@ def check_strike(state: GameState, seat: str, side: Side, order: Order) -> Plan:
         )
     cell, level = _check_target(state, side, order.cell)
     _danger_check(state, side, order, corner_union(weapon, cell))
+    cost = cache.opts.kp_fire_support_request
     return Plan(
-        cost=cache.opts.kp_fire_support_request, data={"observer": observer, "level": level}
+        cost=_company_cost(state, seat, side, cost),
+        data={"observer": observer, "level": level, "company_cost": cost},
     )
 
 
@@ -677,6 +714,7 @@ def execute_strike(tx: Tx, seat: str, order: Order, plan: Plan) -> None:
     observer: UnitState = plan.data["observer"]
     level: ContactLevel = plan.data["level"]
     side = observer.side
+    _pay_company(tx, side, plan.data["company_cost"])  # paid even if direction fails
     if not _direction_succeeds(tx, observer, "off_board"):
         return
     weapon = off_board_weapon(tx.cache, order.word)
@@ -719,9 +757,9 @@ def legal_strike(state: GameState, seat: str, side: Side) -> Iterable[Order]:
     if side != "blue" or not fs.weapons or requests_left(state, side) <= 0:
         return []
     cache = cache_for(state.scenario)
-    if state.kp.get(seat, 0) < cache.opts.kp_fire_support_request:
-        return []
     if seat != commander_seat(state, side):
+        return []
+    if _commander_kp(state, seat, side) < cache.opts.kp_fire_support_request:
         return []
     observers = sorted(
         (
@@ -739,10 +777,11 @@ def legal_strike(state: GameState, seat: str, side: Side) -> Iterable[Order]:
             for o in observers:
                 order = Order.strike(kind, cell, o.id)
                 try:
-                    check_strike(state, seat, side, order)
+                    plan = check_strike(state, seat, side, order)
                 except IllegalOrderError:
                     continue
-                out.append(order)
+                if _affordable(state, seat, plan):
+                    out.append(order)
                 break
     return out
 
