@@ -236,3 +236,11 @@ def test_r_org_1_legal_orders_pass_check() -> None:
     boosts = [o for o in legal_orders(st, "co") if o.kind == OrderKind.BOOST]
     assert boosts == [Order.boost("KRH")]
     assert not [o for o in legal_orders(st, "pl1") if o.kind == OrderKind.ORGANIC]
+
+
+def test_r_org_1_finnish_notation() -> None:
+    st = start()
+    st, _ = apply_text(st, "pl1", "tukituli KRH 15,10 tähystäjä 1R1")
+    assert [p["observer"] for p in pending_strikes(st)] == ["1R1"]
+    st, _ = apply_text(st, "co", "tehosta KRH")
+    assert pending_strikes(st)[0]["boost"] == 2
