@@ -1147,6 +1147,12 @@ def _view(state: GameState, viewer: str) -> dict[str, Any]:
     return {MODULE: out}
 
 
+def view_extras_blue(state: GameState) -> dict[str, Any]:
+    """What Blue's view shows of the command structure (the ``view_extras`` entry)."""
+    out: dict[str, Any] = _view(state, "blue").get(MODULE, {})
+    return out
+
+
 # --------------------------------------------------------------------------- registration
 
 
