@@ -452,3 +452,14 @@ def test_r_mine_4_immobilise_api_for_other_modules() -> None:
     assert is_immobilised(st2.units["V1"]) and not is_immobilised(st.units["V1"])
     assert [e.data["status"] for e in tx.events] == ["IMMOBILISED"]
     assert cache_for(st2.scenario).movement(st2.units["V1"]) == 0
+
+
+def test_r_mine_1_legal_orders_offer_both_mine_types_next_to_the_unit() -> None:
+    st = game([("P1", "pioneeriryhma", (3, 3))], [])
+    lays = [o for o in legal_orders(st, "pl1") if o.kind == OrderKind.LAY]
+    assert Order.lay("P1", (4, 3)) in lays and Order.lay("P1", (4, 3), at=True) in lays
+    assert Order.lay("P1", (3, 3)) not in lays and Order.lay("P1", (5, 3)) not in lays
+    # 12 box positions around a unit in open ground, each AP and AT.
+    assert len(lays) == 24
+    for o in lays:
+        check_order(st, "pl1", o)

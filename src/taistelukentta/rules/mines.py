@@ -825,6 +825,7 @@ def _legal_lay(state: GameState, seat: str, side: Side) -> Iterable[Order]:
             if any(_key(c) in known for c in box_cells(a)):
                 continue
             out.append(cache.order(OrderKind.LAY, u.id, a))
+            out.append(Order.lay(u.id, a, at=True))
     return out
 
 
