@@ -188,12 +188,20 @@ def choose_order(
         here = _cheb(units[uid]["cell"], goal)
         if here == 0:
             continue
-        options = [o for o in src.of_unit(OrderKind.MOVE, uid) if o.cell is not None]
-        if not options:
-            continue
-        near = min(_cheb(o.cell, goal) for o in options)  # type: ignore[arg-type]
-        if near < here:
-            ties = [o for o in options if _cheb(o.cell, goal) == near]  # type: ignore[arg-type]
+        # the listed destinations nearest the goal, if nearer than where the unit stands
+        gx, gy = goal
+        near = here
+        ties = []
+        for o in src.of_unit(OrderKind.MOVE, uid):
+            if o.cell is None:
+                continue
+            cx, cy = o.cell
+            d = max(cx - gx, gx - cx, cy - gy, gy - cy)
+            if d < near:
+                near, ties = d, [o]
+            elif d == near and ties:
+                ties.append(o)
+        if ties:
             return ties[0] if len(ties) == 1 else rng.choice(ties)
 
     # 6. the rest defend by default (R-KP-3): done
@@ -223,20 +231,31 @@ def _attack_choice(
             if v[0] >= GOOD_HIT_CHANCE:
                 values[(uid, tid)] = v
     for level in sorted(set(values.values()), reverse=True):
+        wanted: dict[str, set[str]] = {}
+        for (uid, tid), v in values.items():
+            if v == level:
+                wanted.setdefault(uid, set()).add(tid)
         pairs: dict[tuple[str, str], list[Order]] = {}
-        for uid in sorted({pair[0] for pair, v in values.items() if v == level}):
+        for uid in sorted(wanted):
+            targets = wanted[uid]
             for o in src.of_unit(OrderKind.ATTACK, uid):
-                if o.unit == uid and o.target is not None and values.get((uid, o.target)) == level:
+                if o.target in targets and o.unit == uid:
                     pairs.setdefault((uid, o.target), []).append(o)
         if not pairs:
             continue
         best_pairs = list(pairs)
         pair = best_pairs[0] if len(best_pairs) == 1 else rng.choice(best_pairs)
-        tcell = enemies[pair[1]]["cell"]
+        tx, ty = enemies[pair[1]]["cell"]
         start = units[pair[0]]["cell"]
-        options = pairs[pair]
-        far = max(_cheb(o.cell or start, tcell) for o in options)
-        ties = [o for o in options if _cheb(o.cell or start, tcell) == far]
+        far = -1
+        ties: list[Order] = []
+        for o in pairs[pair]:
+            cx, cy = o.cell or start
+            d = max(cx - tx, tx - cx, cy - ty, ty - cy)
+            if d > far:
+                far, ties = d, [o]
+            elif d == far:
+                ties.append(o)
         return ties[0] if len(ties) == 1 else rng.choice(ties)
     return None
 

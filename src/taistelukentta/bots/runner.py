@@ -134,6 +134,9 @@ def recon_candidates(state: GameState, seat: str) -> list[Order]:
     return recons
 
 
+_CHEAP = (OrderKind.RALLY, OrderKind.DEFEND)
+
+
 def lazy_bot_orders(state: GameState, seat: str) -> LazyOrders:
     """The orders of :func:`bot_legal_orders` (recon candidates only while the seat's side
     has no SPOTTED contact), fetched from :func:`legal_orders` a kind and a unit at a time
@@ -143,7 +146,16 @@ def lazy_bot_orders(state: GameState, seat: str) -> LazyOrders:
         c.level == ContactLevel.SPOTTED for c in state.contacts[side].values()
     )
 
+    cheap: dict[OrderKind, list[Order]] = {}
+
     def fetch(kind: OrderKind, unit: str | None) -> list[Order]:
+        if unit is None and (kind is OrderKind.RALLY or kind is OrderKind.DEFEND):
+            # the bot asks for both first: one call lists them
+            if not cheap:
+                both = legal_orders(state, seat, kinds=_CHEAP)[:-1]
+                for k in _CHEAP:
+                    cheap[k] = [o for o in both if o.kind is k]
+            return cheap[kind]
         if kind is OrderKind.RECON:
             found = [] if spotted else recon_candidates(state, seat)
             return found if unit is None else [o for o in found if o.unit == unit]
