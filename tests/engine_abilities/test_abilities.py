@@ -536,3 +536,28 @@ def test_r_mor_3_views_show_hidden_to_its_own_side_only() -> None:
     assert "S1" in [u.get("id") for u in view_for(st, "red")["units"]]  # spotted by red
     assert "HIDDEN" not in statuses("red")
     assert "HIDDEN" not in str(view_for(st, "red"))
+
+
+def test_r_ab_2_the_attacker_picks_the_ability_in_the_order(dice: Dice) -> None:
+    st = game([("S1", SNIPER, (2, 4))], [("V1", "bmp2", (9, 4))])
+    st = fire_phase(with_contact(st, "blue", "V1", ContactLevel.SPOTTED))
+    text = "fire S1 V1 with sniper_rifle disable lamauttava_tuli"
+    order = parse_order(text)
+    assert format_order(order) == text and parse_order(format_order(order)) == order
+    assert parse_order("ammu S1 V1 aseella sniper_rifle lamauta lamauttava_tuli") == order
+    with pytest.raises(IllegalOrderError, match="no ability 'drone'"):
+        check_order(st, "pl1", parse_order("fire S1 V1 with sniper_rifle disable drone"))
+    with pytest.raises(IllegalOrderError, match="only a weapon that disables"):
+        check_order(st, "pl1", parse_order("fire S1 V1 with jalkavakiaseistus disable drone"))
+    dice.script(18, 5, 5, *([15] * 10))  # 18+7=25 vs 14+1: heavy hit (FRAG halved)
+    st2, events = apply(st, "pl1", order)
+    assert event(events, "ability_disabled").data["ability"] == "lamauttava_tuli"
+    assert ab.is_disabled(st2.units["V1"], "lamauttava_tuli")
+
+
+def test_r_ab_2_the_pick_goes_with_the_fire_order_not_the_attack_order() -> None:
+    st = game([("S1", SNIPER, (2, 4))], [("R1", RED, (9, 4))])
+    st = with_contact(st, "blue", "R1", ContactLevel.SPOTTED)
+    check_order(st, "pl1", parse_order("attack S1 R1 with sniper_rifle"))
+    with pytest.raises(IllegalOrderError, match="picked on the `fire"):
+        check_order(st, "pl1", parse_order("attack S1 R1 with sniper_rifle disable drone"))

@@ -90,7 +90,9 @@ class AbilitySpec:
       with ``use``), ``"none"``, ``"unit"`` or ``"cell"``;
     - ``check`` / ``execute`` / ``legal``: the ``use`` order of the ability;
     - ``phases``: the phases ``use`` is allowed in;
-    - ``keeps_hidden``: using it does not end HIDDEN."""
+    - ``keeps_hidden``: using it does not end HIDDEN;
+    - ``disables_on_hit``: a hit with its weapon disables one ability of the target
+      (R-AB-2; the pick: ``fire … with W disable ABILITY``, else :func:`sniper_pick`)."""
 
     id: str
     grants_hidden: bool = False
@@ -101,6 +103,7 @@ class AbilitySpec:
     legal: UseLegal | None = None
     phases: frozenset[Phase] = BOTH_PHASES
     keeps_hidden: bool = False
+    disables_on_hit: bool = False
 
 
 ABILITIES: dict[str, AbilitySpec] = {}
@@ -335,6 +338,11 @@ def _special(state: GameState, order: Order, side: Side) -> bool:
 
 def _check_attack(state: GameState, seat: str, side: Side, order: Order) -> Plan:
     assert _BASE_ATTACK is not None
+    if order.flags:
+        raise _illegal(
+            "the ability to disable is picked on the `fire … with W disable ABILITY` order",
+            "lamautettava kyky valitaan `fire … with W disable KYKY` -käskyssä",
+        )
     if not _special(state, order, side):
         return _BASE_ATTACK.check(state, seat, side, order)
     assert order.unit is not None and order.target is not None and order.weapon is not None
@@ -363,6 +371,11 @@ def _check_attack(state: GameState, seat: str, side: Side, order: Order) -> Plan
 def _check_fire(state: GameState, seat: str, side: Side, order: Order) -> Plan:
     assert _BASE_FIRE is not None
     if not _special(state, order, side):
+        if order.flags:
+            raise _illegal(
+                "only a weapon that disables abilities takes `disable ABILITY` (R-AB-2)",
+                "vain kykyjä lamauttava ase ottaa `disable KYKY` (R-AB-2)",
+            )
         return _BASE_FIRE.check(state, seat, side, order)
     assert order.unit is not None and order.target is not None and order.weapon is not None
     unit = _own_unit(state, side, seat, order.unit)
@@ -387,8 +400,29 @@ def _check_fire(state: GameState, seat: str, side: Side, order: Order) -> Plan:
     problem = target_blocked(state, unit, order.target)
     if problem is not None:
         raise _illegal(*problem)
+    if order.flags:
+        _check_pick(cache, use, c, order.flags[-1])
     cost = use.ability.kp_cost if use.ability is not None else 0
     return Plan(unit, None, cost, data=use)
+
+
+def _check_pick(cache: ScenarioCache, use: WeaponUse, target: Contact, pick: str) -> None:
+    """``disable ABILITY`` on a sniper shot: the weapon disables abilities and the target's
+    card (known: the target is SPOTTED) has that ability."""
+    spec = ABILITIES.get(use.ability.id) if use.ability is not None else None
+    if spec is None or not spec.disables_on_hit:
+        raise _illegal(
+            f"{use.weapon.id} does not disable abilities (R-AB-2)",
+            f"{use.weapon.id} ei lamauta kykyjä (R-AB-2)",
+        )
+    assert target.card is not None
+    card = cache.cards[target.card]
+    if card.ability(pick) is None:
+        known = ", ".join(a.id for a in card.abilities) or "-"
+        raise _illegal(
+            f"the target has no ability {pick!r} (its card {card.id}: {known})",
+            f"kohteella ei ole kykyä {pick!r} (sen kortti {card.id}: {known})",
+        )
 
 
 def _execute_attack(tx: Tx, seat: str, order: Order, plan: Plan) -> None:
@@ -406,10 +440,12 @@ def _execute_fire(tx: Tx, seat: str, order: Order, plan: Plan) -> None:
     weakened = use.ability.weakens_when_damaged if use.ability is not None else False
     before = len(tx.events)
     resolve_fire(tx, plan.unit.id, order.target, "fire", weapon=use.weapon, weakened=weakened)
-    if use.ability is not None and use.ability.id == "sniper_rifle":
+    spec = ABILITIES.get(use.ability.id) if use.ability is not None else None
+    if spec is not None and spec.disables_on_hit:
         attack = next((e for e in tx.events[before:] if e.kind == "attack"), None)
         if attack is not None and Effect(attack.data["effect"]).hits:
-            sniper_disable(tx, plan.unit.id, order.target)
+            pick = order.flags[-1] if order.flags else None
+            sniper_disable(tx, plan.unit.id, order.target, pick)
 
 
 def _legal_special(state: GameState, seat: str, side: Side, kind: OrderKind) -> list[Order]:
@@ -485,13 +521,16 @@ def sniper_pick(card: UnitCard, unit: UnitState) -> str | None:
     return next((a.id for a in card.abilities if not is_disabled(unit, a.id)), None)
 
 
-def sniper_disable(tx: Tx, aid: str, tid: str) -> None:
+def sniper_disable(tx: Tx, aid: str, tid: str, pick: str | None = None) -> None:
     """A sniper-rifle hit disables one ability of the target for ``sniper_disable_turns``
-    of its own turns (R-AB-2, R-TURN-3)."""
+    of its own turns (R-AB-2, R-TURN-3): the attacker's ``pick``, else the DEFAULT pick."""
     t = tx.units.get(tid)
     if t is None:
         return
-    picked = sniper_pick(tx.cache.card(t), t)
+    card = tx.cache.card(t)
+    picked = pick if pick is not None and card.ability(pick) is not None else None
+    if picked is None:
+        picked = sniper_pick(card, t)
     if picked is None:
         return
     turns = tx.opts.sniper_disable_turns
@@ -1027,7 +1066,7 @@ def _wrap_recon() -> None:
 # --------------------------------------------------------------------------- registration
 
 register_ability(AbilitySpec("piiloutuminen", grants_hidden=True, keeps_hidden=True))
-register_ability(AbilitySpec("sniper_rifle", weapon=_sniper_weapon))
+register_ability(AbilitySpec("sniper_rifle", weapon=_sniper_weapon, disables_on_hit=True))
 register_ability(
     AbilitySpec(
         "lamauttava_tuli",

@@ -101,6 +101,9 @@ LAY_AT_WORDS = ("at", "pm")
 """`lay U X,Y at`: an anti-tank (PM) box instead of the default AP (R-MINE-1)."""
 BY_WORDS = ("by", "tähystäjä", "tahystaja")
 WITH_WORDS = ("with", "aseella")
+DISABLE_WORD = "disable"
+DISABLE_WORDS = (DISABLE_WORD, "lamauta")
+"""`… with W disable ABILITY`: the ability a sniper hit disables (R-AB-2)."""
 
 
 FINNISH_KEYWORDS: dict[str, OrderKind] = {
@@ -383,7 +386,15 @@ def _check_extras(o: Order, text: str) -> None:
             "tarvitsee tähystäjän `by O`" if needs_obs else "ei ota tähystäjää",
         )
     lay_at = kind == OrderKind.LAY and o.flags == ("at",)
-    if o.flags and not lay_at and (not needs_obs or o.flags != ("danger",)):
+    # `fire|attack U T with W disable ABILITY`: the sniper's pick (R-AB-2, rules/abilities.py).
+    disable = (
+        kind in (OrderKind.ATTACK, OrderKind.FIRE)
+        and o.weapon is not None
+        and len(o.flags) == 2
+        and o.flags[0] == DISABLE_WORD
+        and _WORD_RE.match(o.flags[1]) is not None
+    )
+    if o.flags and not lay_at and not disable and (not needs_obs or o.flags != ("danger",)):
         raise _bad(text, f"unexpected flags {o.flags}", f"odottamattomat lisämääreet {o.flags}")
     needs_word = kind in (OrderKind.TACTIC, OrderKind.STRIKE, OrderKind.USE)
     if needs_word != (o.word is not None):
@@ -526,6 +537,15 @@ def parse_order(text: str) -> Order:
     if kind not in BASE_KINDS:
         return _parse_module_order(kind, args, text)
     weapon: str | None = None
+    flags: tuple[str, ...] = ()
+    if (
+        kind in (OrderKind.ATTACK, OrderKind.FIRE)
+        and len(args) >= 4
+        and args[-2].lower() in DISABLE_WORDS
+        and args[-4].lower() in WITH_WORDS
+    ):
+        flags = (DISABLE_WORD, args[-1])
+        args = args[:-2]
     if (
         kind in (OrderKind.ATTACK, OrderKind.FIRE)
         and len(args) >= 2
@@ -568,7 +588,7 @@ def parse_order(text: str) -> Order:
             if len(rest) != 2:
                 raise wrong_count()
             cell = _parse_cell(rest[1], text)
-        return Order(kind, unit, cell, target, weapon=weapon)
+        return Order(kind, unit, cell, target, weapon=weapon, flags=flags)
     expected = int(needs_cell) + int(needs_target)
     if len(rest) != expected:
         if len(rest) > expected:
@@ -581,7 +601,7 @@ def parse_order(text: str) -> Order:
         return Order(kind, unit, _parse_cell(rest[0], text))
     if needs_target:
         target = _parse_id(rest[0], text, "target unit", "kohdeyksikön")
-        return Order(kind, unit, None, target, weapon=weapon)
+        return Order(kind, unit, None, target, weapon=weapon, flags=flags)
     assert needs_unit
     return Order(kind, unit)
 
