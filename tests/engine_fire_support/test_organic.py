@@ -244,3 +244,26 @@ def test_r_org_1_finnish_notation() -> None:
     assert [p["observer"] for p in pending_strikes(st)] == ["1R1"]
     st, _ = apply_text(st, "co", "tehosta KRH")
     assert pending_strikes(st)[0]["boost"] == 2
+
+
+def test_r_org_1_red_organic_counts_against_the_battle_group_cap() -> None:
+    from taistelukentta.rules import legal_orders
+    from taistelukentta.rules.orders import OrderKind
+
+    sc = fs_scenario(
+        blue=[("1R1", "jaakariryhma", (15, 10))],
+        red=[
+            ("M1", "kranaatinheitinjaos", (28, 10)),
+            ("K1", "komentoyksikko", (20, 10)),
+            ("R9", "motorisoitu_jalkavakiryhma", (28, 2), "bg2"),
+        ],
+        rounds={"M1": 2},
+    )
+    st = with_contact(new_game(sc, 5), "red", "1R1", ContactLevel.SPOTTED)
+    st = until_turn(st, 2)
+    order = Order.organic("M1", (15, 10), "K1")
+    assert order in legal_orders(st, "gm")
+    capped = replace(st, group_spent={"bg1": 4}, memo={})
+    assert order not in [o for o in legal_orders(capped, "gm") if o.kind == OrderKind.ORGANIC]
+    with pytest.raises(IllegalOrderError, match="battle group bg1"):
+        check_order(capped, "gm", order)

@@ -28,6 +28,7 @@ from taistelukentta.dice.roller import Roller
 from taistelukentta.errors import IllegalOrderError
 from taistelukentta.grid.geometry import chebyshev
 from taistelukentta.rules.combat import apply_damage_type
+from taistelukentta.rules.command import payment_problem
 from taistelukentta.rules.context import ScenarioCache, Tx, cache_for
 from taistelukentta.rules.orders import Order, OrderKind
 from taistelukentta.rules.recon import ContactLevel
@@ -161,7 +162,11 @@ def _commander_kp(state: GameState, seat: str, side: Side) -> int:
 
 
 def _affordable(state: GameState, seat: str, plan: Plan) -> bool:
-    return state.kp.get(seat, 0) >= plan.cost
+    """The engine would accept the payment (the seat's KP, Red's battle-group cap)."""
+    if not plan.cost:
+        return True
+    opts = cache_for(state.scenario).opts
+    return payment_problem(opts, state.kp, state.group_spent, seat, plan.unit, plan.cost) is None
 
 
 # --------------------------------------------------------------------------- helpers
