@@ -759,23 +759,34 @@ def _legal_rush(state: GameState, seat: str, side: Side) -> Iterable[Order]:
     ]
 
 
+_NEIGHBOURS = tuple((dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if (dx, dy) != (0, 0))
+"""Offsets of the 8 adjacent cells, in sorted order."""
+
+
 def _legal_search(state: GameState, seat: str, side: Side) -> Iterable[Order]:
     cache = cache_for(state.scenario)
+    if state.kp.get(seat, 0) <= 0 and not cache.opts.trap_test_without_kp:
+        return []
     m = state.ext.get(MODULE)
-    known: Mapping[str, str] = m["known"][side] if m else {}
-    clear: list[str] = m["clear"][side] if m else []
+    skip: set[str] = set(m["known"][side]) | set(m["clear"][side]) if m else set()
+    in_bounds = cache.map.in_bounds
+    make = cache.order
+    ok: dict[tuple[str, int], bool] = {}
     out: list[Order] = []
     for u in _own_units(state, seat):
-        if u.reconned or _troubled(u) or not _affordable(state, seat, u, _search_cost(cache, u)):
+        if u.reconned or _troubled(u):
+            continue
+        cost = _search_cost(cache, u)
+        afford = ok.get((u.group, cost))
+        if afford is None:
+            afford = ok[(u.group, cost)] = _affordable(state, seat, u, cost)
+        if not afford:
             continue
         x, y = u.cell
-        for c in sorted((x + dx, y + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)):
-            if c == u.cell or not cache.map.in_bounds(c):
-                continue
-            key = _key(c)
-            if key in known or key in clear:
-                continue
-            out.append(cache.order(OrderKind.SEARCH, u.id, c))
+        for dx, dy in _NEIGHBOURS:
+            c = (x + dx, y + dy)
+            if in_bounds(c) and (not skip or _key(c) not in skip):
+                out.append(make(OrderKind.SEARCH, u.id, c))
     return out
 
 
