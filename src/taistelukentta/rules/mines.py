@@ -765,7 +765,8 @@ _NEIGHBOURS = tuple((dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if (dx, d
 
 def _legal_search(state: GameState, seat: str, side: Side) -> Iterable[Order]:
     cache = cache_for(state.scenario)
-    if state.kp.get(seat, 0) <= 0 and not cache.opts.trap_test_without_kp:
+    opts = cache.opts
+    if state.kp.get(seat, 0) <= 0 and opts.kp_active_recon > 0 and not opts.trap_test_without_kp:
         return []
     m = state.ext.get(MODULE)
     skip: set[str] = set(m["known"][side]) | set(m["clear"][side]) if m else set()
