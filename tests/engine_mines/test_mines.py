@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from taistelukentta.errors import IllegalOrderError
+from taistelukentta.errors import IllegalOrderError, InvalidOrderError
 from taistelukentta.rules import (
     GameState,
     Order,
@@ -415,6 +415,9 @@ def test_r_mine_1_lay_at_mines_round_trip() -> None:
     assert order.kind == OrderKind.LAY and "at" in order.flags
     assert parse_order(str(order)) == order
     assert str(parse_order("lay P1 4,3")) == "lay P1 4,3"
+    assert parse_order("miinoita P1 4,3 PM") == order
+    with pytest.raises(InvalidOrderError):
+        parse_order("lay P1 4,3 ap")
     st = game([("P1", "pioneeriryhma", (3, 3))], [])
     st, events = apply(st, "pl1", order)
     assert next(e for e in events if e.kind == "mines_laid").data["type"] == "AT"
