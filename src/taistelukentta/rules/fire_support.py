@@ -20,6 +20,7 @@ side sees nothing until impact.
 from __future__ import annotations
 
 import importlib
+import sys
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -91,13 +92,24 @@ def pending_strikes(state: GameState) -> list[dict[str, Any]]:
 # --------------------------------------------------------------------------- company links
 
 
+def _module_fn(module: str, name: str) -> Any:
+    """Function ``name`` of rule module ``module``, or None while it does not exist.
+
+    ``import taistelukentta.rules`` loads every plugin, so ``sys.modules`` has the module
+    when it exists (cheap enough for ``legal``); otherwise one import attempt."""
+    full = f"taistelukentta.rules.{module}"
+    mod = sys.modules.get(full)
+    if mod is None:
+        try:
+            mod = importlib.import_module(full)
+        except ModuleNotFoundError:
+            return None
+    return getattr(mod, name, None)
+
+
 def _company_fn(name: str) -> Any:
     """A function of the company module, or None while it does not exist yet."""
-    try:
-        mod = importlib.import_module("taistelukentta.rules.company")
-    except ModuleNotFoundError:
-        return None
-    return getattr(mod, name, None)
+    return _module_fn("company", name)
 
 
 def commander_seat(state: GameState, side: Side) -> str | None:
@@ -228,11 +240,7 @@ def _needed_contact(cache: ScenarioCache) -> ContactLevel:
 def has_ability(cache: ScenarioCache, unit: UnitState, ability_id: str) -> bool:
     """The unit can use ``ability_id`` now: on its card and not disabled by a sniper hit
     (``abilities.usable_ability``, R-AB-2; the card alone while that does not exist)."""
-    try:
-        mod = importlib.import_module("taistelukentta.rules.abilities")
-    except ModuleNotFoundError:
-        return cache.card(unit).has_ability(ability_id)
-    fn = getattr(mod, "usable_ability", None)
+    fn = _module_fn("abilities", "usable_ability")
     if fn is None:
         return cache.card(unit).has_ability(ability_id)
     return fn(cache, unit, ability_id) is not None
@@ -241,11 +249,7 @@ def has_ability(cache: ScenarioCache, unit: UnitState, ability_id: str) -> bool:
 def _is_hidden(tx: Tx, unit: UnitState) -> bool:
     """HIDDEN (R-MOR-3), owned by the abilities module: ``abilities.is_hidden(unit)``;
     False while that function does not exist."""
-    try:
-        mod = importlib.import_module("taistelukentta.rules.abilities")
-    except ModuleNotFoundError:
-        return False
-    fn = getattr(mod, "is_hidden", None)
+    fn = _module_fn("abilities", "is_hidden")
     return bool(fn(unit)) if fn is not None else False
 
 
@@ -557,6 +561,8 @@ def legal_organic(state: GameState, seat: str, side: Side) -> Iterable[Order]:
         for m in supports:
             for o in observers:
                 if seat not in (m.seat, o.seat):
+                    continue
+                if o.cell != cell and not cache.sees(o.cell, cell):
                     continue
                 order = Order.organic(m.id, cell, o.id)
                 try:
