@@ -239,3 +239,19 @@ def test_r_off_1_promoted_co_pays_from_the_company_pool(monkeypatch: pytest.Monk
     kp = st.kp["co"]
     after, _ = apply(st, "co", K9)  # weak observer: paid whether its d6 succeeds or not
     assert after.kp["co"] == kp and paid == [3]
+
+
+def test_r_off_2_pending_strikes_survive_save_and_load() -> None:
+    import json
+
+    st = start()
+    st, _ = apply(st, "co", K9)
+    st = until_turn(st, 3)
+    st, _ = apply(st, "co", Order.strike("mlrs", (15, 10), "1R1"))
+    back = GameState.from_dict(json.loads(json.dumps(st.to_dict())), st.scenario)
+    assert back.state_hash() == st.state_hash()
+    assert fs.pending_strikes(back) == fs.pending_strikes(st)
+    a = until_turn(st, 11)
+    b = until_turn(back, 11)
+    assert a.state_hash() == b.state_hash()
+    assert fs.pending_strikes(a) == []
