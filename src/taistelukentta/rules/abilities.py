@@ -988,6 +988,8 @@ def _on_turn_end(tx: Tx, side: Side) -> None:
     """Wave records of the turn go; expired wave bonuses and disabled abilities clear."""
     if tx.ext(MODULE) is not None:
         tx.set_ext(MODULE, None)
+    if not _any_ext(tx.units.values()):
+        return
     for u in sorted(tx.units_of(side), key=lambda v: v.id):
         if MODULE not in u.ext:
             continue
