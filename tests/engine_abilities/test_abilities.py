@@ -561,3 +561,17 @@ def test_r_ab_2_the_pick_goes_with_the_fire_order_not_the_attack_order() -> None
     check_order(st, "pl1", parse_order("attack S1 R1 with sniper_rifle"))
     with pytest.raises(IllegalOrderError, match="picked on the `fire"):
         check_order(st, "pl1", parse_order("attack S1 R1 with sniper_rifle disable drone"))
+
+
+def test_r_mine_4_immobilised_vehicle_cannot_be_ordered_to_move() -> None:
+    mines = pytest.importorskip("taistelukentta.rules.mines")
+    st = game([("V1", "cv9030", (2, 4))], [("R1", RED, (12, 4))])
+    check_order(st, "pl1", parse_order("move V1 5,4"))
+    tx = Tx(st)
+    mines.immobilise(tx, "V1", "test")
+    stuck = tx.finish()
+    assert mines.is_immobilised(stuck.units["V1"])
+    with pytest.raises(IllegalOrderError, match="cannot reach"):
+        check_order(stuck, "pl1", parse_order("move V1 5,4"))
+    moves = [o for o in legal_orders(stuck, "pl1", unit="V1") if o.kind == OrderKind.MOVE]
+    assert moves == []
