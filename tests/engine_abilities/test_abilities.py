@@ -575,3 +575,16 @@ def test_r_mine_4_immobilised_vehicle_cannot_be_ordered_to_move() -> None:
         check_order(stuck, "pl1", parse_order("move V1 5,4"))
     moves = [o for o in legal_orders(stuck, "pl1", unit="V1") if o.kind == OrderKind.MOVE]
     assert moves == []
+
+
+def test_r_rec_6_a_hidden_placement_is_hidden_from_the_first_observation() -> None:
+    st = new_game(load_scenario("terasvalli"), 3)
+    setup = replace(with_unit(st, "R16", ext={}), event_count=0, memo={})
+    assert not any(
+        abs(u.cell[0] - 36) <= 2 and abs(u.cell[1] - 19) <= 2
+        for u in st.units.values()
+        if u.side == "blue"
+    )
+    assert not Tx(setup).set_contact("blue", "R16", ContactLevel.SPOTTED)
+    later = replace(with_unit(st, "R16", ext={}), memo={})
+    assert Tx(later).set_contact("blue", "R16", ContactLevel.SPOTTED)

@@ -911,12 +911,26 @@ def _can_be_targeted(
 
 def _can_be_detected(tx: Tx, side: Side, uid: str, level: int) -> bool:
     """R-REC-6: a HIDDEN unit is not detected from farther than ``hidden_radius`` (no unit
-    of the detecting side within it)."""
+    of the detecting side within it). While the game is being set up (the first
+    observation, before ``on_game_start``) a placement with ``hidden = true`` counts as
+    HIDDEN already."""
     unit = tx.units.get(uid)
-    if unit is None or MODULE not in unit.ext or not is_hidden(unit):
+    if unit is None:
+        return True
+    if MODULE in unit.ext:
+        if not is_hidden(unit):
+            return True
+    elif tx.base.event_count != 0 or not _starts_hidden(tx, uid):
         return True
     r = tx.opts.hidden_radius
     return any(chebyshev(u.cell, unit.cell) <= r for u in tx.units_of(side))
+
+
+def _starts_hidden(tx: Tx, uid: str) -> bool:
+    try:
+        return tx.scenario.unit(uid).hidden
+    except KeyError:
+        return False
 
 
 def _breaks_within(tx: Tx, unit: UnitState) -> int:
@@ -1008,20 +1022,11 @@ def _on_turn_end(tx: Tx, side: Side) -> None:
 
 
 def _on_game_start(tx: Tx) -> None:
-    """Placements that start HIDDEN (scenario ``hidden = true``); an enemy contact on such
-    a unit made by the first observation from farther than ``hidden_radius`` is dropped."""
-    hidden = [p.id for _, _, p in tx.scenario.placements() if p.hidden]
-    r = tx.opts.hidden_radius
-    for uid in hidden:
-        if uid not in tx.units:
-            continue
-        set_hidden(tx, uid, "scenario")
-        u = tx.unit(uid)
-        enemy: Side = "red" if u.side == "blue" else "blue"
-        if uid in tx.contacts[enemy] and not any(
-            chebyshev(e.cell, u.cell) <= r for e in tx.units_of(enemy)
-        ):
-            tx.drop_contact(enemy, uid)
+    """Placements that start HIDDEN (scenario ``hidden = true``); the first observation
+    already treated them as hidden (:func:`_can_be_detected`)."""
+    for _, _, p in tx.scenario.placements():
+        if p.hidden and p.id in tx.units:
+            set_hidden(tx, p.id, "scenario")
 
 
 def _view_extras(state: GameState, viewer: str) -> dict[str, Any]:
