@@ -1,11 +1,12 @@
 """Game-shell benchmark (issue 3): bot games per second, and the cost of views and order lists.
 
-Run by hand: ``.venv/bin/python benchmarks/bench_game.py [--games N] [--profile]``. Not part
-of the tests.
+Run by hand: ``.venv/bin/python benchmarks/bench_game.py [--games N] [--rounds R]
+[--profile]`` (on one core: ``taskset -c 0``). Not part of the tests.
 
 1. Whole ``demo`` games with the baseline bot on both sides (``bots.simulate``: each order is
-   chosen from the seat's view and its legal orders), games per second on one core; the
-   target is at least 20. The same seed is played twice to check the result is identical.
+   chosen from the seat's view and its legal orders, fetched lazily), games per second on
+   one core, by wall clock and by CPU time; the target is at least 20. A seed is played
+   twice first to check the result is identical; every timed game is a fresh seed.
    ``--profile`` adds a wall-clock breakdown by layer (engine ``legal_orders`` / ``apply``,
    the bot, the views) and of a few engine internals.
 2. ``view_for`` on ``terasvalli`` in the middle of a bot game, per viewer, with no log and
@@ -17,6 +18,7 @@ of the tests.
 from __future__ import annotations
 
 import argparse
+import os
 import time
 from collections import defaultdict
 from collections.abc import Callable
@@ -41,23 +43,36 @@ def best_of(fn: Callable[[], object], repeat: int = 5, number: int = 20) -> floa
     return best
 
 
-def bench_games(n: int, profile: bool) -> None:
+def bench_games(n: int, rounds: int, profile: bool) -> None:
+    """``rounds`` rounds of ``n`` games each, every game a fresh seed (a seed played before
+    would find the engine's memos warm for exactly its positions and look faster)."""
     scen = load_scenario("demo")
-    simulate(scen, 0)  # warm the scenario caches
-    a, _ = simulate(scen, 1)
-    b, _ = simulate(scen, 1)
+    a, _ = simulate(scen, 0)  # also warms the scenario caches (visibility, orders)
+    b, _ = simulate(scen, 0)
     assert a.state_hash() == b.state_hash(), "simulate is not deterministic"
-    orders = 0
-    t0 = time.perf_counter()
-    for seed in range(1, n + 1):
-        _, played = simulate(scen, seed)
-        orders += len(played)
-    dt = time.perf_counter() - t0
-    print(f"demo, baseline bot on both sides: {n} games in {dt:.2f} s")
-    print(f"  {n / dt:.1f} games/s on one core (target ≥ 20); {orders / n:.0f} orders/game,")
-    print(f"  {dt / orders * 1000:.2f} ms per order (view + legal orders + choice + apply)")
+    print(f"demo, baseline bot on both sides, {rounds} × {n} games (load {_load()}):")
+    for r in range(rounds):
+        orders = 0
+        w0, c0 = time.perf_counter(), time.process_time()
+        for seed in range(1 + r * n, 1 + (r + 1) * n):
+            _, played = simulate(scen, seed)
+            orders += len(played)
+        wall, cpu = time.perf_counter() - w0, time.process_time() - c0
+        print(
+            f"  {n / wall:5.1f} games/s wall clock, {n / cpu:5.1f} games/s CPU time "
+            f"(target ≥ 20); {orders / n:.0f} orders/game, {cpu / orders * 1000:.2f} ms CPU "
+            "per order"
+        )
+    print("  (CPU time = per core; wall clock is slower when other work shares the core)")
     if profile:
         breakdown(scen, n)
+
+
+def _load() -> str:
+    try:
+        return " ".join(f"{x:.1f}" for x in os.getloadavg())
+    except OSError:
+        return "?"
 
 
 def breakdown(scen: Scenario, n: int) -> None:
@@ -104,7 +119,7 @@ def breakdown(scen: Scenario, n: int) -> None:
         for k, fn in saved_engine.items():
             setattr(engine, k, timed(f"  engine internals: {k}", fn, layer=False))
         t0 = time.perf_counter()
-        for seed in range(n + 1, 2 * n + 1):  # fresh seeds: the engine's memos start cold
+        for seed in range(10_001, 10_001 + n):  # seeds not played before: memos cold
             simulate(scen, seed)
         total = time.perf_counter() - t0
     finally:
@@ -184,9 +199,10 @@ def bench_orders(state: GameState) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=30)
+    parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--profile", action="store_true")
     args = parser.parse_args()
-    bench_games(args.games, args.profile)
+    bench_games(args.games, args.rounds, args.profile)
     state = midgame("terasvalli", 160)
     # find a Blue command phase at or after that point for the order lists
     bench_views(state)
