@@ -1,11 +1,12 @@
 """The baseline computer player: plays one side from that side's view only.
 
 :func:`choose_order` receives a player's view (:func:`taistelukentta.views.view_for` of the
-side or seat it plays), the legal orders of its seat and its own ``random.Random``. It never
-sees a :class:`~taistelukentta.rules.GameState`, so it cannot know more than a human in the
-same seat. It is stateless: everything it needs is in the view (which units already have
-their order this turn, what was reconned, the KP left), so a saved game can be resumed with
-a fresh bot.
+side or seat it plays), the legal orders of its seat (a list, or a :class:`LazyOrders` that
+fetches them a kind and a unit at a time as the bot gets to them) and its own
+``random.Random``. It never sees a :class:`~taistelukentta.rules.GameState`, so it cannot
+know more than a human in the same seat. It is stateless: everything it needs is in the view
+(which units already have their order this turn, what was reconned, the KP left), so a saved
+game can be resumed with a fresh bot.
 
 Priorities, in the command phase (first that applies):
 
