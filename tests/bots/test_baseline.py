@@ -274,3 +274,11 @@ def test_lazy_orders_give_the_same_decision_as_the_list(name: str, seed: int) ->
         assert rngs[side].getstate() == twin.getstate()
         assert lazy in listed
         state, _ = apply(state, seat, lazy)
+
+
+def test_lazy_orders_refuse_a_seat_that_may_not_act() -> None:
+    state = new_game(_scenario("demo"), 4)
+    idle = next(s for s in ("co", "gm") if state.side_of_seat(s) != state.active)
+    with pytest.raises(ValueError, match="no legal orders"):
+        lazy_bot_orders(state, idle)
+    assert lazy_bot_orders(state, next_seat(state) or "").done == Order.done()

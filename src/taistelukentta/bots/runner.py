@@ -140,7 +140,11 @@ _CHEAP = (OrderKind.RALLY, OrderKind.DEFEND)
 def lazy_bot_orders(state: GameState, seat: str) -> LazyOrders:
     """The orders of :func:`bot_legal_orders` (recon candidates only while the seat's side
     has no SPOTTED contact), fetched from :func:`legal_orders` a kind and a unit at a time
-    as the bot asks for them. The bot gets only this object, never ``state``."""
+    as the bot asks for them. The bot gets only this object, never ``state``. ValueError if
+    the seat has nothing to do now (as :func:`choose_order` for an empty list)."""
+    nothing_else = legal_orders(state, seat, kinds=())  # [done], or [] if it may not act
+    if not nothing_else:
+        raise ValueError("no legal orders: the seat has nothing to do now")
     side = state.side_of_seat(seat)
     spotted = side is not None and any(
         c.level == ContactLevel.SPOTTED for c in state.contacts[side].values()
@@ -163,7 +167,7 @@ def lazy_bot_orders(state: GameState, seat: str) -> LazyOrders:
             return []
         return legal_orders(state, seat, recon_cells=False, unit=unit, kinds=(kind,))[:-1]
 
-    return LazyOrders(fetch, Order.done())
+    return LazyOrders(fetch, nothing_else[-1])
 
 
 def _nearest(cells: Collection[Cell], aim: Cell) -> Cell:
