@@ -17,6 +17,7 @@ whose ascent stays below the limit, which A prices exactly, so the union is exac
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -460,6 +461,46 @@ def _reach(
     return _Reach(ed, cells, layers, dist, pred, spent, round_src, round_dst)
 
 
+SEARCH_MEMO_SIZE = 32
+"""How many recent reach searches :func:`reachable` and :func:`path_to` share."""
+
+_SEARCHES: OrderedDict[tuple[Any, ...], tuple[GameMap, _Reach]] = OrderedDict()
+
+
+def _search(
+    game_map: GameMap,
+    start: Cell,
+    movement: float,
+    blocked: Collection[Cell],
+    stop_cells: Collection[Cell],
+    allow_squeeze: bool,
+    ascent_limit: int,
+) -> _Reach:
+    """:func:`_reach` with predecessors, shared by the last few calls: a caller (the game
+    engine) typically lists a unit's destinations with :func:`reachable` and then asks
+    :func:`path_to` for the one it picked, with the same arguments — one search serves
+    both. The result depends only on the arguments (the map is immutable), so this changes
+    no answer; the map itself is kept with the entry so its id cannot be reused."""
+    key = (
+        id(game_map),
+        start,
+        movement,
+        frozenset(blocked),
+        frozenset(stop_cells),
+        allow_squeeze,
+        ascent_limit,
+    )
+    hit = _SEARCHES.get(key)
+    if hit is not None and hit[0] is game_map:
+        _SEARCHES.move_to_end(key)
+        return hit[1]
+    res = _reach(game_map, start, movement, blocked, stop_cells, allow_squeeze, True, ascent_limit)
+    _SEARCHES[key] = (game_map, res)
+    if len(_SEARCHES) > SEARCH_MEMO_SIZE:
+        _SEARCHES.popitem(last=False)
+    return res
+
+
 def reachable(
     game_map: GameMap,
     start: Cell,
@@ -480,7 +521,7 @@ def reachable(
     L = _check_movement(movement)
     ascent_limit = _ascent_limit(game_map, ascent_limit)
     game_map.check_cell(start, "start")
-    res = _reach(game_map, start, L, blocked, stop_cells, allow_squeeze, False, ascent_limit)
+    res = _search(game_map, start, L, blocked, stop_cells, allow_squeeze, ascent_limit)
     ed = res.edges
     idx = np.flatnonzero(np.isfinite(res.spent))
     xs = (idx % ed.w + ed.x0).tolist()
@@ -510,7 +551,7 @@ def path_to(
     game_map.check_cell(goal, "goal")
     if goal == start:
         return []
-    res = _reach(game_map, start, L, blocked, stop_cells, allow_squeeze, True, ascent_limit)
+    res = _search(game_map, start, L, blocked, stop_cells, allow_squeeze, ascent_limit)
     ed = res.edges
     gx, gy = goal[0] - ed.x0, goal[1] - ed.y0
     if not (0 <= gx < ed.w and 0 <= gy < ed.h):
