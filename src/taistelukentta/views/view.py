@@ -25,7 +25,7 @@ from taistelukentta.content.scenario import Scenario
 from taistelukentta.dice.expr import DiceExpr
 from taistelukentta.errors import ArgumentError
 from taistelukentta.grid.geometry import Cell
-from taistelukentta.rules import GM_SEAT, Event, GameState, UnitState
+from taistelukentta.rules import GM_SEAT, Event, GameState, UnitState, view_extras
 from taistelukentta.rules.context import ScenarioCache, cache_for
 from taistelukentta.rules.recon import ContactLevel
 from taistelukentta.rules.state import Side
@@ -174,6 +174,7 @@ def view_for(state: GameState, viewer: str, *, log_limit: int | None = None) -> 
         # (a unit destroyed out of sight must not show up as a count).
         out["destroyed"] = {"own": list(state.destroyed[side])}
         out["objectives"] = _objectives(state, side)
+    out.update(module_extras(state, kind))
     if log_limit == 0:
         out["log"] = []
     else:
@@ -185,6 +186,51 @@ def view_for(state: GameState, viewer: str, *, log_limit: int | None = None) -> 
         out["winner"] = state.winner
         out["victory_points"] = None if state.vp is None else dict(state.vp)
     return out
+
+
+# --------------------------------------------------------------------------- modules
+
+EXTRA_KEYS: dict[str, str] = {
+    "company": "command",
+    "fire_support": "fire_support",
+    "mines": "mines",
+    "abilities": "abilities",
+}
+"""Rule module (``view_extras`` key) → the key of the view it is shown under."""
+
+
+def module_extras(state: GameState, viewer: ViewerKind) -> dict[str, Any]:
+    """The rule modules' state ``viewer`` may see (``taistelukentta.rules.view_extras``),
+    under stable keys: ``command``, ``fire_support``, ``mines``, ``abilities`` — each always
+    present (an empty dict when the viewer sees nothing of it), so whether a key appears
+    never tells a side anything about the scenario (e.g. whether the enemy has fire
+    support or the map has minefields). A module without an entry in
+    :data:`EXTRA_KEYS` keeps its own name."""
+    raw = view_extras(state, viewer)
+    out: dict[str, Any] = {key: {} for key in EXTRA_KEYS.values()}
+    for module, value in raw.items():
+        out[EXTRA_KEYS.get(module, module)] = _jsonable(value)
+    fs = out["fire_support"]
+    if viewer != "gm":
+        # Own strikes on the way and own supply only; the same shape whatever the scenario.
+        fs.setdefault("pending", [])
+        fs.setdefault("rounds_left", {})
+        if viewer == "blue":
+            fs.setdefault("requests_left", 0)
+        for strike in fs["pending"]:
+            for secret in _STRIKE_SECRETS:
+                strike.pop(secret, None)
+        mines = out["mines"]
+        for key, empty in (("known", []), ("clear", []), ("in_minefield", {}), ("immobilised", [])):
+            mines.setdefault(key, empty)
+        ab = out["abilities"]
+        for key in ("hidden", "disabled", "wave_bonus_turn"):
+            ab.setdefault(key, [] if key == "hidden" else {})
+    return out
+
+
+_STRIKE_SECRETS = ("delay", "delay_die", "due", "requested", "rolls")
+"""Keys of a pending strike only the game master sees (R-OFF-2: the delay is secret)."""
 
 
 # --------------------------------------------------------------------------- pieces
@@ -216,6 +262,7 @@ def _unit(
     out["name"] = dict(entry["name"])
     if full:
         out["weapon"] = dict(entry["weapon"])
+        out["disabled_abilities"] = dict(entry["disabled_abilities"])
     if seat is not None and full:
         out["commanded"] = u.seat == seat
     return out
@@ -242,6 +289,14 @@ def _unit_entry(cache: ScenarioCache, u: UnitState, *, full: bool) -> dict[str, 
     if full and u.ext.get("abilities", {}).get("hidden"):
         # R-MOR-3: HIDDEN (rules/abilities.py) shows to the unit's own side and the GM only.
         entry["statuses"] = sorted([*entry["statuses"], "HIDDEN"])
+    if u.ext.get("mines", {}).get("immobilised"):
+        # R-MINE-4: an immobilised unit (rules/mines.py); its status event is shown to a
+        # side that has it SPOTTED, so a spotted unit shows it too.
+        entry["statuses"] = sorted([*entry["statuses"], "IMMOBILISED"])
+    if full:
+        disabled = u.ext.get("abilities", {}).get("disabled") or {}
+        # R-AB-2: abilities a sniper hit disabled, with the turn they come back (own side).
+        entry["disabled_abilities"] = {str(k): int(v) for k, v in sorted(disabled.items())}
     if full:
         weapon = card.basic_weapon
         fp = cache.firepower(u, DiceExpr.parse(weapon.damage))
