@@ -1,0 +1,77 @@
+"""Rule IDs whose behaviour spans several modules: stacking of morale modifiers, the scale
+amounts kept as data, and the CO's fire-support request."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from taistelukentta.content.options import load_options
+from taistelukentta.errors import IllegalOrderError
+from taistelukentta.rules import GameState, Order, apply, check_order
+from taistelukentta.rules.context import Tx
+from taistelukentta.rules.engine import new_game
+from taistelukentta.rules.recon import ContactLevel
+from taistelukentta.rules.status import morale_test
+from tests.engine.conftest import with_contact
+from tests.engine_company.helpers import company_game, surgery
+from tests.engine_fire_support.conftest import fs_scenario
+
+
+def _morale_bonus(st: GameState, uid: str) -> int:
+    """The bonus the engine adds to ``uid``'s next morale test (from the logged event)."""
+    seen: dict[str, Any] = {}
+
+    def run(tx: Tx) -> None:
+        morale_test(tx, uid, 12, "test")
+        ev = [e for e in tx.events if e.kind == "morale"][-1]
+        seen.update(ev.data)
+
+    surgery(st, run)
+    return int(seen["bonus"])
+
+
+def test_r_mor_4_morale_modifiers_stack() -> None:
+    st = company_game()
+    base = _morale_bonus(st, "1R1")
+    opts = st.scenario.options
+
+    def pinned(tx: Tx) -> None:  # two pinning-fire marks (Sitova tuli, −1 each)
+        tx.update("1R1", morale_marks=2)
+
+    two_marks = surgery(st, pinned)
+    assert _morale_bonus(two_marks, "1R1") == base - 2 * opts.pinning_mark_morale_penalty
+
+    def leaderless(tx: Tx) -> None:  # and the company has lost its commander (R-LINK-3)
+        tx.update("1R1", morale_marks=2)
+        tx.set_ext("company", {**(tx.ext("company") or {}), "leaderless": True})
+
+    both = surgery(st, leaderless)
+    assert (
+        _morale_bonus(both, "1R1")
+        == base - 2 * opts.pinning_mark_morale_penalty - opts.leaderless_morale_penalty
+    )
+
+
+def test_r_geo_1_command_point_amounts_are_data() -> None:
+    opts = load_options()
+    assert (opts.kp_company_commander, opts.kp_platoon_leader, opts.kp_red_per_group) == (5, 3, 3)
+    scaled = load_options(overrides={"kp_company_commander": 8, "kp_platoon_leader": 4})
+    assert (scaled.kp_company_commander, scaled.kp_platoon_leader) == (8, 4)
+    st = company_game(options={"kp_company_commander": 8, "kp_platoon_leader": 4})
+    assert st.kp["co"] == 8 and st.kp["pl1"] == 4
+
+
+def test_r_co_3_tulitukipyynto_is_the_co_s_three_kp_order() -> None:
+    st = with_contact(
+        new_game(fs_scenario(requests=5, weapons=("k9",)), 3), "blue", "R1", ContactLevel.SPOTTED
+    )
+    order = Order.strike("k9", (15, 10), "1R1")
+    with pytest.raises(IllegalOrderError, match="only the company commander"):
+        check_order(st, "pl1", order)
+    kp_before = st.kp["co"]
+    after, _ = apply(st, "co", order)
+    assert (
+        after.kp["co"] == kp_before - st.scenario.options.kp_fire_support_request == kp_before - 3
+    )
