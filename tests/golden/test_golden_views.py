@@ -1,6 +1,12 @@
 """Golden per-side views (R-REC-5) of the first turns of ``demo`` with seed 11 and a fixed
 order script, for ``blue``, ``red`` and ``gm``.
 
+The script covers issue 4's secrets: Blue's command post walks into Red's road minefield
+and finds it (R-MINE-2), clears the mine (R-MINE-3), and Blue orders an organic mortar
+strike (R-ORG-1) that is pending for a turn before it lands. The views are pinned while the
+strike is pending and after the minefield is found; explicit assertions check who sees what
+besides the golden comparison.
+
 The expected JSON lives next to this file (``demo_s11_<viewer>.json``). After an intended
 change of the views or the engine, regenerate them with::
 
@@ -13,6 +19,7 @@ from __future__ import annotations
 
 import json
 import os
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -25,10 +32,9 @@ from taistelukentta.views import view_for
 HERE = Path(__file__).parent
 SEED = 11
 SCRIPT: list[tuple[str, str]] = [
-    # Blue, round 1
+    # Blue, round 1 (turn 1)
     ("co", "recon KP 13,9"),
-    ("co", "move KP 14,10"),  # stops in the road minefield at 10,11 (R-MINE-2)
-    ("co", "clear KP"),
+    ("co", "move KP 14,10"),  # stops in the road minefield at 10,11 and finds it (R-MINE-2)
     ("co", "move KRH 10,10"),
     ("co", "done"),
     ("pl1", "move 1JJ 12,5"),
@@ -41,7 +47,9 @@ SCRIPT: list[tuple[str, str]] = [
     ("pl2", "defend 2R1"),
     ("pl2", "defend 2R2"),
     ("pl2", "done"),
-    # Red, round 1
+    # Blue's fire phase (no target in sight)
+    ("pl2", "done"),
+    # Red, round 1 (turn 2)
     ("gm", "recon R11 18,2"),
     ("gm", "move R11 20,4"),
     ("gm", "move R12 19,3"),
@@ -50,28 +58,38 @@ SCRIPT: list[tuple[str, str]] = [
     ("gm", "attack R15 1R3 from 18,9"),
     ("gm", "done"),
     ("gm", "fire R14 1R3"),
-    # Blue, round 2
-    ("co", "defend KP"),
-    ("co", "attack KRH R13 from 11,14"),
+    # Blue, round 2 (turn 3): an organic mortar strike on R13, observer KP (R-ORG-1)
+    ("co", "organic KRH 16,10 by KP"),
+    ("co", "clear KP"),  # KP clears the mine it stands on (R-MINE-3)
     ("co", "done"),
-    ("pl1", "defend 1JJ"),
-    ("pl1", "defend 1R1"),
-    ("pl1", "defend 1R2"),
     ("pl1", "defend 1R3"),
     ("pl1", "done"),
-    ("pl2", "attack 2R2 R13 from 9,8"),
-    ("pl2", "attack 2R1 R13 from 11,11"),
-    ("pl2", "attack 2PST R13 from 11,12"),
-    ("pl2", "defend 2JJ"),
     ("pl2", "done"),
-    ("co", "fire KP R13"),
-    ("pl1", "fire 1R1 R15"),
+    # Blue's fire phase: the strike is not due yet (R-ORG-1: delay 1 turn)
+    ("co", "done"),
+    ("pl1", "done"),
+    ("pl2", "done"),
+    # Red, round 2 (turn 4)
+    ("gm", "defend R13"),
+    ("gm", "done"),
+    ("gm", "done"),
+    # Blue, round 3 (turn 5): the strike lands in the fire phase
+    ("co", "done"),
+    ("pl1", "done"),
+    ("pl2", "done"),
 ]
-SNAPSHOTS = (0, 15, 23, len(SCRIPT))
-"""Views are taken before any order, after Blue's first turn, after Red's first turn and
-at the end of the script."""
+MINE_FOUND = 2
+STRIKE_ORDERED = 24
+STRIKE_PENDING = 32
+STRIKE_LANDED = len(SCRIPT)
+SNAPSHOTS = (0, MINE_FOUND, STRIKE_ORDERED, STRIKE_PENDING, STRIKE_LANDED)
+"""Views are taken before any order, when the minefield has just been found, when the
+strike has just been ordered, at Red's turn with the strike still pending, and after it
+landed."""
+MINED = [10, 11]
 
 
+@lru_cache(maxsize=4)
 def _snapshots(viewer: str) -> dict[str, Any]:
     state = new_game(load_scenario("demo"), SEED)
     shots: list[dict[str, Any]] = []
@@ -81,14 +99,74 @@ def _snapshots(viewer: str) -> dict[str, Any]:
         state, _ = apply(state, seat, parse_order(text))
         if i in SNAPSHOTS:
             shots.append({"after_orders": i, "view": view_for(state, viewer)})
-    return {"scenario": "demo", "seed": SEED, "viewer": viewer, "snapshots": shots}
+    out: dict[str, Any] = json.loads(
+        json.dumps(
+            {"scenario": "demo", "seed": SEED, "viewer": viewer, "snapshots": shots},
+            ensure_ascii=False,
+        )
+    )
+    return out
+
+
+def _view(viewer: str, after: int) -> dict[str, Any]:
+    for shot in _snapshots(viewer)["snapshots"]:
+        if shot["after_orders"] == after:
+            view: dict[str, Any] = shot["view"]
+            return view
+    raise AssertionError(f"no snapshot after {after} orders")
 
 
 @pytest.mark.parametrize("viewer", ["blue", "red", "gm"])
 def test_r_rec_5_golden_views_demo(viewer: str) -> None:
-    got = json.loads(json.dumps(_snapshots(viewer), ensure_ascii=False))
+    got = _snapshots(viewer)
     path = HERE / f"demo_s{SEED}_{viewer}.json"
     if os.environ.get("TK20_UPDATE_GOLDEN") == "1":
         path.write_text(json.dumps(got, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     expected = json.loads(path.read_text(encoding="utf-8"))
     assert got == expected, f"{path.name} differs: regenerate with TK20_UPDATE_GOLDEN=1"
+
+
+def test_r_mine_2_found_minefield_shows_to_the_finder_only() -> None:
+    blue = _view("blue", MINE_FOUND)["mines"]
+    assert {"cell": MINED, "type": "AP"} in blue["known"]
+    assert blue["in_minefield"] == {"KP": MINED}
+    red = _view("red", MINE_FOUND)["mines"]
+    # Red owns the field, so it knows its cells; it must not learn Blue found one.
+    assert red["in_minefield"] == {}
+    assert "KP" not in json.dumps(red)
+    gm = _view("gm", MINE_FOUND)["mines"]
+    assert any(MINED in f["cells"] for f in gm["fields"])
+    assert gm["blue"]["in_minefield"] == {"KP": MINED}
+    red_log = json.dumps(_view("red", MINE_FOUND)["log"])
+    assert "mine_found" not in red_log
+
+
+def test_r_mine_2_unfound_cells_stay_hidden_from_blue() -> None:
+    gm_cells = {tuple(c) for f in _view("gm", MINE_FOUND)["mines"]["fields"] for c in f["cells"]}
+    known = {tuple(k["cell"]) for k in _view("blue", MINE_FOUND)["mines"]["known"]}
+    assert known and known < gm_cells  # one cell found, not the whole field
+
+
+@pytest.mark.parametrize("after", [STRIKE_ORDERED, STRIKE_PENDING])
+def test_r_org_1_pending_strike_seen_by_its_side_without_delay(after: int) -> None:
+    blue = _view("blue", after)["fire_support"]["pending"]
+    assert blue == [
+        {"id": "s1", "kind": "organic", "unit": "KRH", "observer": "KP", "cell": [16, 10]}
+    ]
+    for strike in blue:
+        assert not {"due", "delay", "delay_die", "requested"} & set(strike)
+    red = _view("red", after)
+    assert red["fire_support"]["pending"] == []
+    assert "strike" not in json.dumps(red["log"])
+    gm = _view("gm", after)["fire_support"]["pending"]
+    assert len(gm) == 1 and gm[0]["due"] == 5 and gm[0]["requested"] == 3
+
+
+def test_r_org_1_landed_strike_is_no_longer_pending() -> None:
+    for viewer in ("blue", "red", "gm"):
+        assert _view(viewer, STRIKE_LANDED)["fire_support"]["pending"] == []
+    kinds = [e["kind"] for e in _view("blue", STRIKE_LANDED)["log"]]
+    assert "strike_landed" in kinds
+    # R13 was SPOTTED and in the impact area: Red is told its cells were hit.
+    red_kinds = [e["kind"] for e in _view("red", STRIKE_LANDED)["log"]]
+    assert "strike_landed" in red_kinds
