@@ -588,3 +588,71 @@ def test_r_rec_6_a_hidden_placement_is_hidden_from_the_first_observation() -> No
     assert not Tx(setup).set_contact("blue", "R16", ContactLevel.SPOTTED)
     later = replace(with_unit(st, "R16", ext={}), memo={})
     assert Tx(later).set_contact("blue", "R16", ContactLevel.SPOTTED)
+
+
+# --------------------------------------------------------------------------- engine loose ends
+
+
+def test_r_atk_9_fire_phase_waits_for_a_special_weapon_beyond_the_basic_range() -> None:
+    """The engine's fire-phase auto-done also asks the modules' fire-phase legal orders: a
+    unit whose only target is beyond its basic range (AT missile at 10) gets its shot."""
+    st = at_duel("t72", 10)
+    st, _ = apply_text(st, "pl1", "attack P1 T1 with pst_ohjus")
+    st, _ = apply_text(st, "pl1", "done")
+    st, _ = apply_text(st, "co", "done")
+    assert st.phase == Phase.FIRE and st.active == "blue"
+    assert "pl1" not in st.done  # not auto-done: the missile can still fire
+    assert "co" in st.done  # the CO has nothing to fire at
+    shot = parse_order("fire P1 T1 with pst_ohjus")
+    assert shot in legal_orders(st, "pl1")
+    assert Order.fire("P1", "T1") not in legal_orders(st, "pl1")  # basic range 6
+
+
+@pytest.mark.parametrize("already_hidden", [True, False])
+def test_r_mor_3_fire_phase_auto_done_only_without_any_module_order(already_hidden: bool) -> None:
+    """A soft target beyond the basic range: the AT missile may not fire at it. A hidden
+    unit has nothing left to decide, so the fire phase passes on its own; a unit that can
+    still hide (R-MOR-3, fire phase too) keeps its seat in the phase."""
+    st = game([("P1", "panssarintorjuntaryhma", (2, 4))], [("R1", RED, (12, 4))])
+    st = with_contact(st, "blue", "R1", ContactLevel.SPOTTED)
+    if already_hidden:
+        st = hidden(st, "P1")
+    st, _ = apply_text(st, "pl1", "defend P1")
+    st, _ = apply_text(st, "pl1", "done")
+    st, _ = apply_text(st, "co", "done")
+    if already_hidden:
+        assert st.active == "red"
+    else:
+        assert st.phase == Phase.FIRE and "pl1" not in st.done
+        assert legal_orders(st, "pl1") == [Order.hide("P1"), Order.done()]
+        st, _ = apply_text(st, "pl1", "hide P1")
+        assert st.active == "red"  # nothing left: done at once
+
+
+def test_r_atk_9_attack_orders_that_move_first_with_a_special_weapon_are_listed() -> None:
+    """`attack U T from X,Y with W` is listed (one per destination with T in W's range from
+    there), every listed one passes its check, and `attack_moves=False` leaves them out."""
+    st = game([("P1", "panssarintorjuntaryhma", (0, 4))], [("T1", "t72", (13, 4))])
+    st = with_contact(st, "blue", "T1", ContactLevel.SPOTTED)  # missile range 12: move first
+    listed = [
+        o for o in legal_orders(st, "pl1") if o.kind == OrderKind.ATTACK and o.cell is not None
+    ]
+    special = [o for o in listed if o.weapon == "pst_ohjus"]
+    assert special, "no attack-after-move with the missile listed"
+    for o in special:
+        check_order(st, "pl1", o)
+        assert o.cell is not None and max(abs(o.cell[0] - 13), abs(o.cell[1] - 4)) <= 12
+        assert parse_order(format_order(o)) == o
+    assert parse_order("attack P1 T1 from 1,4 with pst_ohjus") in special
+    assert Order.move("P1", (0, 3)) in legal_orders(st, "pl1")
+    assert parse_order("attack P1 T1 from 0,3 with pst_ohjus") not in special  # 13 away
+    short = legal_orders(st, "pl1", attack_moves=False)
+    assert not any(o.kind == OrderKind.ATTACK and o.cell is not None for o in short)
+    only = legal_orders(st, "pl1", kinds=[OrderKind.ATTACK])
+    assert [o for o in only if o.cell is not None and o.weapon == "pst_ohjus"] == special
+
+
+def test_r_atk_9_no_moving_special_attack_at_a_target_the_weapon_may_not_hit() -> None:
+    st = game([("P1", "panssarintorjuntaryhma", (0, 4))], [("R1", RED, (13, 4))])
+    st = with_contact(st, "blue", "R1", ContactLevel.SPOTTED)  # soft: no AT missile
+    assert not any(o.weapon == "pst_ohjus" for o in legal_orders(st, "pl1"))

@@ -43,7 +43,7 @@ from taistelukentta.rules.engine import (
     _path_or_fail,
 )
 from taistelukentta.rules.fire import in_range, resolve_fire
-from taistelukentta.rules.movement import knowledge
+from taistelukentta.rules.movement import destinations, knowledge
 from taistelukentta.rules.orders import Order, OrderKind
 from taistelukentta.rules.recon import ContactLevel
 from taistelukentta.rules.registry import (
@@ -506,6 +506,56 @@ def _legal_special(state: GameState, seat: str, side: Side, kind: OrderKind) -> 
 
 def _legal_attack(state: GameState, seat: str, side: Side) -> list[Order]:
     return _legal_special(state, seat, side, OrderKind.ATTACK)
+
+
+def _legal_attack_moves(state: GameState, seat: str, side: Side) -> list[Order]:
+    """``attack U T from X,Y with W``: the attack orders that move first with a special
+    weapon, one per destination the side believes reachable and target in W's range from
+    it. Only units with a non-basic direct weapon that may fire at some SPOTTED target
+    (R-UNIT-3, R-ATK-9) compute their destinations."""
+    cache = cache_for(state.scenario)
+    contacts = state.contacts[side]
+    spotted = {
+        t: c.cell
+        for t, c in sorted(contacts.items())
+        if c.level == ContactLevel.SPOTTED and c.cell is not None
+    }
+    if not spotted:
+        return []
+    cost = command.order_cost(cache.opts, OrderKind.ATTACK)
+    out: list[Order] = []
+    for u in sorted(state.units.values(), key=lambda v: v.id):
+        if u.seat != seat or u.action is not None:
+            continue
+        if u.suppressed is not None or u.retreating is not None:
+            continue
+        card = cache.card(u)
+        if len(card.weapons) < 2:
+            continue
+        shots: list[tuple[str, Weapon, str, Cell]] = []
+        for w in card.weapons:
+            if w.basic or w.area or w.indirect:
+                continue
+            use = resolve_weapon(card, u, w.id)
+            name = use.ability.id if use.ability is not None else w.id
+            for tid, tcell in spotted.items():
+                try:
+                    _weapon_permission(cache, u, use, contacts[tid])
+                except IllegalOrderError:
+                    continue
+                if HOOKS.can_be_targeted and target_blocked(state, u, tid) is not None:
+                    continue
+                shots.append((name, w, tid, tcell))
+        if not shots:
+            continue
+        if command.payment_problem(cache.opts, state.kp, state.group_spent, seat, u, cost):
+            continue
+        dests = destinations(cache, u, knowledge(cache, state.units, contacts, u))
+        for cell in sorted(dests):
+            for name, w, tid, tcell in shots:
+                if in_range(w, chebyshev(cell, tcell)):
+                    out.append(Order.attack(u.id, tid, cell=cell, weapon=name))
+    return out
 
 
 def _legal_fire(state: GameState, seat: str, side: Side) -> list[Order]:
@@ -1101,6 +1151,7 @@ register_order(
         check=_check_attack,
         execute=_execute_attack,
         legal=_legal_attack,
+        legal_moves=_legal_attack_moves,
         module=MODULE,
     ),
     replace=True,

@@ -545,7 +545,7 @@ def legal_orders(
                 if HOOKS.can_be_targeted:
                     targets = [t for t in targets if target_blocked(state, u, t) is None]
                 out.extend(make(OrderKind.FIRE, u.id, None, t) for t in targets)
-        _module_orders(state, seat, side, unit, out)
+        _module_orders(state, seat, side, unit, out, None, attack_moves)
         out.append(Order.done())
         return out
     opts = cache.opts
@@ -598,7 +598,7 @@ def legal_orders(
                 out.extend(_withdraw_orders(cache, u, dests, points))
         if recon_cells and active_ok and not u.reconned and affordable(u, OrderKind.RECON):
             out.extend(make(OrderKind.RECON, u.id, c) for c in sorted(cache.visible_from(u.cell)))
-    _module_orders(state, seat, side, unit, out)
+    _module_orders(state, seat, side, unit, out, None, attack_moves)
     out.append(Order.done())
     return out
 
@@ -633,7 +633,7 @@ def _legal_of_kinds(
                     if HOOKS.can_be_targeted:
                         targets = [t for t in targets if target_blocked(state, u, t) is None]
                     out.extend(make(OrderKind.FIRE, u.id, None, t) for t in targets)
-        _module_orders(state, seat, side, unit, out, want)
+        _module_orders(state, seat, side, unit, out, want, attack_moves)
         out.append(Order.done())
         return out
     opts = cache.opts
@@ -710,7 +710,7 @@ def _legal_of_kinds(
             and affordable(u, OrderKind.RECON)
         ):
             out.extend(make(OrderKind.RECON, u.id, c) for c in sorted(cache.visible_from(u.cell)))
-    _module_orders(state, seat, side, unit, out, want)
+    _module_orders(state, seat, side, unit, out, want, attack_moves)
     out.append(Order.done())
     return out
 
@@ -722,17 +722,21 @@ def _module_orders(
     unit: str | None,
     out: list[Order],
     kinds: Collection[OrderKind] | None = None,
+    attack_moves: bool = True,
 ) -> None:
     """Append the legal orders of the rule modules' handlers for this phase (only the
-    handlers of ``kinds`` when given)."""
+    handlers of ``kinds`` when given; their ``legal_moves`` orders with ``attack_moves``)."""
     for h in module_handlers():
-        if state.phase not in h.phases or h.legal is None:
+        if state.phase not in h.phases:
             continue
         if kinds is not None and h.kind not in kinds:
             continue
-        for o in h.legal(state, seat, side):
-            if (unit is None or o.unit == unit) and (kinds is None or o.kind in kinds):
-                out.append(o)
+        for fn in (h.legal, h.legal_moves if attack_moves else None):
+            if fn is None:
+                continue
+            for o in fn(state, seat, side):
+                if (unit is None or o.unit == unit) and (kinds is None or o.kind in kinds):
+                    out.append(o)
 
 
 def _listed(
@@ -935,7 +939,12 @@ def _start_turn(tx: Tx) -> None:
 
 
 def _auto_done(tx: Tx, seat: str) -> bool:
-    """A seat with nothing to decide in this phase is done automatically."""
+    """A seat with nothing to decide in this phase is done automatically.
+
+    Fire phase: done when no unit of the seat may fire its basic weapon at a target it
+    may target, and no rule module's fire-phase handler lists an order for the seat (a
+    special weapon beyond the basic range, ``hide``, an area ability …). The module lists
+    are asked only when the basic check finds nothing, and stop at the first order."""
     mine = [u for u in tx.units.values() if u.seat == seat]
     if not mine:
         return True
@@ -943,9 +952,29 @@ def _auto_done(tx: Tx, seat: str) -> bool:
         return False
     cache = tx.cache
     contacts = tx.contacts[tx.active]
-    return not any(
-        may_fire(cache, u, tx.turn_no) and valid_targets(cache, u, contacts) for u in mine
-    )
+    snapshot: GameState | None = None
+    for u in mine:
+        if not may_fire(cache, u, tx.turn_no):
+            continue
+        targets = valid_targets(cache, u, contacts)
+        if not targets:
+            continue
+        if not HOOKS.can_be_targeted:
+            return False
+        snapshot = snapshot or tx.finish()
+        if any(target_blocked(snapshot, u, t) is None for t in targets):
+            return False
+    handlers = [h for h in module_handlers() if Phase.FIRE in h.phases and h.legal is not None]
+    if not handlers:
+        return True
+    snapshot = snapshot or tx.finish()
+    side = tx.active
+    for h in handlers:
+        assert h.legal is not None
+        for o in h.legal(snapshot, seat, side):
+            if o.kind != OrderKind.DONE:
+                return False
+    return True
 
 
 def _seats(tx: Tx) -> Iterable[str]:

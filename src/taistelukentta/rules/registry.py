@@ -58,7 +58,10 @@ class OrderHandler:
       ``order`` event emitted before it is called.
     - ``legal(state, seat, side)`` lists the orders of this kind the seat may give now
       (each must pass ``check``); None lists none.
-    - ``phases``: the phases the kind may be given in."""
+    - ``phases``: the phases the kind may be given in.
+    - ``legal_moves(state, seat, side)`` lists the orders of this kind that move first
+      (``attack U T from X,Y with W``); ``legal_orders(attack_moves=False)`` leaves them
+      out without calling it. None lists none."""
 
     kind: OrderKind
     check: CheckFn
@@ -66,6 +69,7 @@ class OrderHandler:
     legal: LegalFn | None = None
     phases: frozenset[Phase] = COMMAND_ONLY
     module: str = ""
+    legal_moves: LegalFn | None = None
 
 
 _HANDLERS: dict[OrderKind, OrderHandler] = {}
@@ -100,6 +104,19 @@ def unregister_order(kind: OrderKind) -> None:
     _rebuild()
 
 
+def saved_handlers() -> dict[OrderKind, OrderHandler]:
+    """A copy of the handler table, in registration order (for :func:`restore_handlers`:
+    tests that unregister a kind put the table back exactly as it was)."""
+    return dict(_HANDLERS)
+
+
+def restore_handlers(saved: dict[OrderKind, OrderHandler]) -> None:
+    """Put back a table from :func:`saved_handlers` (same handlers, same order)."""
+    _HANDLERS.clear()
+    _HANDLERS.update(saved)
+    _rebuild()
+
+
 def handler_for(kind: OrderKind) -> OrderHandler | None:
     """The handler of ``kind``, or None if no module handles it in this version."""
     return _HANDLERS.get(kind)
@@ -107,13 +124,15 @@ def handler_for(kind: OrderKind) -> OrderHandler | None:
 
 def module_handlers() -> tuple[OrderHandler, ...]:
     """Handlers whose legal orders the engine adds to ``legal_orders`` (every non-base
-    handler with a ``legal`` function)."""
+    handler with a ``legal`` or ``legal_moves`` function)."""
     return tuple(_EXTRA_LEGAL)
 
 
 def _rebuild() -> None:
     _EXTRA_LEGAL[:] = [
-        h for k, h in _HANDLERS.items() if h.legal is not None and _BASE.get(k) is not h
+        h
+        for k, h in _HANDLERS.items()
+        if (h.legal is not None or h.legal_moves is not None) and _BASE.get(k) is not h
     ]
 
 
