@@ -359,6 +359,14 @@ def test_options_file_missing(tmp_path: Path) -> None:
         load_options(tmp_path / "nothing.toml")
 
 
+def test_options_file_not_utf8(tmp_path: Path) -> None:
+    path = tmp_path / "latin1.toml"
+    path.write_bytes("# ä\n".encode("latin-1"))
+    with pytest.raises(DataError, match="cannot read file") as info:
+        load_options(path)
+    assert info.value.path == str(path)
+
+
 # Options the engine supports in one way only: `tk20 rules` must not offer a switch.
 SINGLE_BEHAVIOUR = (
     "auras_apply",

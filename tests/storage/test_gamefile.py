@@ -64,3 +64,13 @@ def test_not_json(tmp_path: Path) -> None:
 def test_missing_file(tmp_path: Path) -> None:
     with pytest.raises(DataError, match="file not found"):
         load_game(tmp_path / "nope.json")
+
+
+def test_unreadable_file_is_a_data_error(tmp_path: Path) -> None:
+    not_utf8 = tmp_path / "latin1.json"
+    not_utf8.write_bytes('{"scenario": "ä"}'.encode("latin-1"))
+    with pytest.raises(DataError, match="cannot read file") as info:
+        load_game(not_utf8)
+    assert "latin1.json" in str(info.value)
+    with pytest.raises(DataError, match="cannot read file"):
+        load_game(tmp_path)  # a folder, not a file

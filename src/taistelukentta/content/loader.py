@@ -25,16 +25,22 @@ def data_path(*parts: str) -> Path:
     return Path(str(root.joinpath(*parts)))
 
 
-def read_toml(path: Path | str) -> dict[str, Any]:
-    """Parse a TOML file; a missing file or a syntax error becomes a DataError."""
+def read_text(path: Path | str) -> str:
+    """A UTF-8 text file's contents; a missing or unreadable file becomes a DataError
+    naming the path (``file not found`` / ``cannot read file: …``)."""
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        return p.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise DataError(str(p), ["file not found"]) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise DataError(str(p), [f"cannot read file: {exc}"]) from None
-    return parse_toml(text, str(p))
+
+
+def read_toml(path: Path | str) -> dict[str, Any]:
+    """Parse a TOML file; a missing file or a syntax error becomes a DataError."""
+    p = Path(path)
+    return parse_toml(read_text(p), str(p))
 
 
 def parse_toml(text: str, source: str) -> dict[str, Any]:
@@ -116,5 +122,5 @@ def validate(model: type[M], data: Any, source: str, text: str | None = None) ->
 def load_model(path: Path | str, model: type[M]) -> M:
     """Read a TOML file and validate it as ``model``."""
     p = Path(path)
-    data = read_toml(p)
-    return validate(model, data, str(p), p.read_text(encoding="utf-8"))
+    text = read_text(p)
+    return validate(model, parse_toml(text, str(p)), str(p), text)

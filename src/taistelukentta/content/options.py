@@ -17,7 +17,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model, model_validator
 
-from taistelukentta.content.loader import data_path, find_line, format_loc, parse_toml
+from taistelukentta.content.loader import data_path, find_line, format_loc, parse_toml, read_text
 from taistelukentta.content.units import DiceText
 from taistelukentta.errors import DataError
 
@@ -347,15 +347,6 @@ def options_path() -> Path:
     return data_path("options.toml")
 
 
-def _read_text(p: Path) -> str:
-    try:
-        return p.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise DataError(str(p), ["file not found"]) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise DataError(str(p), [f"cannot read file: {exc}"]) from None
-
-
 def _where(text: str | None, loc: tuple[int | str, ...]) -> str:
     line = find_line(text, loc) if text is not None else None
     at = f" (line {line})" if line is not None else ""
@@ -428,7 +419,7 @@ def _unknown(name: str) -> str:
 @lru_cache(maxsize=8)
 def _specs_cached(path: str) -> tuple[OptionSpec, ...]:
     p = Path(path)
-    return parse_option_specs(_read_text(p), str(p))
+    return parse_option_specs(read_text(p), str(p))
 
 
 def option_specs(path: Path | str | None = None) -> tuple[OptionSpec, ...]:

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from taistelukentta.content.loader import read_text
 from taistelukentta.errors import DataError
 
 FORMAT = "tk20-game"
@@ -109,13 +110,7 @@ def parse_game(text: str, source: str) -> GameRecord:
 def load_game(path: Path | str) -> GameRecord:
     """Read a game file."""
     p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise DataError(str(p), ["file not found"]) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise DataError(str(p), [f"cannot read file: {exc}"]) from None
-    return parse_game(text, str(p))
+    return parse_game(read_text(p), str(p))
 
 
 def save_game(path: Path | str, record: GameRecord) -> None:
