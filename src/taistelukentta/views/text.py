@@ -6,7 +6,7 @@ Works on the redacted events of :func:`taistelukentta.views.redact` (``{"seq", "
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from taistelukentta.i18n import term, tr
@@ -59,6 +59,11 @@ def describe(event: Mapping[str, Any]) -> str | None:
     if kind == "phase":
         return tr("Tulivaihe alkaa", "Fire phase begins")
     if kind == "kp":
+        if d.get("pool") == "company":
+            return tr(
+                f"Komppanian {term('command_points')} ({d.get('seat')}): {d.get('kp')}",
+                f"Company {term('command_points')} ({d.get('seat')}): {d.get('kp')}",
+            )
         return tr(
             f"{term('command_points')} {d.get('seat')}: {d.get('kp')}",
             f"{term('command_points')} {d.get('seat')}: {d.get('kp')}",
@@ -136,7 +141,7 @@ def describe(event: Mapping[str, Any]) -> str | None:
             return None
         on = d.get("on")
         word = tr("sai tilan", "is now") if on else tr("pääsi tilasta", "is no longer")
-        return f"{unit_ref(d.get('unit'))} {word} {term(str(d.get('status')))}"
+        return f"{unit_ref(d.get('unit'))} {word} {status_text(str(d.get('status')))}"
     if kind == "contact":
         level = str(d.get("level"))
         if level == "NONE":
@@ -182,4 +187,401 @@ def describe(event: Mapping[str, Any]) -> str | None:
             f"Peli päättyi: {who} (VP sininen {vp.get('blue')}, punainen {vp.get('red')})",
             f"Game over: {who} (VP blue {vp.get('blue')}, red {vp.get('red')})",
         )
+    handler = _MODULE_EVENTS.get(str(kind))
+    if handler is not None:
+        return handler(d)
     return f"{kind}: {dict(d)}"
+
+
+# --------------------------------------------------------------------------- module events
+
+_TERMS_EXTRA: dict[str, tuple[str, str]] = {
+    "IMMOBILISED": ("Liikuntakyvytön", "Immobilised"),
+    "motti": ("Mottitaktiikka", "Motti tactic"),
+    "painopiste": ("Painopiste", "Main effort (Painopiste)"),
+    "sitova": ("Sitova tuli", "Holding fire (Sitova tuli)"),
+    "vetaytyminen": ("Järjestäytynyt vetäytyminen", "Orderly withdrawal"),
+    "organic": ("Kranaatinheitintuli", "Organic mortar fire"),
+    "off_board": ("Epäsuora tuli", "Off-board fire"),
+    "k9": ("K9", "K9"),
+    "mlrs": ("Raketinheitin", "MLRS"),
+    "AP_field": ("Jalkaväkimiinoite", "AP minefield"),
+    "AT_field": ("Panssarimiinoite", "AT minefield"),
+}
+
+
+def status_text(code: str) -> str:
+    """A status, tactic or strike name in the current language (glossary terms first)."""
+    if code in _TERMS_EXTRA:
+        return tr(*_TERMS_EXTRA[code])
+    return term(code)
+
+
+def mine_type_text(mine_type: Any) -> str:
+    """``AP`` / ``AT`` as the glossary's minefield names (Jalkaväkimiinoite/Panssarimiinoite);
+    an unknown type (a cell found clear) as "mine"."""
+    key = f"{mine_type}_field"
+    if key in _TERMS_EXTRA:
+        return tr(*_TERMS_EXTRA[key])
+    return tr("miinoite", "minefield")
+
+
+def _ok(d: Mapping[str, Any]) -> str:
+    roll = ""
+    if "total" in d and "dc" in d:
+        roll = f" [{d.get('total')} vs DC {d.get('dc')}]"
+    return (tr("onnistui", "succeeded") if d.get("success") else tr("epäonnistui", "failed")) + roll
+
+
+def _ev_kp_transfer(d: Mapping[str, Any]) -> str:
+    return tr(
+        f"{d.get('from')} siirsi 1 {term('command_points')} paikalle {d.get('to')} "
+        f"(nyt {d.get('kp')})",
+        f"{d.get('from')} passed 1 {term('command_points')} to {d.get('to')} (now {d.get('kp')})",
+    )
+
+
+def _ev_link_restore(d: Mapping[str, Any]) -> str:
+    return tr(
+        f"{unit_ref(d.get('unit'))}: komentoyhteyden palautus paikalle {d.get('seat')} {_ok(d)}",
+        f"{unit_ref(d.get('unit'))}: restoring the command link of {d.get('seat')} {_ok(d)}",
+    )
+
+
+def _ev_command_link(d: Mapping[str, Any]) -> str:
+    seats = ", ".join(str(s) for s in d.get("out_of_link", ()))
+    return tr(f"Ilman komentoyhteyttä: {seats}", f"Out of command link: {seats}")
+
+
+def _ev_tactic(d: Mapping[str, Any]) -> str:
+    name = status_text(str(d.get("tactic")))
+    if d.get("cell") is not None:
+        where = cell_text(d.get("cell"))
+        return tr(
+            f"{term('company_commander')}: {name} ruutuun {where} (säde {d.get('radius')}, "
+            f"moraalikoe DC {d.get('dc')})",
+            f"{term('company_commander')}: {name} at {where} (radius {d.get('radius')}, "
+            f"morale test DC {d.get('dc')})",
+        )
+    if d.get("seat") is not None:
+        return tr(
+            f"{term('company_commander')}: {name} paikalle {d.get('seat')}",
+            f"{term('company_commander')}: {name} for {d.get('seat')}",
+        )
+    units = ", ".join(unit_ref(u) for u in d.get("units", ()))
+    return tr(
+        f"{term('company_commander')}: {name} ({units})",
+        f"{term('company_commander')}: {name} ({units})",
+    )
+
+
+def _ev_confirmed(d: Mapping[str, Any]) -> str:
+    return tr(
+        f"Vahvistettu maali: {unit_ref(d.get('target'))} (+{d.get('bonus')} seuraavaan "
+        "hyökkäykseen)",
+        f"Confirmed target: {unit_ref(d.get('target'))} (+{d.get('bonus')} to the next attack)",
+    )
+
+
+def _ev_recon_report(d: Mapping[str, Any]) -> str:
+    if d.get("reconnoitred"):
+        return tr(
+            f"{unit_ref(d.get('unit'))} on tiedusteltu ennen taistelua",
+            f"{unit_ref(d.get('unit'))} was reconnoitred before the battle",
+        )
+    found = d.get("unit")
+    what = (
+        tr(f": löydettiin {unit_ref(found)}", f": found {unit_ref(found)}")
+        if found is not None
+        else ""
+    )
+    return tr(
+        f"Tiedusteluraportti ruudusta {cell_text(d.get('cell'))} {_ok(d)}{what}",
+        f"Recon report on {cell_text(d.get('cell'))} {_ok(d)}{what}",
+    )
+
+
+def _ev_promoted(d: Mapping[str, Any]) -> str:
+    return tr(
+        f"Kenttäylennys: {unit_ref(d.get('unit'))} ({d.get('seat')}) johtaa komppaniaa, "
+        f"komppanian {term('command_points')} {d.get('company_kp')}",
+        f"Field promotion: {unit_ref(d.get('unit'))} ({d.get('seat')}) leads the company, "
+        f"company {term('command_points')} {d.get('company_kp')}",
+    )
+
+
+def _ev_co_lost(d: Mapping[str, Any]) -> str:
+    if d.get("unit") is None:
+        return tr(
+            "Komppania on johdoton loppukamppailun ajan",
+            "The company is leaderless for the rest of the battle",
+        )
+    lead = (
+        tr(" — komppania on johdoton", " — the company is leaderless")
+        if d.get("leaderless")
+        else ""
+    )
+    return tr(
+        f"{term('company_commander')} menetetty ({unit_ref(d.get('unit'))}){lead}",
+        f"{term('company_commander')} lost ({unit_ref(d.get('unit'))}){lead}",
+    )
+
+
+def _ev_sitova_mark(d: Mapping[str, Any]) -> str:
+    return tr(
+        f"{unit_ref(d.get('unit'))}: Sitova tuli -merkki ({d.get('marks')})",
+        f"{unit_ref(d.get('unit'))}: holding-fire mark ({d.get('marks')})",
+    )
+
+
+def _strike_name(d: Mapping[str, Any]) -> str:
+    weapon = d.get("weapon")
+    if weapon and weapon != "organic":
+        return status_text(str(weapon))
+    return status_text(str(d.get("kind", "organic")))
+
+
+def _ev_strike_ordered(d: Mapping[str, Any]) -> str:
+    by = d.get("observer")
+    by_text = tr(f", tulenjohtaja {unit_ref(by)}", f", observer {unit_ref(by)}") if by else ""
+    unit = f" ({unit_ref(d.get('unit'))})" if d.get("unit") else ""
+    return tr(
+        f"Tulipyyntö: {_strike_name(d)}{unit} ruutuun {cell_text(d.get('cell'))}{by_text}",
+        f"Fire request: {_strike_name(d)}{unit} on {cell_text(d.get('cell'))}{by_text}",
+    )
+
+
+def _ev_strike_boosted(d: Mapping[str, Any]) -> str:
+    return tr(
+        f"Tulen tehostus: {unit_ref(d.get('unit'))} +{d.get('bonus')} vahinkoa",
+        f"Fire boosted: {unit_ref(d.get('unit'))} +{d.get('bonus')} damage",
+    )
+
+
+def _ev_strike_landed(d: Mapping[str, Any]) -> str:
+    cells = d.get("cells") or []
+    where = cell_text(d.get("aimed")) if d.get("aimed") is not None else ""
+    n = len(cells)
+    if where:
+        return tr(
+            f"Isku osui: {_strike_name(d)} ruutuun {where} ({n} ruutua)",
+            f"Strike landed: {_strike_name(d)} on {where} ({n} cells)",
+        )
+    return tr(
+        f"Tykistöisku: {_strike_name(d)} iskeytyi {n} ruutuun",
+        f"Strike: {_strike_name(d)} hit {n} cells",
+    )
+
+
+def _ev_strike_cancelled(d: Mapping[str, Any]) -> str:
+    why = d.get("reason")
+    reason = {
+        "support_destroyed": tr("tukiyksikkö tuhoutui", "the support unit was destroyed"),
+    }.get(str(why), str(why or ""))
+    return tr(
+        f"Tulipyyntö peruttu ({reason})",
+        f"Fire request cancelled ({reason})",
+    )
+
+
+def _ev_strike_hit(d: Mapping[str, Any]) -> str:
+    dc = ""
+    if d.get("danger_close") is not None:
+        dc = tr(
+            f" (omat joukot, d6 = {d.get('danger_close')})",
+            f" (danger close, d6 = {d.get('danger_close')})",
+        )
+    return tr(
+        f"{unit_ref(d.get('unit'))} iskun alla: vahinko {d.get('amount')}{dc}",
+        f"{unit_ref(d.get('unit'))} under the strike: damage {d.get('amount')}{dc}",
+    )
+
+
+def _ev_fire_direction(d: Mapping[str, Any]) -> str:
+    return tr(
+        f"Tulenjohto ({unit_ref(d.get('observer'))}): "
+        + ("onnistui" if d.get("ok") else "epäonnistui"),
+        f"Fire direction ({unit_ref(d.get('observer'))}): "
+        + ("succeeded" if d.get("ok") else "failed"),
+    )
+
+
+def _ev_minefields_placed(d: Mapping[str, Any]) -> str:
+    fields = d.get("fields") or []
+    parts = ", ".join(
+        f"{mine_type_text(f.get('type'))} " + " ".join(cell_text(c) for c in f.get("cells", ()))
+        for f in fields
+    )
+    return tr(f"Omat miinoitteet: {parts}", f"Own minefields: {parts}")
+
+
+def _ev_mines_laid(d: Mapping[str, Any]) -> str:
+    cells = " ".join(cell_text(c) for c in d.get("cells", ()))
+    return tr(
+        f"{unit_ref(d.get('unit'))} miinoitti: {mine_type_text(d.get('type'))} {cells}",
+        f"{unit_ref(d.get('unit'))} laid a {mine_type_text(d.get('type'))}: {cells}",
+    )
+
+
+def _ev_mine_found(d: Mapping[str, Any]) -> str:
+    return tr(
+        f"{unit_ref(d.get('unit'))} ajautui miinoitteeseen ({mine_type_text(d.get('type'))}) "
+        f"ruudussa {cell_text(d.get('cell'))}",
+        f"{unit_ref(d.get('unit'))} ran into a minefield ({mine_type_text(d.get('type'))}) "
+        f"at {cell_text(d.get('cell'))}",
+    )
+
+
+def _mine_result(d: Mapping[str, Any]) -> str:
+    result = str(d.get("result", ""))
+    text = {
+        "no_mine": tr("ei miinaa", "no mine"),
+        "cleared": tr("raivattu", "cleared"),
+        "set_off": tr("miina laukesi", "a mine went off"),
+        "not_affected": tr("ei vaikutusta", "no effect"),
+        "failed": tr("epäonnistui", "failed"),
+    }.get(result, result)
+    if d.get("damage"):
+        text += tr(f", vahinko {d.get('damage')}", f", damage {d.get('damage')}")
+    return text
+
+
+def _mine_action(fi: str, en: str) -> Callable[[Mapping[str, Any]], str]:
+    def describe_mine(d: Mapping[str, Any]) -> str:
+        roll = ""
+        if "total" in d and "dc" in d:
+            roll = f" [{d.get('total')} vs DC {d.get('dc')}]"
+        return tr(
+            f"{unit_ref(d.get('unit'))}: {fi} ruudussa {cell_text(d.get('cell'))}: "
+            f"{_mine_result(d)}{roll}",
+            f"{unit_ref(d.get('unit'))}: {en} at {cell_text(d.get('cell'))}: "
+            f"{_mine_result(d)}{roll}",
+        )
+
+    return describe_mine
+
+
+def _ev_mine_search(d: Mapping[str, Any]) -> str:
+    if "mined" not in d:
+        found = tr("ei tulosta", "nothing learnt")
+    elif d.get("mined"):
+        found = mine_type_text(d.get("type"))
+    else:
+        found = tr("ei miinoja", "no mines")
+    return tr(
+        f"{unit_ref(d.get('unit'))} etsi miinoja ruudusta {cell_text(d.get('cell'))}: "
+        f"{found} {_ok(d)}",
+        f"{unit_ref(d.get('unit'))} searched {cell_text(d.get('cell'))} for mines: "
+        f"{found} ({_ok(d)})",
+    )
+
+
+def _ev_hidden(d: Mapping[str, Any]) -> str:
+    if d.get("on"):
+        return tr(
+            f"{unit_ref(d.get('unit'))} sai tilan {term('HIDDEN')}",
+            f"{unit_ref(d.get('unit'))} is now {term('HIDDEN')}",
+        )
+    return tr(
+        f"{unit_ref(d.get('unit'))} ei ole enää {term('HIDDEN')} ({d.get('reason')})",
+        f"{unit_ref(d.get('unit'))} is no longer {term('HIDDEN')} ({d.get('reason')})",
+    )
+
+
+def _ev_wave(d: Mapping[str, Any]) -> str:
+    return tr(
+        f"Aaltohyökkäys: {unit_ref(d.get('unit'))} → {unit_ref(d.get('target'))} "
+        f"(+1 moraaliin vuorolla {d.get('turn')})",
+        f"Wave attack: {unit_ref(d.get('unit'))} → {unit_ref(d.get('target'))} "
+        f"(+1 morale on turn {d.get('turn')})",
+    )
+
+
+def _ev_ability_disabled(d: Mapping[str, Any]) -> str:
+    return tr(
+        f"{unit_ref(d.get('attacker'))} lamautti kyvyn {d.get('ability')} yksiköltä "
+        f"{unit_ref(d.get('target'))} (vuoroon {d.get('until_turn')})",
+        f"{unit_ref(d.get('attacker'))} disabled {unit_ref(d.get('target'))}'s "
+        f"{d.get('ability')} (until turn {d.get('until_turn')})",
+    )
+
+
+def _ev_ability_restored(d: Mapping[str, Any]) -> str:
+    return tr(
+        f"{unit_ref(d.get('unit'))}: kyky {d.get('ability')} on taas käytössä",
+        f"{unit_ref(d.get('unit'))}: {d.get('ability')} works again",
+    )
+
+
+def _ev_area_attack(d: Mapping[str, Any]) -> str:
+    hits = ", ".join(
+        f"{unit_ref(t.get('target'))} {term(str(t.get('effect', '')))}"
+        + (f" ({t.get('damage')})" if t.get("damage") else "")
+        for t in d.get("targets", ())
+    ) or tr("ei osumia", "no one hit")
+    return tr(
+        f"{unit_ref(d.get('attacker'))}: Lamauttava tuli ruutuun {cell_text(d.get('cell'))}: "
+        f"{hits}",
+        f"{unit_ref(d.get('attacker'))}: area fire on {cell_text(d.get('cell'))}: {hits}",
+    )
+
+
+_MODULE_EVENTS: dict[str, Callable[[Mapping[str, Any]], str]] = {
+    "kp_transfer": _ev_kp_transfer,
+    "link_restore": _ev_link_restore,
+    "command_link": _ev_command_link,
+    "tactic": _ev_tactic,
+    "confirmed_target": _ev_confirmed,
+    "recon_report": _ev_recon_report,
+    "promoted": _ev_promoted,
+    "co_lost": _ev_co_lost,
+    "sitova_mark": _ev_sitova_mark,
+    "strike_ordered": _ev_strike_ordered,
+    "strike_boosted": _ev_strike_boosted,
+    "strike_landed": _ev_strike_landed,
+    "strike_cancelled": _ev_strike_cancelled,
+    "strike_hit": _ev_strike_hit,
+    "fire_direction": _ev_fire_direction,
+    "minefields_placed": _ev_minefields_placed,
+    "mines_laid": _ev_mines_laid,
+    "mine_found": _ev_mine_found,
+    "mine_clear": _mine_action("miinanraivaus", "mine clearing"),
+    "mine_rush": _mine_action("rynnistys miinoitteen läpi", "rush through the minefield"),
+    "mine_triggered": _mine_action("miina laukesi", "mine set off"),
+    "mine_breach": _mine_action("suunniteltu raivaus", "planned breach"),
+    "mine_search": _ev_mine_search,
+    "hidden": _ev_hidden,
+    "wave_attack": _ev_wave,
+    "ability_disabled": _ev_ability_disabled,
+    "ability_restored": _ev_ability_restored,
+    "area_attack": _ev_area_attack,
+}
+"""Describers of the events the rule modules emit (company, fire support, mines,
+abilities), by kind."""
+
+EVENT_KINDS: frozenset[str] = frozenset(
+    {
+        "game_started",
+        "turn_started",
+        "phase",
+        "kp",
+        "order",
+        "seat_done",
+        "move",
+        "bump",
+        "attack",
+        "damage",
+        "destroyed",
+        "morale",
+        "status",
+        "contact",
+        "recon",
+        "rally",
+        "setback",
+        "turn_ended",
+        "game_over",
+        *_MODULE_EVENTS,
+    }
+)
+"""Every event kind :func:`describe` has a text for (``seat_done``/``turn_ended`` are
+bookkeeping and give None on purpose)."""
