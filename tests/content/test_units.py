@@ -12,9 +12,12 @@ from hypothesis import strategies as st
 from pydantic import ValidationError
 
 from taistelukentta.content.units import (
-    ABILITY_IDS,
     DICE_RE,
     UnitCard,
+    abilities_path,
+    ability_info,
+    hiding_abilities,
+    load_abilities,
     load_unit_card,
     load_unit_cards,
     unit_card_from_data,
@@ -171,8 +174,11 @@ def test_r_ab_abilities_on_their_cards() -> None:
     for card in CARDS.values():  # R-AB-3: Lamauttava tuli needs an area special weapon
         if card.has_ability("lamauttava_tuli"):
             assert any(w.area and w.special for w in card.weapons), card.id
+    known = load_abilities()
     for card in CARDS.values():
-        assert {a.id for a in card.abilities} <= set(ABILITY_IDS)
+        assert {a.id for a in card.abilities} <= set(known)
+        for a in card.abilities:  # the card agrees with data/abilities.toml
+            assert a.passive == known[a.id].passive, (card.id, a.id)
 
 
 def test_roles() -> None:
@@ -324,3 +330,99 @@ def test_cards_are_frozen() -> None:
     with pytest.raises(ValidationError):
         card.cost_tp = 1  # type: ignore[misc]
     assert isinstance(card, UnitCard)
+
+
+# --------------------------------------------------------------------------- abilities.toml
+
+
+ABILITY = """[koira]
+name = { fi = "Koira", en = "Dog" }
+description = { fi = "Haistaa.", en = "Sniffs." }
+activation = "passive"
+grants_hidden = false
+rule = "R-AB-9"
+"""
+
+
+def test_r_unit_4_bundled_abilities_are_data() -> None:
+    known = load_abilities()
+    assert set(known) == {
+        "tulenjohto",
+        "drone",
+        "pioneeri",
+        "murtosulute",
+        "aaltohyokkays",
+        "sniper_rifle",
+        "lamauttava_tuli",
+        "piiloutuminen",
+        "mine_clearing_kit",
+        "organic_fire_support",
+    }
+    assert load_abilities(abilities_path()) == known
+    assert hiding_abilities() == frozenset({"piiloutuminen"})  # R-MOR-3
+    info = ability_info("sniper_rifle")
+    assert info is not None and info.rule == "R-AB-2" and not info.passive
+    assert ability_info("tulenjohto") is not None and ability_info("koira") is None
+    assert all(a.name.fi and a.name.en and a.description.fi for a in known.values())
+
+
+def test_r_unit_4_unknown_ability_on_a_card_names_file_key_line_and_known_ids(
+    tmp_path: Path,
+) -> None:
+    text = (units_dir() / "jaakariryhma.toml").read_text(encoding="utf-8")
+    bad = text.replace('id = "drone"', 'id = "koira"')
+    assert bad != text
+    path = tmp_path / "jaakariryhma.toml"
+    path.write_text(bad, encoding="utf-8")
+    with pytest.raises(DataError) as info:
+        load_unit_card(path)
+    (problem,) = info.value.problems
+    assert info.value.path == str(path)
+    line = _line_of(bad, 'id = "koira"')
+    assert problem.startswith(f"abilities[1].id (line {line}): unknown ability 'koira'")
+    assert "tulenjohto" in problem and "piiloutuminen" in problem
+    assert "data/abilities.toml" in problem
+    # … and with the new id in an ability list of its own, the card loads.
+    extra = tmp_path / "abilities.toml"
+    extra.write_text(
+        abilities_path().read_text(encoding="utf-8") + "\n" + ABILITY, encoding="utf-8"
+    )
+    card = load_unit_card(path, load_abilities(extra))
+    assert card.has_ability("koira")
+
+
+def test_r_unit_4_card_passive_must_agree_with_the_ability_list(tmp_path: Path) -> None:
+    text = (units_dir() / "sissijaakarit.toml").read_text(encoding="utf-8")
+    block = text[text.index('id = "piiloutuminen"') :]
+    end = block.index("passive = false") + len("passive = false")
+    bad = text.replace(block[:end], block[:end].replace("passive = false", "passive = true"))
+    bad = bad.replace("kp_cost = 1\npassive = true", "kp_cost = 0\npassive = true")
+    path = tmp_path / "sissijaakarit.toml"
+    path.write_text(bad, encoding="utf-8")
+    with pytest.raises(DataError) as info:
+        load_unit_card(path)
+    joined = "\n".join(info.value.problems)
+    assert "abilities[1].passive (line" in joined
+    assert "piiloutuminen is activated" in joined
+
+
+def test_r_unit_4_broken_ability_list_lists_every_problem(tmp_path: Path) -> None:
+    path = tmp_path / "abilities.toml"
+    path.write_text(
+        ABILITY.replace('"passive"', '"sometimes"').replace('"R-AB-9"', '"AB9"')
+        + '\n[Iso]\nname = "x"\n\n[tyhja]\nname = { fi = "T", en = "T" }\n',
+        encoding="utf-8",
+    )
+    with pytest.raises(DataError) as info:
+        load_abilities(path)
+    err = info.value
+    joined = "\n".join(err.problems)
+    assert err.path == str(path)
+    assert "koira.activation (line 4)" in joined and "'passive' or 'activated'" in joined
+    assert "koira.rule (line 6)" in joined
+    assert "Iso (line 8): an ability id is lower case" in joined
+    assert "tyhja.description" in joined and "tyhja.grants_hidden" in joined
+    empty = tmp_path / "empty.toml"
+    empty.write_text("# nothing\n", encoding="utf-8")
+    with pytest.raises(DataError, match="no abilities"):
+        load_abilities(empty)

@@ -26,7 +26,7 @@ from taistelukentta.content.loader import (
     parse_toml,
 )
 from taistelukentta.content.options import RuleOptions, load_options
-from taistelukentta.content.units import UnitCard, load_unit_cards
+from taistelukentta.content.units import UnitCard, hiding_abilities, load_unit_cards
 from taistelukentta.errors import ArgumentError, DataError
 from taistelukentta.grid.gamemap import GameMap, load_map, map_from_data
 from taistelukentta.grid.terrain import TerrainTable, default_terrain
@@ -76,10 +76,6 @@ class UnitPlacement(_Frozen):
     """Starting strength (TK); ``None`` = the card's maximum."""
     hidden: bool = False
     """Starts HIDDEN (R-MOR-3): the card must have an ability that grants it."""
-
-
-HIDING_ABILITIES = frozenset({"piiloutuminen"})
-"""Card abilities that grant HIDDEN (R-MOR-3; rules/abilities.py keeps the same list)."""
 
 
 class Seat(_Frozen):
@@ -639,12 +635,12 @@ def _check(
         if (
             unit.hidden
             and card is not None
-            and not any(a.id in HIDING_ABILITIES for a in card.abilities)
+            and not any(a.id in hiding_abilities() for a in card.abilities)
         ):
             add(
                 f"{_unit_key(side, gi, ui, 'hidden')}{where.anchored(anchors, 'hidden')}: "
                 f"unit {unit.id!r} cannot start hidden: card {unit.card!r} has no ability "
-                f"that grants HIDDEN ({', '.join(sorted(HIDING_ABILITIES))}) (R-MOR-3)"
+                f"that grants HIDDEN ({', '.join(sorted(hiding_abilities()))}) (R-MOR-3)"
             )
         if card is not None and unit.strength is not None:
             top = card.stats.strength

@@ -6,37 +6,36 @@ these files; the loader checks them and reports every problem at once as one
 
 The file stem is the card's id. A card may repeat it in an ``id`` key; if it does, the two
 must agree.
+
+The ability ids a card may list are data too: ``data/abilities.toml`` (one table per id:
+name, description, passive or activated, whether it grants HIDDEN, rule ID), loaded by
+:func:`load_abilities`. A new ability is an entry there plus one small rule function
+(``rules/abilities.py``, docs/abilities.md).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from functools import cache
 from pathlib import Path
-from typing import Annotated, Any, Literal, get_args
+from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from taistelukentta.content.loader import data_path, parse_toml, validation_problems
+from taistelukentta.content.loader import (
+    data_path,
+    find_line,
+    format_loc,
+    parse_toml,
+    validation_problems,
+)
 from taistelukentta.errors import DataError
 
 DICE_RE = re.compile(r"^(\d*)d(2|4|6|8|10|12|20)([+-]\d+)?$")
 ID_RE = r"^[a-z][a-z0-9_]*$"
 
-# Ability ids the engine understands (RULES.md §15 and the cards of design.md).
-AbilityId = Literal[
-    "tulenjohto",
-    "drone",
-    "pioneeri",
-    "murtosulute",
-    "aaltohyokkays",
-    "sniper_rifle",
-    "lamauttava_tuli",
-    "piiloutuminen",
-    "mine_clearing_kit",
-    "organic_fire_support",
-]
-ABILITY_IDS: tuple[str, ...] = get_args(AbilityId)
+RULE_ID_RE = r"^R-[A-Z]+-\d+$"
 
 
 def _check_dice(text: str) -> str:
@@ -111,10 +110,28 @@ class Weapon(_Strict):
         return self
 
 
-class Ability(_Strict):
-    """A special ability (R-UNIT-4): KP cost (0 = passive) and the "(Vaurioitunut)" tag."""
+class AbilityInfo(_Strict):
+    """An ability id the engine knows: one table of ``data/abilities.toml``."""
 
-    id: AbilityId
+    id: Ident
+    name: Text
+    description: Text
+    activation: Literal["passive", "activated"]
+    grants_hidden: bool
+    rule: Annotated[str, Field(pattern=RULE_ID_RE)]
+
+    @property
+    def passive(self) -> bool:
+        """Always on (0 KP), read by the rule that needs it."""
+        return self.activation == "passive"
+
+
+class Ability(_Strict):
+    """A special ability on a card (R-UNIT-4): KP cost (0 = passive) and the
+    "(Vaurioitunut)" tag. The id must be one of :func:`load_abilities` (checked by the
+    card loader, which knows the file and line)."""
+
+    id: Ident
     name: Text
     kp_cost: Count
     passive: bool
@@ -221,6 +238,114 @@ class UnitCard(_Strict):
         return next((a for a in self.abilities if a.id == ability_id), None)
 
 
+def abilities_path() -> Path:
+    """The bundled ability list ``data/abilities.toml``."""
+    return data_path("abilities.toml")
+
+
+def _problem(text: str | None, loc: tuple[int | str, ...], msg: str) -> str:
+    line = find_line(text, loc) if text is not None else None
+    at = f" (line {line})" if line is not None else ""
+    return f"{format_loc(loc)}{at}: {msg}"
+
+
+def abilities_from_data(
+    data: Mapping[str, Any], source: str, text: str | None = None
+) -> dict[str, AbilityInfo]:
+    """Validate a parsed ability list (one table per ability id), every problem at once."""
+    found: dict[str, AbilityInfo] = {}
+    problems: list[str] = []
+    for key, table in data.items():
+        if re.match(ID_RE, key) is None:
+            problems.append(
+                _problem(text, (key,), "an ability id is lower case: letters, digits and _")
+            )
+            continue
+        if not isinstance(table, Mapping):
+            problems.append(_problem(text, (key,), "expected a table [id] of the ability"))
+            continue
+        if "id" in table and table["id"] != key:
+            problems.append(
+                _problem(text, (key, "id"), f"{table['id']!r} does not match the table [{key}]")
+            )
+            continue
+        try:
+            found[key] = AbilityInfo.model_validate({**table, "id": key})
+        except ValidationError as exc:
+            for err in exc.errors():
+                problems.append(_problem(text, (key, *err["loc"]), err["msg"]))
+    if not data and not problems:
+        problems.append("no abilities: expected one table [id] per ability")
+    if problems:
+        raise DataError(source, problems)
+    return found
+
+
+def load_abilities(path: Path | str | None = None) -> dict[str, AbilityInfo]:
+    """The known abilities by id: ``path`` or the bundled ``data/abilities.toml``
+    (read once; do not modify the result)."""
+    if path is None:
+        return _bundled_abilities()
+    p = Path(path)
+    text = _read_text(p)
+    return abilities_from_data(parse_toml(text, str(p)), str(p), text)
+
+
+@cache
+def _bundled_abilities() -> dict[str, AbilityInfo]:
+    return load_abilities(abilities_path())
+
+
+def ability_info(ability_id: str) -> AbilityInfo | None:
+    """The bundled entry of ``ability_id``, or None for an unknown id."""
+    return _bundled_abilities().get(ability_id)
+
+
+def hiding_abilities(known: Mapping[str, AbilityInfo] | None = None) -> frozenset[str]:
+    """The ability ids that grant HIDDEN (R-MOR-3): ``grants_hidden = true``."""
+    table = _bundled_abilities() if known is None else known
+    return frozenset(a.id for a in table.values() if a.grants_hidden)
+
+
+def _ability_problems(
+    raw: Mapping[str, Any], known: Mapping[str, AbilityInfo], text: str | None
+) -> list[str]:
+    """Card abilities whose id is not in the ability list, or whose ``passive`` disagrees
+    with the list's ``activation``."""
+    entries = raw.get("abilities")
+    if not isinstance(entries, list):
+        return []
+    problems: list[str] = []
+    for i, entry in enumerate(entries):
+        if not isinstance(entry, Mapping):
+            continue
+        aid = entry.get("id")
+        if not isinstance(aid, str) or re.match(ID_RE, aid) is None:
+            continue  # the model reports it
+        info = known.get(aid)
+        if info is None:
+            problems.append(
+                _problem(
+                    text,
+                    ("abilities", i, "id"),
+                    f"unknown ability {aid!r} (known: {', '.join(sorted(known))}; "
+                    "a new ability goes into data/abilities.toml first)",
+                )
+            )
+            continue
+        passive = entry.get("passive")
+        if isinstance(passive, bool) and passive != info.passive:
+            problems.append(
+                _problem(
+                    text,
+                    ("abilities", i, "passive"),
+                    f"{aid} is {info.activation} (data/abilities.toml): passive must be "
+                    f"{str(info.passive).lower()}",
+                )
+            )
+    return problems
+
+
 def units_dir() -> Path:
     """The bundled unit-card directory."""
     return data_path("units")
@@ -236,11 +361,17 @@ def _read_text(p: Path) -> str:
 
 
 def unit_card_from_data(
-    data: Mapping[str, Any], card_id: str, source: str, text: str | None = None
+    data: Mapping[str, Any],
+    card_id: str,
+    source: str,
+    text: str | None = None,
+    abilities: Mapping[str, AbilityInfo] | None = None,
 ) -> UnitCard:
-    """Validate a parsed card table; ``card_id`` is the id the file name gives."""
+    """Validate a parsed card table; ``card_id`` is the id the file name gives, the ability
+    ids are checked against ``abilities`` (default: :func:`load_abilities`)."""
     raw = dict(data)
-    problems: list[str] = []
+    known = load_abilities() if abilities is None else abilities
+    problems: list[str] = _ability_problems(raw, known, text)
     given = raw.get("id")
     if given is not None and given != card_id:
         problems.append(
@@ -250,22 +381,27 @@ def unit_card_from_data(
     try:
         card = UnitCard.model_validate(raw)
     except ValidationError as exc:
-        problems.extend(validation_problems(exc, text))
+        problems = validation_problems(exc, text) + problems
         raise DataError(source, problems) from None
     if problems:
         raise DataError(source, problems)
     return card
 
 
-def load_unit_card(path: Path | str) -> UnitCard:
-    """Load one card; its id is the file stem (R-UNIT-4)."""
+def load_unit_card(
+    path: Path | str, abilities: Mapping[str, AbilityInfo] | None = None
+) -> UnitCard:
+    """Load one card; its id is the file stem (R-UNIT-4). ``abilities``: the known
+    abilities (default: :func:`load_abilities`)."""
     p = Path(path)
     text = _read_text(p)
     data = parse_toml(text, str(p))
-    return unit_card_from_data(data, p.stem, str(p), text)
+    return unit_card_from_data(data, p.stem, str(p), text, abilities)
 
 
-def load_unit_cards(directory: Path | str | None = None) -> dict[str, UnitCard]:
+def load_unit_cards(
+    directory: Path | str | None = None, abilities: Mapping[str, AbilityInfo] | None = None
+) -> dict[str, UnitCard]:
     """Every ``*.toml`` card in ``directory`` (default: the bundled cards), by id.
 
     Every broken card is reported: one DataError naming the directory and listing each
@@ -278,7 +414,7 @@ def load_unit_cards(directory: Path | str | None = None) -> dict[str, UnitCard]:
     problems: list[str] = []
     for p in sorted(d.glob("*.toml")):
         try:
-            cards[p.stem] = load_unit_card(p)
+            cards[p.stem] = load_unit_card(p, abilities)
         except DataError as exc:
             problems.extend(f"{exc.path}: {q}" for q in exc.problems)
     if problems:

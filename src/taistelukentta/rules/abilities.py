@@ -22,7 +22,13 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from taistelukentta.content.units import Ability, UnitCard, Weapon
+from taistelukentta.content.units import (
+    Ability,
+    UnitCard,
+    Weapon,
+    hiding_abilities,
+    load_abilities,
+)
 from taistelukentta.dice.expr import DiceExpr
 from taistelukentta.errors import IllegalOrderError
 from taistelukentta.grid.geometry import Cell, chebyshev
@@ -56,7 +62,7 @@ from taistelukentta.rules.registry import (
     target_blocked,
 )
 from taistelukentta.rules.state import Action, Contact, GameState, Phase, Side, UnitState
-from taistelukentta.rules.status import damage_unit
+from taistelukentta.rules.status import comms_break_until, damage_unit
 
 MODULE = "abilities"
 
@@ -83,7 +89,9 @@ class AbilitySpec:
     """What an ability id does. Everything is optional: a purely passive ability that
     another module reads (``tulenjohto``, ``pioneeri``) needs only its id.
 
-    - ``grants_hidden``: ``hide U`` is allowed through this ability (R-MOR-3);
+    - ``grants_hidden``: ``hide U`` is allowed through this ability (R-MOR-3); normally
+      set in ``data/abilities.toml`` instead (``grants_hidden = true``), which the
+      scenario loader reads too;
     - ``weapon``: picks the card weapon the ability fires (sniper rifle, area weapon);
       ``with <ability id>`` on attack/fire names that weapon;
     - ``use_target``: what ``use U ABILITY`` takes: ``None`` (the ability is not used
@@ -113,6 +121,18 @@ ABILITIES: dict[str, AbilitySpec] = {}
 def register_ability(spec: AbilitySpec) -> None:
     """Add (or replace) the spec of an ability id."""
     ABILITIES[spec.id] = spec
+
+
+def grants_hidden(ability_id: str) -> bool:
+    """The ability is a way into HIDDEN (R-MOR-3): ``grants_hidden`` in
+    ``data/abilities.toml`` or on its spec."""
+    if ability_id in _HIDING:
+        return True
+    spec = ABILITIES.get(ability_id)
+    return spec is not None and spec.grants_hidden
+
+
+_HIDING = hiding_abilities()
 
 
 # --------------------------------------------------------------------------- unit state
@@ -611,7 +631,7 @@ def _check_hide(state: GameState, seat: str, side: Side, order: Order) -> Plan:
     unit = _own_unit(state, side, seat, order.unit)
     cache = cache_for(state.scenario)
     card = cache.card(unit)
-    grants = [a for a in card.abilities if (s := ABILITIES.get(a.id)) and s.grants_hidden]
+    grants = [a for a in card.abilities if grants_hidden(a.id)]
     if not grants:
         raise _illegal(
             f"{unit.id} has no ability that lets it hide (R-MOR-3)",
@@ -647,7 +667,7 @@ def _legal_hide(state: GameState, seat: str, side: Side) -> list[Order]:
         if u.seat != seat or (MODULE in u.ext and is_hidden(u)):
             continue
         card = cache_for(state.scenario).card(u)
-        if not any((s := ABILITIES.get(a.id)) and s.grants_hidden for a in card.abilities):
+        if not any(grants_hidden(a.id) for a in card.abilities):
             continue
         o = Order.hide(u.id)
         try:
@@ -677,7 +697,7 @@ def _check_use(state: GameState, seat: str, side: Side, order: Order) -> Plan:
         )
     spec = ABILITIES.get(ability.id)
     if spec is None or spec.use_target is None or spec.check is None:
-        how = " (use `hide`)" if spec is not None and spec.grants_hidden else ""
+        how = " (use `hide`)" if grants_hidden(ability.id) else ""
         raise _illegal(
             f"{ability.id} is not used with `use`{how}",
             f"kykyä {ability.id} ei käytetä `use`-käskyllä{how}",
@@ -924,7 +944,7 @@ def area_fire(tx: Tx, uid: str, order: Order, plan: AreaPlan) -> None:
     elif res.setback == Setback.POSITION_REVEALED:
         position_revealed(tx, uid)
     elif res.setback == Setback.COMMS_BREAK:
-        tx.update(uid, comms_until=tx.next_own_turn(a.side))
+        tx.update(uid, comms_until=comms_break_until(tx, a.side))
     elif res.setback == Setback.CONFUSION:
         tx.update(uid, confused=True)
     if res.setback is not None:
@@ -1122,7 +1142,7 @@ def _wrap_recon() -> None:
 
 # --------------------------------------------------------------------------- registration
 
-register_ability(AbilitySpec("piiloutuminen", grants_hidden=True, keeps_hidden=True))
+register_ability(AbilitySpec("piiloutuminen", keeps_hidden=True))
 register_ability(AbilitySpec("sniper_rifle", weapon=_sniper_weapon, disables_on_hit=True))
 register_ability(
     AbilitySpec(
@@ -1134,16 +1154,12 @@ register_ability(
         legal=_legal_area,
     )
 )
-for _passive in (
-    "aaltohyokkays",
-    "drone",
-    "tulenjohto",
-    "pioneeri",
-    "murtosulute",
-    "mine_clearing_kit",
-    "organic_fire_support",
-):
-    register_ability(AbilitySpec(_passive))
+# Every other ability of data/abilities.toml gets a plain spec: another module reads it with
+# usable_ability (tulenjohto, drone, pioneeri, organic_fire_support, …) or gives it an
+# order of its own (mines: murtosulute through `lay`).
+for _info in load_abilities().values():
+    if _info.id not in ABILITIES:
+        register_ability(AbilitySpec(_info.id))
 
 register_order(
     replace(
