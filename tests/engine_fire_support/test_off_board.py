@@ -183,9 +183,9 @@ def test_r_off_4_known_contact_shifts_the_area(dice: Dice) -> None:
 
 def test_r_off_3_hidden_units_are_not_affected(dice: Dice) -> None:
     st = start()
-    st = with_unit(st, "R1", ext={"abilities": {"hidden": True}})
     dice.script(1)
-    st, _ = apply(st, "co", K9)
+    st, _ = apply(st, "co", K9)  # ordered on R1 while it is not hidden …
+    st = with_unit(st, "R1", ext={"abilities": {"hidden": True}})  # … it hides before impact
     st = until_turn(st, 3)
     dice.script(1, 1, 1, 20, 20, 20)  # only R2 (BMP 2d10 + first damage) and R2, R3 morale
     seen: list[Event] = []

@@ -278,11 +278,44 @@ def _check_observer(
     return unit
 
 
-def _check_target(state: GameState, side: Side, cell: Cell | None) -> tuple[Cell, ContactLevel]:
+def _hidden_refusal(
+    state: GameState, side: Side, observer: UnitState, cell: Cell
+) -> tuple[tuple[str, str] | None, Mapping[str, Contact]]:
+    """R-MOR-3 for indirect fire: a HIDDEN enemy can be targeted only when the observer
+    is within ``hidden_radius`` of it (``abilities.hidden_blocks``). Only the SPOTTED
+    contacts at the aimed cell count (the units the side refers to by id and aims at).
+    Returns the first refusal and the side's contacts without the blocked ones."""
+    contacts = state.contacts[side]
+    fn = _module_fn("abilities", "hidden_blocks")
+    if fn is None:
+        return None, contacts
+    first: tuple[str, str] | None = None
+    blocked: set[str] = set()
+    for uid, c in sorted(contacts.items()):
+        if c.level != ContactLevel.SPOTTED or c.cell != cell:
+            continue
+        problem = fn(state, observer, uid)
+        if problem is not None:
+            blocked.add(uid)
+            first = first or problem
+    if not blocked:
+        return None, contacts
+    return first, {uid: c for uid, c in contacts.items() if uid not in blocked}
+
+
+def _check_target(
+    state: GameState, side: Side, cell: Cell | None, observer: UnitState
+) -> tuple[Cell, ContactLevel]:
     cache = cache_for(state.scenario)
     if cell is None or not _on_map(cache, cell):
         raise _illegal(f"cell {cell} is not on the map", f"ruutu {cell} ei ole kartalla")
     level = contact_level_at(state.contacts[side], cell)
+    if level == ContactLevel.SPOTTED:
+        hidden, usable = _hidden_refusal(state, side, observer, cell)
+        if hidden is not None:
+            level = contact_level_at(usable, cell)
+            if level < _needed_contact(cache):
+                raise _illegal(*hidden)
     if level < _needed_contact(cache):
         what_en = (
             "any contact"
@@ -446,7 +479,7 @@ def check_organic(state: GameState, seat: str, side: Side, order: Order) -> Plan
             f"{m.id} already has a strike on its way",
             f"{m.id}:lla on jo isku tulossa",
         )
-    cell, level = _check_target(state, side, order.cell)
+    cell, level = _check_target(state, side, order.cell, observer)
     if observer.cell != cell and not cache.sees(observer.cell, cell):
         raise _illegal(
             f"{observer.id} does not see cell {_cell_text(cell)}",
@@ -490,6 +523,17 @@ def _direction_succeeds(tx: Tx, observer: UnitState, what: str) -> bool:
     return ok
 
 
+def _end_observer_hidden(tx: Tx, uid: str) -> None:
+    """R-MOR-3: directing fire is an action not related to hiding, so a HIDDEN observer is
+    HIDDEN no longer (``abilities.end_hidden``; nothing while that does not exist)."""
+    unit = tx.units.get(uid)
+    if unit is None or not _is_hidden(tx, unit):
+        return
+    fn = _module_fn("abilities", "end_hidden")
+    if fn is not None:
+        fn(tx, uid, "fire_direction")
+
+
 def _store(tx: Tx, ext: dict[str, Any], strike: dict[str, Any]) -> None:
     pending = _pending(ext)
     pending.append(strike)
@@ -501,6 +545,7 @@ def execute_organic(tx: Tx, seat: str, order: Order, plan: Plan) -> None:
     assert plan.unit is not None and order.cell is not None
     m = plan.unit
     observer: UnitState = plan.data["observer"]
+    _end_observer_hidden(tx, observer.id)
     if not _direction_succeeds(tx, observer, "organic"):
         return
     ext = _ext_tx(tx)
@@ -711,7 +756,7 @@ def check_strike(state: GameState, seat: str, side: Side, order: Order) -> Plan:
             f"{observer.id} has no command link to the company commander",
             f"yksiköllä {observer.id} ei ole komentoyhteyttä komppanianpäällikköön",
         )
-    cell, level = _check_target(state, side, order.cell)
+    cell, level = _check_target(state, side, order.cell, observer)
     _danger_check(state, side, order, corner_union(weapon, cell))
     cost = cache.opts.kp_fire_support_request
     return Plan(
@@ -726,6 +771,7 @@ def execute_strike(tx: Tx, seat: str, order: Order, plan: Plan) -> None:
     level: ContactLevel = plan.data["level"]
     side = observer.side
     _pay_company(tx, side, plan.data["company_cost"])  # paid even if direction fails
+    _end_observer_hidden(tx, observer.id)
     if not _direction_succeeds(tx, observer, "off_board"):
         return
     weapon = off_board_weapon(tx.cache, order.word)
