@@ -275,3 +275,36 @@ def test_r_atk_4_margins_are_parameters() -> None:
     assert result.effect is Effect.HEAVY_HIT and result.damage == 4
     with pytest.raises(ValueError, match="pinning_margin"):
         degree_of_effect(0, 10, pinning_margin=1)
+
+
+@given(
+    seed=st.integers(0, 2**32),
+    bonus=st.integers(-5, 15),
+    defence=st.integers(5, 25),
+    natural20_miss=st.sampled_from(["pinning", "morale_penalty"]),
+)
+def test_r_atk_8_one_target_area_attack_matches_a_single_attack(
+    seed: int, bonus: int, defence: int, natural20_miss: str
+) -> None:
+    """With degrees (DEFAULT), area fire against one target is an ordinary attack (R-ATK-4…6),
+    the setback on the area result instead of the target's."""
+    damage = DiceExpr.parse("2d4+1")
+    single = resolve_attack(
+        Roller(seed),
+        bonus=bonus,
+        defence=defence,
+        damage=damage,
+        natural20_miss=natural20_miss,  # type: ignore[arg-type]
+    )
+    area = resolve_area_attack(
+        Roller(seed),
+        bonus=bonus,
+        defences={"t": defence},
+        damage=damage,
+        natural20_miss=natural20_miss,  # type: ignore[arg-type]
+    )
+    target = area.targets["t"]
+    assert target.setback is None and area.setback is single.setback
+    same = ("natural", "total", "margin", "effect", "damage", "pinning_penalty", "morale_marks")
+    assert {k: getattr(target, k) for k in same} == {k: getattr(single, k) for k in same}
+    assert [r.dice for r in area.rolls] == [r.dice for r in single.rolls]

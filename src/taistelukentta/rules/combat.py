@@ -12,7 +12,7 @@ then the setback d6 if the natural die was 1 (``P:setback``).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Literal
 
@@ -215,42 +215,25 @@ def resolve_attack(
     _check_natural20_miss(natural20_miss)
     _check_heavy_hit_extra(heavy_hit_extra)
     attack = roller.d20(purpose, advantage=advantage, modifier=bonus)
-    natural = attack.natural
-    margin = attack.total - defence
-    effect = degree_of_effect(
-        margin,
-        natural,
-        natural20_miss=natural20_miss,
-        heavy_hit_margin=heavy_hit_margin,
-        pinning_margin=pinning_margin,
-    )
-    amount, damage_rolls = roll_damage(
+    result = _against_target(
         roller,
+        attack,
+        defence,
         damage,
-        effect,
+        degrees=True,
         heavy_hit_extra=heavy_hit_extra,
         damage_bonus=damage_bonus,
         damage_divisor=damage_divisor,
+        natural20_miss=natural20_miss,
+        pinning_penalty=pinning_penalty,
+        heavy_hit_margin=heavy_hit_margin,
+        pinning_margin=pinning_margin,
         purpose=purpose,
     )
-    rolls = (attack, *damage_rolls)
-    setback = None
-    if natural == 1:
-        setback_roll = roller.roll(SETBACK_DIE, f"{purpose}:setback")
-        rolls += (setback_roll,)
-        setback = setback_for(setback_roll.total)
-    return AttackResult(
-        natural=natural,
-        total=attack.total,
-        defence=defence,
-        margin=margin,
-        effect=effect,
-        damage=amount,
-        setback=setback,
-        rolls=rolls,
-        pinning_penalty=pinning_penalty if effect is Effect.PINNING else 0,
-        morale_marks=morale_marks_for(effect, natural, natural20_miss=natural20_miss),
-    )
+    setback, setback_rolls = _roll_setback(roller, attack.natural, purpose)
+    if setback is None:
+        return result
+    return replace(result, setback=setback, rolls=result.rolls + setback_rolls)
 
 
 @dataclass(frozen=True, slots=True)
@@ -294,51 +277,95 @@ def resolve_area_attack(
     _check_natural20_miss(natural20_miss)
     _check_heavy_hit_extra(heavy_hit_extra)
     attack = roller.d20(purpose, advantage=advantage, modifier=bonus)
-    natural = attack.natural
     rolls: tuple[RollRecord, ...] = (attack,)
     targets: dict[str, AttackResult] = {}
     for target, defence in defences.items():
-        margin = attack.total - defence
-        if area_degrees:
-            effect = degree_of_effect(
-                margin,
-                natural,
-                natural20_miss=natural20_miss,
-                heavy_hit_margin=heavy_hit_margin,
-                pinning_margin=pinning_margin,
-            )
-            marks = morale_marks_for(effect, natural, natural20_miss=natural20_miss)
-        else:
-            effect = Effect.HIT if margin >= 0 else Effect.MISS
-            marks = 0
-        amount, damage_rolls = roll_damage(
+        result = _against_target(
             roller,
+            attack,
+            defence,
             damage,
-            effect,
+            degrees=area_degrees,
             heavy_hit_extra=heavy_hit_extra,
             damage_bonus=damage_bonus,
             damage_divisor=damage_divisor,
+            natural20_miss=natural20_miss,
+            pinning_penalty=pinning_penalty,
+            heavy_hit_margin=heavy_hit_margin,
+            pinning_margin=pinning_margin,
             purpose=f"{purpose}:{target}",
         )
-        rolls += damage_rolls
-        targets[target] = AttackResult(
-            natural=natural,
-            total=attack.total,
-            defence=defence,
-            margin=margin,
-            effect=effect,
-            damage=amount,
-            setback=None,
-            rolls=(attack, *damage_rolls),
-            pinning_penalty=pinning_penalty if effect is Effect.PINNING else 0,
-            morale_marks=marks,
+        rolls += result.rolls[1:]
+        targets[target] = result
+    setback, setback_rolls = _roll_setback(roller, attack.natural, purpose)
+    return AreaAttackResult(attack.natural, attack.total, targets, setback, rolls + setback_rolls)
+
+
+def _against_target(
+    roller: Roller,
+    attack: RollRecord,
+    defence: int,
+    damage: DiceExpr,
+    *,
+    degrees: bool,
+    heavy_hit_extra: HeavyHitExtra,
+    damage_bonus: int,
+    damage_divisor: int,
+    natural20_miss: Natural20Miss,
+    pinning_penalty: int,
+    heavy_hit_margin: int,
+    pinning_margin: int,
+    purpose: str,
+) -> AttackResult:
+    """The attack roll ``attack`` against one defence: its effect, then its damage rolled
+    (purposes ``purpose:damage``/``purpose:heavy_extra``); no setback, which is rolled once
+    per attack after every target's damage. ``degrees=False`` is the area-fire variant with
+    no degrees (R-ATK-8): HIT at margin ≥ 0, else MISS, no natural-20 upgrade or mark."""
+    natural = attack.natural
+    margin = attack.total - defence
+    if degrees:
+        effect = degree_of_effect(
+            margin,
+            natural,
+            natural20_miss=natural20_miss,
+            heavy_hit_margin=heavy_hit_margin,
+            pinning_margin=pinning_margin,
         )
-    setback = None
-    if natural == 1:
-        setback_roll = roller.roll(SETBACK_DIE, f"{purpose}:setback")
-        rolls += (setback_roll,)
-        setback = setback_for(setback_roll.total)
-    return AreaAttackResult(natural, attack.total, targets, setback, rolls)
+        marks = morale_marks_for(effect, natural, natural20_miss=natural20_miss)
+    else:
+        effect = Effect.HIT if margin >= 0 else Effect.MISS
+        marks = 0
+    amount, damage_rolls = roll_damage(
+        roller,
+        damage,
+        effect,
+        heavy_hit_extra=heavy_hit_extra,
+        damage_bonus=damage_bonus,
+        damage_divisor=damage_divisor,
+        purpose=purpose,
+    )
+    return AttackResult(
+        natural=natural,
+        total=attack.total,
+        defence=defence,
+        margin=margin,
+        effect=effect,
+        damage=amount,
+        setback=None,
+        rolls=(attack, *damage_rolls),
+        pinning_penalty=pinning_penalty if effect is Effect.PINNING else 0,
+        morale_marks=marks,
+    )
+
+
+def _roll_setback(
+    roller: Roller, natural: int, purpose: str
+) -> tuple[Setback | None, tuple[RollRecord, ...]]:
+    """After a natural 1, the attacker's setback d6 (``purpose:setback``, R-ATK-6)."""
+    if natural != 1:
+        return None, ()
+    roll = roller.roll(SETBACK_DIE, f"{purpose}:setback")
+    return setback_for(roll.total), (roll,)
 
 
 def apply_damage_type(
