@@ -185,7 +185,7 @@ def test_simulate_is_deterministic(tmp_path: Path) -> None:
 
 def test_play_piped_script_then_resume(tmp_path: Path) -> None:
     path = tmp_path / "p.json"
-    script = "help\norders\nmove 1R1 12,7\nmarssi\nmap\ndone\nquit\n"
+    script = "help\norders\nmove 1R1 12,7\nmarssi\nmap\ndone\ndone\nquit\n"
     out = _ok(["play", "demo", "--seed", "5", "--out", str(path)], input=script)
     assert "Tietokone (Punainen) pelaa" in out  # the computer took Red's turn
     assert "Peli tallennettu" in out
@@ -205,7 +205,7 @@ def test_play_piped_script_then_resume(tmp_path: Path) -> None:
 def test_play_shows_odds_and_asks_before_firing(tmp_path: Path) -> None:
     path = tmp_path / "f.json"
     # seed 5: Red's R13 comes into reach of 1R1 at 12,7 in Red's first turn
-    script = "move 1R1 12,7\ndone\ndone\nfire 1R1 R13\ne\nquit\n"
+    script = "move 1R1 12,7\ndone\ndone\ndone\nfire 1R1 R13\ne\nquit\n"
     out = _ok(["play", "demo", "--seed", "5", "--out", str(path)], input=script)
     assert "Todennäköisyydet: 1R1 → R13" in out and "Raskas osuma" in out
     assert "Peruttu." in out

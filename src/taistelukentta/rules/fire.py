@@ -43,7 +43,7 @@ from taistelukentta.rules.contacts import position_revealed, reveal_firer
 from taistelukentta.rules.context import ScenarioCache, Tx
 from taistelukentta.rules.recon import ContactLevel
 from taistelukentta.rules.registry import HOOKS
-from taistelukentta.rules.state import Contact, Side, UnitState, other_side
+from taistelukentta.rules.state import Contact, GameState, Side, UnitState, other_side
 from taistelukentta.rules.status import damage_unit
 
 
@@ -295,6 +295,33 @@ def resolve_fire(
         tx.update(tid, morale_marks=marks)
     if amount > 0:
         damage_unit(tx, tid, amount, kind)
+
+
+def hook_attack_modifiers(
+    state: GameState, attacker: UnitState, target_id: str
+) -> tuple[dict[str, int], list[str], list[str]]:
+    """What the rule modules' ``attack_modifiers`` hooks would add to an attack of
+    ``attacker`` (its state as given, e.g. moved to the cell it fires from) at ``target_id``:
+    ``(bonus by module, advantage reasons, disadvantage reasons)``, as :func:`resolve_fire`
+    logs them. Run on a scratch transaction: ``state`` is not changed (a hook that consumes
+    something, such as a confirmed-target bonus, consumes it only there). For odds shown
+    before an order: the hooks use the attacking side's knowledge (docs/extending.md)."""
+    tx = Tx(state)
+    tx.put(attacker)
+    target = tx.unit(target_id)
+    modifiers: dict[str, int] = {}
+    adv_reasons: list[str] = []
+    dis_reasons: list[str] = []
+    for hook in HOOKS.attack_modifiers:
+        extra, adv, dis = hook(tx, attacker, target)
+        name = _hook_name(hook)
+        if extra:
+            modifiers[name] = modifiers.get(name, 0) + extra
+        if adv:
+            adv_reasons.append(name)
+        if dis:
+            dis_reasons.append(name)
+    return modifiers, adv_reasons, dis_reasons
 
 
 def _hook_name(fn: object) -> str:

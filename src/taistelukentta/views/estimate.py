@@ -1,24 +1,37 @@
-"""Attack odds as a side can judge them, for the odds shown before an attack is committed.
+"""Odds as a side can judge them, for the odds shown before an order is committed.
 
 :func:`attack_estimate` rebuilds the inputs of a direct-fire attack (R-ATK-2…9) from what
-the attacking side knows: its own unit, its SPOTTED contact on the target (type, cell and
-the statuses a spotted unit shows), its own units' positions (flanking) and the public map.
-It never reads anything a side's contacts do not allow, so the estimate may differ from the
-real roll where hidden facts count (e.g. the target's R-ATK-6 confusion).
+the attacking side knows: its own unit and the weapon it fires (``with W``: a weapon or a
+weapon ability of its card, R-UNIT-3), its SPOTTED contact on the target (type, cell and
+the statuses a spotted unit shows), its own units' positions (flanking), the public map,
+and the rule modules' attack modifiers (``fire.hook_attack_modifiers``: e.g. a confirmed
+target's bonus, R-CO-5), which use the attacking side's knowledge. It never reads anything
+a side's contacts do not allow, so the estimate may differ from the real roll where hidden
+facts count (e.g. the target's R-ATK-6 confusion).
+
+:func:`strike_estimate` gives the exact footprint odds of an off-board strike
+(``odds.strike.strike_odds``, with the contact level the side has on the aimed cell and
+the scenario's ``scatter`` option) or the fixed area of an organic strike, and the chance
+that each own unit and each SPOTTED enemy is in the impact area.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from fractions import Fraction
 
+from taistelukentta.content.units import UnitCard, Weapon
 from taistelukentta.dice.expr import DiceExpr
 from taistelukentta.dice.roller import Advantage
-from taistelukentta.errors import ArgumentError
+from taistelukentta.errors import ArgumentError, TkError
 from taistelukentta.grid.geometry import Cell, chebyshev
 from taistelukentta.odds.exact import AttackOdds, attack_odds
-from taistelukentta.rules import GameState
+from taistelukentta.odds.strike import StrikeOdds, strike_odds
+from taistelukentta.rules import GameState, UnitState
 from taistelukentta.rules.context import cache_for
+from taistelukentta.rules.fire import hook_attack_modifiers
+from taistelukentta.rules.orders import Order, OrderKind
 from taistelukentta.rules.recon import ContactLevel
 from taistelukentta.rules.state import Side
 
@@ -36,13 +49,25 @@ class AttackEstimate:
     damage: str
     damage_divisor: int
     odds: AttackOdds
+    weapon: str = ""
+    modifiers: tuple[tuple[str, int], ...] = ()
+    """The bonus's parts (``skill``, ``weapon``, ``elevation``, ``shaken``, ``pinned``
+    and the rule modules' by module name), in the order they were added."""
+    advantage_reasons: tuple[str, ...] = ()
+    disadvantage_reasons: tuple[str, ...] = ()
 
 
 def attack_estimate(
-    state: GameState, side: Side, attacker: str, target: str, origin: Cell | None = None
+    state: GameState,
+    side: Side,
+    attacker: str,
+    target: str,
+    origin: Cell | None = None,
+    weapon: str | None = None,
 ) -> AttackEstimate:
     """Odds of ``attacker`` (own unit of ``side``) firing at ``target`` (a SPOTTED contact)
-    from ``origin`` (default: where it stands). ArgumentError if either is not known."""
+    from ``origin`` (default: where it stands) with ``weapon`` (a weapon id or weapon
+    ability of its card; default the basic weapon). ArgumentError if any is not known."""
     cache = cache_for(state.scenario)
     opts = cache.opts
     a = state.units.get(attacker)
@@ -60,26 +85,43 @@ def attack_estimate(
     tcell = c.cell
     card_a = cache.card(a)
     card_t = state.scenario.cards[c.card]
-    weapon = card_a.basic_weapon
-    bonus = cache.skill(a) + weapon.attack_bonus + cache.elevation(at, tcell)
+    w, weakened = _weapon(card_a, a, weapon)
+    modifiers: dict[str, int] = {"skill": cache.skill(a), "weapon": w.attack_bonus}
+    elevation = cache.elevation(at, tcell)
+    if elevation:
+        modifiers["elevation"] = elevation
     if a.shaken is not None:
-        bonus -= opts.shaken_attack_penalty
-    if a.pinned is not None:
-        bonus -= a.pinning_penalty
+        modifiers["shaken"] = -opts.shaken_attack_penalty
+    if a.pinned is not None and a.pinning_penalty:
+        modifiers["pinned"] = -a.pinning_penalty
     sight = cache.sight(at, tcell)
-    adv = t.suppressed is not None or _flanked(state, side, attacker, at, tcell)
+    adv_reasons: list[str] = []
+    if t.suppressed is not None:
+        adv_reasons.append("suppressed")
+    if _flanked(state, side, attacker, at, tcell):
+        adv_reasons.append("flanked")
     if opts.fully_open_advantage and cache.fully_open(tcell) and sight.cover == 0:
-        adv = True
-    dis = opts.fortified_source == "building_or_position" and "building" in cache.map.features_at(
+        adv_reasons.append("fully_open")
+    dis_reasons: list[str] = []
+    if opts.fortified_source == "building_or_position" and "building" in cache.map.features_at(
         tcell
-    )
-    advantage = Advantage.of(adv, dis)
+    ):
+        dis_reasons.append("fortified")
+    hook_mods, hook_adv, hook_dis = hook_attack_modifiers(state, replace(a, cell=at), target)
+    for name, extra in hook_mods.items():
+        modifiers[name] = modifiers.get(name, 0) + extra
+    adv_reasons.extend(hook_adv)
+    dis_reasons.extend(hook_dis)
+    bonus = sum(modifiers.values())
+    advantage = Advantage.of(bool(adv_reasons), bool(dis_reasons))
     defence = card_t.stats.protection + sight.cover
-    if card_t.armoured and weapon.at_damage is not None:
-        dice, divisor = DiceExpr.parse(weapon.at_damage), 1
-    else:
-        fp = cache.firepower(a, DiceExpr.parse(weapon.damage))
+    if card_t.armoured and w.at_damage is not None:
+        dice, divisor = DiceExpr.parse(w.at_damage), 1
+    elif weakened:
+        fp = cache.firepower(a, DiceExpr.parse(w.damage))
         dice, divisor = fp.dice, fp.divisor
+    else:
+        dice, divisor = DiceExpr.parse(w.damage), 1
     odds = attack_odds(
         bonus,
         defence,
@@ -91,7 +133,45 @@ def attack_estimate(
         heavy_hit_margin=opts.heavy_hit_margin,
         pinning_margin=opts.pinning_margin,
     )
-    return AttackEstimate(attacker, target, at, bonus, defence, advantage, str(dice), divisor, odds)
+    return AttackEstimate(
+        attacker,
+        target,
+        at,
+        bonus,
+        defence,
+        advantage,
+        str(dice),
+        divisor,
+        odds,
+        weapon=w.id,
+        modifiers=tuple(modifiers.items()),
+        advantage_reasons=tuple(adv_reasons),
+        disadvantage_reasons=tuple(dis_reasons),
+    )
+
+
+def _weapon(card: UnitCard, unit: UnitState, name: str | None) -> tuple[Weapon, bool]:
+    """The weapon ``with NAME`` fires and whether its damage steps down when the firer is
+    DAMAGED (R-TK-1): the basic weapon does; a special one as its ability says (the
+    abilities module's ``resolve_weapon``, R-UNIT-3)."""
+    basic = card.basic_weapon
+    if name is None or name == basic.id:
+        return basic, True
+    try:
+        from taistelukentta.rules.abilities import resolve_weapon
+    except ImportError:  # pragma: no cover - the abilities module is part of the package
+        found = card.weapon(name)
+        if found is None:
+            raise ArgumentError(
+                f"{unit.id} has no weapon {name!r}", f"yksiköllä {unit.id} ei ole asetta {name!r}"
+            ) from None
+        return found, False
+    try:
+        use = resolve_weapon(card, unit, name)
+    except TkError as exc:
+        raise ArgumentError(exc.message("en"), exc.message("fi")) from None
+    weakened = use.ability.weakens_when_damaged if use.ability is not None else False
+    return use.weapon, weakened
 
 
 def _flanked(state: GameState, side: Side, attacker: str, at: Cell, tcell: Cell) -> bool:
@@ -109,3 +189,83 @@ def _flanked(state: GameState, side: Side, attacker: str, at: Cell, tcell: Cell)
             if min(diff, 360 - diff) >= opts.flank_min_angle - 1e-9:
                 return True
     return False
+
+
+@dataclass(frozen=True, slots=True)
+class StrikeExposure:
+    """The chance that one unit the side knows of is caught by a strike."""
+
+    unit: str
+    own: bool
+    cell: Cell
+    p_hit: Fraction
+    p_morale_test: Fraction
+
+
+@dataclass(frozen=True, slots=True)
+class StrikeEstimate:
+    """What a side can know before a fire request: the footprint odds and who is exposed.
+
+    ``odds`` is the exact scatter distribution of an off-board strike (None for an organic
+    strike, which does not scatter: ``area`` is then the cells it hits for certain)."""
+
+    kind: str
+    weapon: str
+    aimed: Cell
+    contact: str | None
+    scatter: str | None
+    odds: StrikeOdds | None
+    area: tuple[Cell, ...]
+    exposures: tuple[StrikeExposure, ...]
+
+
+def strike_estimate(state: GameState, side: Side, order: Order) -> StrikeEstimate:
+    """Odds of a ``strike k9|mlrs X,Y by O`` or ``organic M X,Y by O`` order of ``side``:
+    the footprint (R-OFF-3/R-OFF-4 with the contact level ``side`` has on the aimed cell and
+    the scenario's ``scatter`` option; R-ORG-1's fixed area) and, for each own unit and
+    each SPOTTED enemy, the chance it is in the impact area or must test morale."""
+    from taistelukentta.rules import fire_support
+
+    if order.kind not in (OrderKind.STRIKE, OrderKind.ORGANIC) or order.cell is None:
+        raise ArgumentError(
+            "odds are given for strike and organic orders with a cell",
+            "todennäköisyydet annetaan isku- ja tukitulikäskyille, joissa on ruutu",
+        )
+    cache = cache_for(state.scenario)
+    aimed = order.cell
+    known: list[tuple[str, bool, Cell]] = [(u.id, True, u.cell) for u in state.units_of(side)]
+    known += [
+        (uid, False, c.cell)
+        for uid, c in sorted(state.contacts[side].items())
+        if c.level == ContactLevel.SPOTTED and c.cell is not None
+    ]
+    if order.kind == OrderKind.ORGANIC:
+        area = tuple(fire_support.organic_area(cache, aimed))
+        inside = set(area)
+        exposures = tuple(
+            StrikeExposure(uid, own, cell, Fraction(1), Fraction(1))
+            for uid, own, cell in known
+            if cell in inside
+        )
+        unit = state.units.get(order.unit or "")
+        weapon = "organic"
+        if unit is not None and unit.side == side:
+            card = cache.card(unit)
+            weapon = next((w.id for w in card.weapons if w.indirect), card.basic_weapon.id)
+        return StrikeEstimate("organic", weapon, aimed, None, None, None, area, exposures)
+    weapon_kind = order.word or ""
+    level = fire_support.contact_level_at(state.contacts[side], aimed)
+    contact = "spotted" if level == ContactLevel.SPOTTED else "known"
+    scatter = cache.opts.scatter
+    try:
+        odds = strike_odds(weapon_kind, contact, scatter=scatter)
+    except ValueError as exc:
+        raise ArgumentError(str(exc), str(exc)) from None
+    by_offset = {(c.dx, c.dy): c for c in odds.cells}
+    out: list[StrikeExposure] = []
+    for uid, own, cell in known:
+        c = by_offset.get((cell[0] - aimed[0], cell[1] - aimed[1]))
+        if c is not None and c.p_morale_test > 0:
+            out.append(StrikeExposure(uid, own, cell, c.p_hit, c.p_morale_test))
+    area = tuple((aimed[0] + c.dx, aimed[1] + c.dy) for c in odds.cells if c.p_hit > 0)
+    return StrikeEstimate("off_board", weapon_kind, aimed, contact, scatter, odds, area, tuple(out))
