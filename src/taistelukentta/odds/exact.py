@@ -57,14 +57,19 @@ def _icepool_dice(expr: DiceExpr, times: int = 1) -> icepool.Die:
     return (expr.count * times) @ icepool.d(expr.sides)
 
 
+def _kept_d20(advantage: Advantage) -> icepool.Die:
+    """The kept d20 (R-DICE-4): plain, 2d20 keep higher, or 2d20 keep lower."""
+    if advantage is Advantage.ADVANTAGE:
+        return icepool.d20.highest(2)
+    if advantage is Advantage.DISADVANTAGE:
+        return icepool.d20.lowest(2)
+    return icepool.d20
+
+
 @lru_cache(maxsize=8)
 def d20_distribution(advantage: Advantage = Advantage.NONE) -> Distribution:
     """The kept d20 (R-DICE-4): plain, 2d20 keep higher, or 2d20 keep lower."""
-    if advantage is Advantage.ADVANTAGE:
-        return _distribution(icepool.d20.highest(2))
-    if advantage is Advantage.DISADVANTAGE:
-        return _distribution(icepool.d20.lowest(2))
-    return _distribution(icepool.d20)
+    return _distribution(_kept_d20(advantage))
 
 
 @lru_cache(maxsize=256)
@@ -98,12 +103,7 @@ def mean(distribution: Distribution) -> Fraction:
 @lru_cache(maxsize=64)
 def _difference_distribution(advantage: Advantage, defender_die: DiceExpr) -> Distribution:
     """Kept d20 minus the defender's dice (modifiers excluded)."""
-    scout = {
-        Advantage.NONE: icepool.d20,
-        Advantage.ADVANTAGE: icepool.d20.highest(2),
-        Advantage.DISADVANTAGE: icepool.d20.lowest(2),
-    }[advantage]
-    return _distribution(scout - _icepool_dice(defender_die))
+    return _distribution(_kept_d20(advantage) - _icepool_dice(defender_die))
 
 
 @dataclass(frozen=True, slots=True)
