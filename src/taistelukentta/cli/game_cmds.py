@@ -37,7 +37,7 @@ from taistelukentta.storage.session import (
     replay_record,
 )
 from taistelukentta.views import attack_estimate, redact, view_for
-from taistelukentta.views.text import area_text, describe
+from taistelukentta.views.text import area_text, cell_text, describe, status_text
 
 JsonFlag = Annotated[
     bool, typer.Option("--json", help="Tulosta vain JSON / print one JSON object only.")
@@ -58,6 +58,8 @@ ScenarioArg = Annotated[
 _SIDE_STYLE = {"blue": "bold bright_white on blue", "red": "bold bright_white on red"}
 _CONTACT_STYLE = "bold red on grey23"
 _OBJECTIVE_STYLE = "bold black on magenta"
+_MINE_STYLE = "bold yellow on dark_red"
+_STRIKE_STYLE = "bold black on orange1"
 _EVENTS_SHOWN = 12
 _YES = ("k", "kyllä", "kylla", "y", "yes", "j", "joo")
 
@@ -156,6 +158,8 @@ def _marks(view: dict[str, Any]) -> dict[Cell, tuple[str, str]]:
                 half = int(area[2]) // 2
                 cell = (int(area[0]) + half, int(area[1]) + half)
                 marks[cell] = ("?" if c["level"] == "SUSPECTED" else "!", _CONTACT_STYLE)
+    for cell, mine_type in _mine_cells(view).items():
+        marks[cell] = ("j" if mine_type == "AP" else "p" if mine_type == "AT" else "m", _MINE_STYLE)
     seat = view.get("seat")
     for u in view.get("units", ()):
         side = u["side"]
@@ -167,7 +171,35 @@ def _marks(view: dict[str, Any]) -> dict[Cell, tuple[str, str]]:
         if seat is not None and u.get("commanded"):
             style = "bold black on bright_cyan"
         marks[(u["cell"][0], u["cell"][1])] = (mark, style)
+    # A strike's aimed cell is drawn over the unit there (the unit table lists it).
+    for strike in view.get("fire_support", {}).get("pending", ()):
+        cell = (int(strike["cell"][0]), int(strike["cell"][1]))
+        left = _turns_to_impact(view, strike)
+        marks[cell] = ("*" if left is None else str(min(left, 9)), _STRIKE_STYLE)
     return marks
+
+
+def _mine_cells(view: dict[str, Any]) -> dict[Cell, str | None]:
+    """Mined cells the viewer knows, with their type: a side's found, set-off or own
+    cells (``mines.known``); the game master's every minefield cell."""
+    mines = view.get("mines", {})
+    out: dict[Cell, str | None] = {}
+    for f in mines.get("fields", ()):
+        for c in f.get("cells", ()):
+            out[(int(c[0]), int(c[1]))] = f.get("type")
+    for k in mines.get("known", ()):
+        if k.get("type") is not None:
+            out[(int(k["cell"][0]), int(k["cell"][1]))] = k.get("type")
+    return out
+
+
+def _turns_to_impact(view: dict[str, Any], strike: dict[str, Any]) -> int | None:
+    """Own turns until a pending strike lands (0 = in this turn's fire phase), or None when
+    the viewer may not know (a side never sees the delay, R-OFF-2)."""
+    due = strike.get("due")
+    if due is None:
+        return None
+    return max(0, (int(due) - int(view.get("turn_no", 0)) + 1) // 2)
 
 
 def _map_legend() -> RichText:
@@ -183,7 +215,17 @@ def _map_legend() -> RichText:
     out.append(" ? ", style=_CONTACT_STYLE)
     out.append(f" {term('SUSPECTED')}  ")
     out.append("   ", style=_OBJECTIVE_STYLE)
-    out.append(tr(" tavoite", " objective"))
+    out.append(tr(" tavoite\n", " objective\n"))
+    out.append(" j ", style=_MINE_STYLE)
+    out.append(" p ", style=_MINE_STYLE)
+    out.append(tr(" tunnettu miinoite (JM/PM)  ", " known minefield (AP/AT)  "))
+    out.append(" * ", style=_STRIKE_STYLE)
+    out.append(
+        tr(
+            " tulipyynnön maaliruutu (luku: vuoroja iskuun, pelinjohtaja)",
+            " fire request's aimed cell (digit: turns to impact, game master)",
+        )
+    )
     return out
 
 
@@ -206,6 +248,8 @@ def _draw_view(view: dict[str, Any], scenario: Scenario, *, events: int = _EVENT
     kp = view.get("command_points", {})
     kp_text = ", ".join(f"{s} {v}" for s, v in kp.items())
     console.print(f"{term('command_points')}: {kp_text}", highlight=False)
+    for line in module_lines(view):
+        _say(line)
     if view.get("finished"):
         vp = view.get("victory_points") or {}
         winner = view.get("winner")
@@ -223,6 +267,109 @@ def _draw_view(view: dict[str, Any], scenario: Scenario, *, events: int = _EVENT
         console.print(tr("Viimeisimmät tapahtumat:", "Latest events:"), style="bold")
         for line in lines:
             _say(f"  {line}")
+
+
+def module_lines(view: dict[str, Any]) -> list[str]:
+    """The rule modules' panel of a view: command status (R-LINK, R-CO), fire support on
+    the way (R-ORG-1, R-OFF-*), minefields (R-MINE-*) and abilities (R-MOR-3, R-AB-2)."""
+    lines: list[str] = []
+    cmd = view.get("command") or {}
+    if cmd:
+        co = f"{cmd.get('co_seat')} ({cmd.get('co_unit') or '—'})"
+        links = ", ".join(
+            f"{seat} {tr('yhteys', 'linked') if ok else tr('EI YHTEYTTÄ', 'NO LINK')}"
+            for seat, ok in (cmd.get("links") or {}).items()
+        )
+        head = tr(
+            f"Komentosuhteet: {term('company_commander')} {co}; {links}",
+            f"Command: {term('company_commander')} {co}; {links}",
+        )
+        if cmd.get("leaderless"):
+            head += tr(" — JOHDOTON", " — LEADERLESS")
+        elif cmd.get("promotion_due"):
+            head += tr(" — kenttäylennys odottaa", " — field promotion due")
+        lines.append(head)
+        if "company_kp" in cmd:
+            lines.append(
+                tr(
+                    f"  Komppanian {term('command_points')}: {cmd['company_kp']}",
+                    f"  Company {term('command_points')}: {cmd['company_kp']}",
+                )
+            )
+        used = ", ".join(status_text(str(t[0])) for t in cmd.get("tactics_used") or ())
+        yes, no = tr("kyllä", "yes"), tr("ei", "no")
+        lines.append(
+            tr(
+                f"  Taktiikka tällä vuorolla: {yes if cmd.get('tactic_this_turn') else no}; "
+                f"Motti käytetty: {yes if cmd.get('motti_used') else no}; "
+                f"käytetyt: {used or '—'}",
+                f"  Tactic this turn: {yes if cmd.get('tactic_this_turn') else no}; "
+                f"Motti used: {yes if cmd.get('motti_used') else no}; used: {used or '—'}",
+            )
+        )
+        if cmd.get("confirmed"):
+            lines.append(
+                tr("  Vahvistetut maalit: ", "  Confirmed targets: ") + ", ".join(cmd["confirmed"])
+            )
+    fs = view.get("fire_support") or {}
+    for strike in fs.get("pending", ()):
+        left = _turns_to_impact(view, strike)
+        when = (
+            ""
+            if left is None
+            else tr(f", iskee {left} vuoron päästä", f", lands in {left} turn(s)")
+            + f" (turn_no {strike.get('due')})"
+        )
+        side = f"{term(str(strike['side']))}: " if strike.get("side") else ""
+        what = status_text(str(strike.get("weapon") or strike.get("kind")))
+        if strike.get("unit"):
+            what += f" ({strike['unit']})"
+        lines.append(
+            tr(
+                f"Tulipyyntö matkalla: {side}{what} → {cell_text(strike['cell'])}, "
+                f"tulenjohtaja {strike.get('observer')}{when}",
+                f"Strike on the way: {side}{what} → {cell_text(strike['cell'])}, "
+                f"observer {strike.get('observer')}{when}",
+            )
+        )
+    supply = []
+    if isinstance(fs.get("requests_left"), int):
+        supply.append(tr(f"tulipyyntöjä {fs['requests_left']}", f"requests {fs['requests_left']}"))
+    elif isinstance(fs.get("requests_left"), dict):
+        supply.extend(
+            tr(f"tulipyyntöjä {term(s)} {n}", f"requests {term(s)} {n}")
+            for s, n in fs["requests_left"].items()
+        )
+    supply.extend(
+        tr(f"{uid} laukauksia {n}", f"{uid} rounds {n}")
+        for uid, n in (fs.get("rounds_left") or {}).items()
+    )
+    if supply:
+        lines.append(tr("Tulituki: ", "Fire support: ") + ", ".join(supply))
+    mines = view.get("mines") or {}
+    parts = [mines.get(s, {}) for s in ("blue", "red")] if "fields" in mines else [mines]
+    for part in parts:
+        for uid, cell in (part.get("in_minefield") or {}).items():
+            lines.append(
+                tr(
+                    f"{uid} on miinoitteessa ruudussa {cell_text(cell)} (raivaa tai rynnistä)",
+                    f"{uid} is in a minefield at {cell_text(cell)} (clear or rush)",
+                )
+            )
+        if part.get("immobilised"):
+            lines.append(
+                tr("Liikuntakyvyttömät: ", "Immobilised: ") + ", ".join(part["immobilised"])
+            )
+    ab = view.get("abilities") or {}
+    for uid, disabled in (ab.get("disabled") or {}).items():
+        for ability, until in disabled.items():
+            lines.append(
+                tr(
+                    f"{uid}: kyky {ability} lamautettu (vuoroon {until})",
+                    f"{uid}: {ability} disabled (until turn {until})",
+                )
+            )
+    return lines
 
 
 def _units_table(view: dict[str, Any]) -> None:
@@ -247,7 +394,7 @@ def _units_table(view: dict[str, Any]) -> None:
             u["name"].get(lang, u["card"]),
             f"{u['cell'][0]},{u['cell'][1]}",
             f"{u['strength']}/{u['max_strength']}",
-            ", ".join(term(s) for s in u["statuses"]),
+            ", ".join(status_text(s) for s in u["statuses"]),
             action,
         )
     console.print(table)
