@@ -1,6 +1,7 @@
 """Computer players. A bot decides from its own side's view only (never a GameState)."""
 
-from taistelukentta.bots.baseline import BaselineBot, LazyOrders, choose_order, shot_value
+from taistelukentta.bots.baseline import BaselineBot, LazyOrders, choose_order
+from taistelukentta.bots.knowledge import shot_value
 from taistelukentta.bots.runner import (
     Played,
     bot_order,

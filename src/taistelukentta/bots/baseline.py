@@ -30,49 +30,21 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
-from functools import lru_cache
 from typing import Any
 
-from taistelukentta.dice.roller import Advantage
-from taistelukentta.odds.exact import attack_odds
+from taistelukentta.bots import commander
+from taistelukentta.bots.knowledge import Cell, shot_value, special_shot_value, special_weapons
 from taistelukentta.rules.orders import Order, OrderKind
 
-GOOD_HIT_CHANCE = Fraction(45, 100)
+GOOD_HIT_CHANCE = commander.GOOD_HIT_CHANCE
 """An attack order (which costs KP) is given only when HIT or HEAVY_HIT is at least this
 likely."""
 FIRE_MIN_CHANCE = Fraction(10, 100)
 """In the fire phase a unit fires when a hit is at least this likely (firing is free)."""
 
-Cell = tuple[int, int]
-
 
 def _cheb(a: Sequence[int], b: Sequence[int]) -> int:
     return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
-
-
-@lru_cache(maxsize=4096)
-def _odds(
-    bonus: int, defence: int, advantage: Advantage, damage: str, divisor: int
-) -> tuple[Fraction, Fraction]:
-    """(chance of HIT or HEAVY_HIT, expected damage), cached: the bot asks the same often."""
-    o = attack_odds(bonus, defence, advantage=advantage, damage=damage, damage_divisor=divisor)
-    return o.hit + o.heavy_hit, o.expected_damage
-
-
-def shot_value(attacker: Mapping[str, Any], target: Mapping[str, Any]) -> tuple[Fraction, Fraction]:
-    """(hit chance, expected damage) of ``attacker`` (an own unit of the view) firing at
-    ``target`` (a SPOTTED enemy unit of the view), from the view's figures only: bonus of
-    the weapon, target protection + the cover of its cell, advantage if it is SUPPRESSED."""
-    w = attacker["weapon"]
-    armoured = bool(target.get("armoured"))
-    damage = w["at_damage"] if armoured and w.get("at_damage") else w["damage"]
-    divisor = 1 if armoured and w.get("at_damage") else int(w.get("damage_divisor", 1))
-    defence = int(target.get("protection", 10)) + int(target.get("cover", 0))
-    adv = Advantage.ADVANTAGE if "SUPPRESSED" in target.get("statuses", ()) else Advantage.NONE
-    hit, dmg = _odds(int(w["bonus"]), defence, adv, str(damage), divisor)
-    if armoured and not w.get("at_damage") and w.get("damage_type") == "FRAG":
-        dmg /= 2  # R-ATK-9 DEFAULT: FRAG against armour does half
-    return hit, dmg
 
 
 OrderFetch = Callable[[OrderKind, str | None], Sequence[Order]]
@@ -132,6 +104,10 @@ class _ListedOrders:
         return got
 
 
+OrderSource = LazyOrders | _ListedOrders
+"""Where the bot's decision functions take legal orders from."""
+
+
 def choose_order(
     view: Mapping[str, Any], legal_orders: Sequence[Order] | LazyOrders, rng: random.Random
 ) -> Order:
@@ -139,27 +115,52 @@ def choose_order(
 
     ``view`` is that seat's (or its side's) view; ``legal_orders`` the seat's legal orders,
     as a list or as a :class:`LazyOrders` (the same decision either way); ``rng`` the bot's
-    own random source (used only to break ties). Always returns one of ``legal_orders``
-    (``done`` when nothing else is sensible). ValueError if ``legal_orders`` is an empty
-    list (the seat has nothing to do)."""
+    own random source (ties, and how often it searches for mines). Always returns one of
+    ``legal_orders`` (``done`` when nothing else is sensible). ValueError if
+    ``legal_orders`` is an empty list (the seat has nothing to do)."""
     src = legal_orders if isinstance(legal_orders, LazyOrders) else _ListedOrders(legal_orders)
     done = src.done
-    units = {u["id"]: u for u in view.get("units", ())}
-    side = view.get("side")
+    s = commander.seen(view)
+    units = s.units
+    enemies = s.enemies
 
     if view.get("phase") == "fire":
-        return _best_fire(units, src.of_kind(OrderKind.FIRE), rng) or done
+        return (
+            commander.area_fire(s, src, rng)
+            or _best_fire(units, src.of_kind(OrderKind.FIRE), rng)
+            or done
+        )
+
+    # 0. field promotion at once; the recon report before anything else
+    first = commander.first_orders(s, src, rng)
+    if first is not None:
+        return first
 
     # 1. rally
     rallies = src.of_kind(OrderKind.RALLY)
     if rallies:
         return rallies[0]
 
-    enemies = {uid: u for uid, u in units.items() if u.get("side") != side}
+    # 2. a unit stopped in a minefield: clear or rush
+    stuck = commander.stuck_in_minefield(s, src, rng)
+    if stuck is not None:
+        return stuck
+
+    # 3. the company commander's orders; fire support; area fire; organised withdrawal
+    for decide in (
+        commander.company_orders,
+        commander.fire_support,
+        commander.area_fire,
+        commander.organised_withdrawal,
+    ):
+        got = decide(s, src, rng)
+        if got is not None:
+            return got
+
     free_units = sorted(
         {o.unit for o in src.of_kind(OrderKind.DEFEND) if o.unit is not None and o.unit in units}
     )
-    # 2. in reach already: the unit stays without an order (it defends by default, R-KP-3)
+    # 4. in reach already: the unit stays without an order (it defends by default, R-KP-3)
     # and fires in the fire phase
     holding = set()
     for uid in free_units:
@@ -171,19 +172,28 @@ def choose_order(
             holding.add(uid)
     movers = [uid for uid in free_units if uid not in holding]
 
-    # 3. attack orders with good odds (moving first)
+    # 5. attack orders with good odds (moving first)
     attack = _attack_choice(units, enemies, movers, src, rng)
     if attack is not None:
         return attack
 
-    # 4. recon when nothing is spotted
+    goals = {uid: _goal(view, units[uid], units) for uid in movers}
+    mined = commander.known_mined(s)
+    if mined:
+        goals = commander.pioneer_goals(s, goals, mined)
+    # 6. pioneers breach found mines on the way
+    breach = commander.breach(s, src, rng, goals)
+    if breach is not None:
+        return breach
+
+    # 7. recon when nothing is spotted
     recon = _recon_choice(view, units, enemies, src, rng)
     if recon is not None:
         return recon
 
-    # 5. move towards objectives
+    # 8. move towards objectives (searching ahead now and then near found mines)
     for uid in movers:
-        goal = _goal(view, units[uid], units)
+        goal = goals[uid]
         if goal is None:
             continue
         here = _cheb(units[uid]["cell"], goal)
@@ -194,7 +204,7 @@ def choose_order(
         near = here
         ties = []
         for o in src.of_unit(OrderKind.MOVE, uid):
-            if o.cell is None:
+            if o.cell is None or (mined and o.cell in mined):
                 continue
             cx, cy = o.cell
             d = max(cx - gx, gx - cx, cy - gy, gy - cy)
@@ -203,9 +213,17 @@ def choose_order(
             elif d == near and ties:
                 ties.append(o)
         if ties:
+            search = commander.search_ahead(s, uid, goal, src, rng)
+            if search is not None:
+                return search
             return ties[0] if len(ties) == 1 else rng.choice(ties)
 
-    # 6. the rest defend by default (R-KP-3): done
+    # 9. KP left over: units that can hide do (R-MOR-3)
+    hidden = commander.hide(s, src, rng)
+    if hidden is not None:
+        return hidden
+
+    # 10. the rest defend by default (R-KP-3): done
     return done
 
 
@@ -225,23 +243,32 @@ def _attack_choice(
     be the best."""
     if not enemies:
         return None
-    values: dict[tuple[str, str], tuple[Fraction, Fraction]] = {}
+    values: dict[tuple[str, str, str | None], tuple[Fraction, Fraction]] = {}
+    armoured = [tid for tid, e in enemies.items() if e.get("armoured")]
     for uid in movers:
+        u = units[uid]
         for tid, e in enemies.items():
-            v = shot_value(units[uid], e)
+            v = shot_value(u, e)
             if v[0] >= GOOD_HIT_CHANCE:
-                values[(uid, tid)] = v
+                values[(uid, tid, None)] = v
+        if armoured:
+            # an AT weapon (R-ATK-9) against armour: ``attack U T with W``
+            for w in special_weapons(str(u.get("card"))):
+                for tid in armoured:
+                    sv = special_shot_value(u, enemies[tid], w.id)
+                    if sv is not None and sv[0] >= GOOD_HIT_CHANCE:
+                        values[(uid, tid, w.id)] = sv
     for level in sorted(set(values.values()), reverse=True):
-        wanted: dict[str, set[str]] = {}
-        for (uid, tid), v in values.items():
+        wanted: dict[str, set[tuple[str, str | None]]] = {}
+        for (uid, tid, wid), v in values.items():
             if v == level:
-                wanted.setdefault(uid, set()).add(tid)
-        pairs: dict[tuple[str, str], list[Order]] = {}
+                wanted.setdefault(uid, set()).add((tid, wid))
+        pairs: dict[tuple[str, str, str | None], list[Order]] = {}
         for uid in sorted(wanted):
             targets = wanted[uid]
             for o in src.of_unit(OrderKind.ATTACK, uid):
-                if o.target in targets and o.unit == uid:
-                    pairs.setdefault((uid, o.target), []).append(o)
+                if o.unit == uid and o.target is not None and (o.target, o.weapon) in targets:
+                    pairs.setdefault((uid, o.target, o.weapon), []).append(o)
         if not pairs:
             continue
         best_pairs = list(pairs)
@@ -303,7 +330,13 @@ def _best_fire(
     for o in fires:
         if o.unit is None or o.target is None or o.unit not in units or o.target not in units:
             continue
-        hit, dmg = shot_value(units[o.unit], units[o.target])
+        if o.weapon is None:
+            hit, dmg = shot_value(units[o.unit], units[o.target])
+        else:
+            sv = special_shot_value(units[o.unit], units[o.target], o.weapon)
+            if sv is None:
+                continue
+            hit, dmg = sv
         if hit < FIRE_MIN_CHANCE:
             continue
         key = (dmg, hit, rng.random())

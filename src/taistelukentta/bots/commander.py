@@ -1,0 +1,596 @@
+"""The commander's game for the baseline bot (issue 4): company orders, fire support, mines
+and abilities, each decided from the seat's view (and the public cards) and picked from the
+legal orders the engine lists.
+
+Every function here returns an order taken from ``src`` (the seat's legal orders, asked
+for one kind — and unit — at a time) or None. A family of orders is asked for only when
+the view says an order of it could be worth giving, so a game without these situations
+costs (almost) nothing more.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+from taistelukentta.bots.knowledge import (
+    AREA_ABILITY,
+    HIDE_ABILITY,
+    PIONEER_ABILITY,
+    Cell,
+    area_weapon,
+    card,
+    cheb,
+    default_options,
+    has_ability,
+    module,
+    seat_kp,
+    shot_value,
+)
+from taistelukentta.rules.orders import Order, OrderKind
+
+if TYPE_CHECKING:
+    from taistelukentta.bots.baseline import OrderSource
+
+GOOD_HIT_CHANCE = Fraction(45, 100)
+"""An attack (which costs KP) is worth it when HIT or HEAVY_HIT is at least this likely."""
+CLEAR_MIN_CHANCE = Fraction(1, 2)
+"""A unit stuck in a minefield clears it carefully (1 KP) when the TT test succeeds at
+least this often; otherwise it rushes through (R-MINE-3, R-MINE-4)."""
+MOTTI_MIN_CONTACTS = 3
+"""Motti (5 KP, once per battle) when at least this many enemy contacts lie in its radius."""
+STRIKE_MIN_CONTACTS = 2
+"""An off-board strike when at least this many enemy contacts lie within one cell of it."""
+AREA_MIN_TARGETS = 2
+"""Lamauttava tuli when at least this many SPOTTED enemies stand in the area."""
+SEARCH_CHANCE = 0.3
+"""How often a unit near a found minefield searches ahead before moving."""
+
+
+@dataclass
+class Seen:
+    """The decision's facts from the view, computed once."""
+
+    view: Mapping[str, Any]
+    side: str
+    seat: str
+    units: dict[str, Mapping[str, Any]]
+    own: dict[str, Mapping[str, Any]]
+    """Units of the side."""
+    mine: dict[str, Mapping[str, Any]]
+    """Units of this seat."""
+    enemies: dict[str, Mapping[str, Any]]
+    """SPOTTED enemy units."""
+    kp: int
+    company: Mapping[str, Any] = field(default_factory=dict)
+    fire: Mapping[str, Any] = field(default_factory=dict)
+    mines: Mapping[str, Any] = field(default_factory=dict)
+    _points: list[tuple[Cell, bool]] | None = None
+
+    @property
+    def co(self) -> bool:
+        """Whether this seat is the company commander's (Blue)."""
+        return bool(self.company) and self.company.get("co_seat") == self.seat
+
+    def contact_points(self) -> list[tuple[Cell, bool]]:
+        """Where the side believes each enemy contact is: the SPOTTED cell, else the
+        centre of the contact's area; with whether it is SPOTTED or KNOWN (not SUSPECTED)."""
+        if self._points is None:
+            pts: list[tuple[Cell, bool]] = []
+            for c in self.view.get("contacts", ()):
+                if c.get("cell") is not None:
+                    pts.append(((int(c["cell"][0]), int(c["cell"][1])), True))
+                elif c.get("area") is not None:
+                    x0, y0, size = (int(v) for v in c["area"])
+                    pts.append(((x0 + size // 2, y0 + size // 2), c.get("level") == "KNOWN"))
+            self._points = pts
+        return self._points
+
+
+def seen(view: Mapping[str, Any]) -> Seen:
+    """The facts of ``view`` the decisions use (the company module's part is the view's
+    ``command`` entry)."""
+    company = module(view, "command") or module(view, "company")
+    side = str(view.get("side"))
+    seat = view.get("seat") or ("gm" if side == "red" else side)
+    units = {u["id"]: u for u in view.get("units", ())}
+    own = {k: u for k, u in units.items() if u.get("side") == side}
+    mine = {k: u for k, u in own.items() if u.get("seat", seat) == seat}
+    enemies = {k: u for k, u in units.items() if u.get("side") != side}
+    return Seen(
+        view=view,
+        side=side,
+        seat=str(seat),
+        units=units,
+        own=own,
+        mine=mine,
+        enemies=enemies,
+        kp=seat_kp(view, str(seat)) + int(company.get("company_kp", 0) or 0),
+        company=company,
+        fire=module(view, "fire_support"),
+        mines=module(view, "mines"),
+    )
+
+
+def _pick(orders: Sequence[Order], rng: random.Random) -> Order:
+    return orders[0] if len(orders) == 1 else rng.choice(list(orders))
+
+
+def _best(scored: Iterable[tuple[Any, Order]], rng: random.Random) -> Order | None:
+    """The order with the highest score (ties broken with ``rng``), None if none."""
+    top: Any = None
+    ties: list[Order] = []
+    for score, o in scored:
+        if top is None or score > top:
+            top, ties = score, [o]
+        elif score == top:
+            ties.append(o)
+    return _pick(ties, rng) if ties else None
+
+
+def _fresh(s: Seen) -> bool:
+    """Whether no own unit has done anything yet this turn (the side's first orders)."""
+    return not any(
+        u.get("action") or u.get("moved") or u.get("fired") or u.get("reconned")
+        for u in s.own.values()
+    )
+
+
+def _reach(u: Mapping[str, Any]) -> int:
+    return int(u.get("weapon", {}).get("range", 0)) + int(u.get("movement", 0))
+
+
+def _good_pairs(s: Seen, units: Iterable[Mapping[str, Any]]) -> int:
+    """How many of ``units`` could attack a SPOTTED enemy with good odds this turn."""
+    n = 0
+    for u in units:
+        if u.get("action") or "SUPPRESSED" in u.get("statuses", ()):
+            continue
+        w = u.get("weapon") or {}
+        if w.get("indirect"):
+            continue
+        reach = _reach(u)
+        if any(
+            cheb(u["cell"], e["cell"]) <= reach and shot_value(u, e)[0] >= GOOD_HIT_CHANCE
+            for e in s.enemies.values()
+        ):
+            n += 1
+    return n
+
+
+def _hurt(u: Mapping[str, Any]) -> bool:
+    return int(u.get("strength", 1)) * 3 <= int(u.get("max_strength", 1))
+
+
+def _near_enemy(s: Seen, u: Mapping[str, Any], dist: int) -> bool:
+    return any(cheb(u["cell"], c) <= dist for c, _ in s.contact_points())
+
+
+# --------------------------------------------------------------------------- company
+
+
+def first_orders(s: Seen, src: OrderSource, rng: random.Random) -> Order | None:
+    """Orders that come before everything else: field promotion at once when the CO is
+    lost (R-LINK-3), the pre-game recon report at the start (R-CO-4)."""
+    if not s.company or s.side != "blue":
+        return None
+    if s.company.get("promotion_due"):
+        found = src.of_kind(OrderKind.PROMOTE)
+        if found:
+            size = {
+                o: sum(1 for u in s.own.values() if u.get("group") == o.seat_ref) for o in found
+            }
+            return _best(((size[o], o) for o in found), rng)
+    if not s.company.get("report_done") and int(s.view.get("turn_no", 0)) <= 2 and _fresh(s):
+        found = src.of_kind(OrderKind.REPORT)
+        if found:
+            return found[0]
+    return None
+
+
+def company_orders(s: Seen, src: OrderSource, rng: random.Random) -> Order | None:
+    """The company commander's orders (R-CO-1…5, R-LINK-2), in this order: restore a
+    platoon's lost link, an off-board strike on a cluster, the tactic of the turn (Motti
+    on a cluster of contacts, Järjestäytynyt vetäytyminen for a badly hurt unit near the
+    enemy, painopiste for the platoon that can attack), confirm a target two platoons can
+    fire at, KP to a platoon leader in link with good uses for it."""
+    if not s.co or s.kp <= 0:
+        return None
+    comp = s.company
+    links: Mapping[str, bool] = comp.get("links") or {}
+    groups = {str(u.get("group")) for u in s.own.values()}
+    out = [g for g, ok in sorted(links.items()) if not ok and g in groups]
+    if out:
+        found = [o for o in src.of_kind(OrderKind.RESTORE) if o.seat_ref in out]
+        if found:
+            size = {g: sum(1 for u in s.own.values() if u.get("group") == g) for g in out}
+            return _best(((size[str(o.seat_ref)], o) for o in found), rng)
+    hit = strike(s, src, rng)
+    if hit is not None:
+        return hit
+    if not comp.get("tactic_this_turn"):
+        tactic = _tactic(s, src, rng)
+        if tactic is not None:
+            return tactic
+    confirm = _confirm(s, src, rng)
+    if confirm is not None:
+        return confirm
+    return _transfer(s, src, rng)
+
+
+def _tactic(s: Seen, src: OrderSource, rng: random.Random) -> Order | None:
+    opts = default_options()
+    points = s.contact_points()
+    motti = (
+        not s.company.get("motti_used")
+        and s.kp >= opts.kp_motti
+        and len(points) >= MOTTI_MIN_CONTACTS
+    )
+    hurt = [
+        u
+        for u in s.own.values()
+        if _hurt(u) and not u.get("action") and _near_enemy(s, u, opts.zoc_radius + 2)
+    ]
+    withdraw = bool(hurt) and s.kp >= opts.kp_organised_withdrawal
+    attackers: dict[str, int] = {}
+    if s.kp >= opts.kp_painopiste and s.enemies:
+        for g in sorted({str(u.get("group")) for u in s.own.values()}):
+            n = _good_pairs(s, (u for u in s.own.values() if u.get("group") == g))
+            if n >= 2:
+                attackers[g] = n
+    if not (motti or withdraw or attackers):
+        return None
+    tactics = src.of_kind(OrderKind.TACTIC)
+    if not tactics:
+        return None
+    if motti:
+        r = opts.motti_radius
+        scored = [
+            (sum(1 for p, _ in points if cheb(p, o.cell) <= r), o)
+            for o in tactics
+            if o.word == "motti" and o.cell is not None
+        ]
+        best = _best(((sc, o) for sc, o in scored if sc >= MOTTI_MIN_CONTACTS), rng)
+        if best is not None:
+            return best
+    if withdraw:
+        worst = {u["id"]: int(u["strength"]) for u in hurt}
+        found = [
+            (-worst[o.units[0]], o)
+            for o in tactics
+            if o.word == "vetaytyminen" and len(o.units) == 1 and o.units[0] in worst
+        ]
+        best = _best(found, rng)
+        if best is not None:
+            return best
+    if attackers:
+        found2 = [
+            (attackers[str(o.seat_ref)], o)
+            for o in tactics
+            if o.word == "painopiste" and str(o.seat_ref) in attackers
+        ]
+        return _best(found2, rng)
+    return None
+
+
+def _confirm(s: Seen, src: OrderSource, rng: random.Random) -> Order | None:
+    """Vahvistettu maali (R-CO-5) on a SPOTTED enemy that units of two platoons have in
+    weapon range and that one of them can hit well; the engine lists only targets two
+    platoons see."""
+    done = set(s.company.get("confirmed") or ())
+    wanted: dict[str, int] = {}
+    for tid, e in s.enemies.items():
+        if tid in done:
+            continue
+        close = [
+            u
+            for u in s.own.values()
+            if not (u.get("weapon") or {}).get("indirect")
+            and cheb(u["cell"], e["cell"]) <= int(u["weapon"]["range"])
+        ]
+        if len({u.get("group") for u in close}) < 2:
+            continue
+        if any(shot_value(u, e)[0] >= GOOD_HIT_CHANCE for u in close):
+            wanted[tid] = len(close)
+    if not wanted:
+        return None
+    found = [
+        (wanted[str(o.target)], o) for o in src.of_kind(OrderKind.CONFIRM) if o.target in wanted
+    ]
+    return _best(found, rng)
+
+
+def _transfer(s: Seen, src: OrderSource, rng: random.Random) -> Order | None:
+    """1 KP to a platoon in link whose units have good uses for it (a unit to rally, a
+    target to attack with good odds) and that is short of KP, while the CO keeps one."""
+    if s.kp < 2:
+        return None
+    links: Mapping[str, bool] = s.company.get("links") or {}
+    given = set(s.company.get("transfers_this_turn") or ())
+    uses: dict[str, int] = {}
+    for g, ok in sorted(links.items()):
+        if not ok or g in given or seat_kp(s.view, g) >= 2:
+            continue
+        units = [u for u in s.own.values() if u.get("group") == g]
+        n = _good_pairs(s, units) + sum(
+            2 for u in units if {"SUPPRESSED", "RETREATING"} & set(u.get("statuses", ()))
+        )
+        if n:
+            uses[g] = n
+    if not uses:
+        return None
+    found = [
+        (uses[str(o.seat_ref)], o) for o in src.of_kind(OrderKind.TRANSFER) if o.seat_ref in uses
+    ]
+    return _best(found, rng)
+
+
+def organised_withdrawal(s: Seen, src: OrderSource, rng: random.Random) -> Order | None:
+    """After Järjestäytynyt vetäytyminen this turn, a badly hurt unit near the enemy
+    withdraws (free for the named unit) to the listed cell farthest from the contacts."""
+    turn = s.view.get("turn_no")
+    if not any(list(t)[:2] == [turn, "vetaytyminen"] for t in s.company.get("tactics_used") or ()):
+        return None
+    points = [p for p, _ in s.contact_points()]
+    if not points:
+        return None
+    for uid, u in sorted(s.mine.items()):
+        if u.get("action") or not _hurt(u) or not _near_enemy(s, u, 5):
+            continue
+        found = src.of_unit(OrderKind.WITHDRAW, uid)
+        best = _best(
+            ((min(cheb(o.cell, p) for p in points), o) for o in found if o.cell is not None),
+            rng,
+        )
+        if best is not None:
+            return best
+    return None
+
+
+# --------------------------------------------------------------------------- fire support
+
+
+def _own_near(s: Seen, cell: Cell, dist: int) -> bool:
+    return any(cheb(u["cell"], cell) <= dist for u in s.own.values())
+
+
+def _cluster(s: Seen, cell: Cell, dist: int) -> int:
+    """Enemy contacts within ``dist`` of ``cell``: SPOTTED count 2, KNOWN 1, SUSPECTED 0."""
+    return sum((2 if spotted else 1) for p, spotted in s.contact_points() if cheb(p, cell) <= dist)
+
+
+def _count_near(s: Seen, cell: Cell, dist: int) -> int:
+    return sum(1 for p, _ in s.contact_points() if cheb(p, cell) <= dist)
+
+
+def strike(s: Seen, src: OrderSource, rng: random.Random) -> Order | None:
+    """An off-board K9/MLRS request (R-OFF-1) by the company commander when at least two
+    enemy contacts lie within one cell of a listed aim, no own unit within three cells of
+    it, and requests remain; SPOTTED contacts weigh more."""
+    fs = s.fire
+    if not (s.co and fs and int(fs.get("requests_left", 0) or 0) > 0):
+        return None
+    if s.kp < default_options().kp_fire_support_request:
+        return None
+    if len(s.contact_points()) < STRIKE_MIN_CONTACTS:
+        return None
+    found = [
+        (_cluster(s, o.cell, 1), o)
+        for o in src.of_kind(OrderKind.STRIKE)
+        if o.cell is not None
+        and not o.flags
+        and not _own_near(s, o.cell, 3)
+        and _count_near(s, o.cell, 1) >= STRIKE_MIN_CONTACTS
+    ]
+    return _best(found, rng)
+
+
+def fire_support(s: Seen, src: OrderSource, rng: random.Random) -> Order | None:
+    """Organic mortar fire (R-ORG-1) on a KNOWN or SPOTTED contact when a support unit has
+    rounds and no request on the way; a boost (R-FD-4) of this turn's organic request by
+    the commander when KP are to spare. Never onto or next to own units, never a
+    danger-close request."""
+    fs = s.fire
+    if not fs or s.kp <= 0 or not s.contact_points():
+        return None
+    opts = default_options()
+    pending = fs.get("pending") or ()
+    busy = {p.get("unit") for p in pending if p.get("kind") == "organic"}
+    rounds: Mapping[str, int] = fs.get("rounds_left") or {}
+    if any(n > 0 and m not in busy for m, n in rounds.items()) and s.kp >= opts.kp_organic_fire:
+        found = [
+            (_cluster(s, o.cell, 1), o)
+            for o in src.of_kind(OrderKind.ORGANIC)
+            if o.cell is not None and not o.flags and not _own_near(s, o.cell, 1)
+        ]
+        best = _best(((sc, o) for sc, o in found if sc >= 1), rng)
+        if best is not None:
+            return best
+    if s.co and busy and s.kp >= opts.kp_organic_boost + 1:
+        boosts = src.of_kind(OrderKind.BOOST)
+        if boosts:
+            return boosts[0]
+    return None
+
+
+# --------------------------------------------------------------------------- mines
+
+
+def _cellkey(c: Sequence[int]) -> Cell:
+    return int(c[0]), int(c[1])
+
+
+def known_mined(s: Seen) -> set[Cell]:
+    return {_cellkey(m["cell"]) for m in s.mines.get("known") or ()}
+
+
+def stuck_in_minefield(s: Seen, src: OrderSource, rng: random.Random) -> Order | None:
+    """A unit of the seat stopped in a minefield clears it carefully when it has the KP
+    and decent odds (R-MINE-3), else rushes through (R-MINE-4)."""
+    stuck: Mapping[str, Any] = s.mines.get("in_minefield") or {}
+    if not stuck:
+        return None
+    opts = default_options()
+    for uid in sorted(stuck):
+        u = s.mine.get(uid)
+        if u is None:
+            continue
+        clears = src.of_unit(OrderKind.CLEAR, uid)
+        c = card(u.get("card"))
+        skill = c.stats.training if c is not None else 0
+        pioneer = has_ability(u.get("card"), PIONEER_ABILITY)
+        dc = opts.careful_clearing_dc_pioneer if pioneer else opts.careful_clearing_dc
+        chance = Fraction(max(0, min(20, 21 - (dc - skill))), 20)
+        if clears and chance >= CLEAR_MIN_CHANCE and s.kp >= opts.kp_careful_clearing:
+            return clears[0]
+        rushes = src.of_unit(OrderKind.RUSH, uid)
+        if rushes:
+            return rushes[0]
+        if clears:
+            return clears[0]
+    return None
+
+
+PIONEER_LOOKAHEAD = 6
+"""A pioneer heads for a found mined cell this close that lies towards its objective."""
+
+
+def pioneer_goals(
+    s: Seen, goals: Mapping[str, Cell | None], mined: set[Cell]
+) -> dict[str, Cell | None]:
+    """``goals`` with each pioneer of the seat sent to the nearest found mined cell within
+    :data:`PIONEER_LOOKAHEAD` that lies between it and its objective (to breach it)."""
+    out = dict(goals)
+    for uid, goal in goals.items():
+        u = s.mine.get(uid)
+        if goal is None or u is None or not has_ability(u.get("card"), PIONEER_ABILITY):
+            continue
+        here = cheb(u["cell"], goal)
+        ahead = [
+            (cheb(c, u["cell"]), c)
+            for c in mined
+            if cheb(c, u["cell"]) <= PIONEER_LOOKAHEAD and cheb(c, goal) < here
+        ]
+        if ahead:
+            out[uid] = min(ahead)[1]
+    return out
+
+
+def breach(
+    s: Seen, src: OrderSource, rng: random.Random, goals: Mapping[str, Cell | None]
+) -> Order | None:
+    """A pioneer next to a found mined cell that lies towards its objective clears it
+    (planned clearing, R-MINE-5)."""
+    mined = known_mined(s)
+    if not mined:
+        return None
+    for uid, u in sorted(s.mine.items()):
+        goal = goals.get(uid)
+        if goal is None or u.get("action") or not has_ability(u.get("card"), PIONEER_ABILITY):
+            continue
+        here = cheb(u["cell"], goal)
+        ahead = {c for c in mined if cheb(c, u["cell"]) <= 1 and cheb(c, goal) < here}
+        if not ahead:
+            continue
+        found = [
+            (-cheb(o.cell, goal), o)
+            for o in src.of_unit(OrderKind.BREACH, uid)
+            if o.cell is not None and o.cell in ahead
+        ]
+        best = _best(found, rng)
+        if best is not None:
+            return best
+    return None
+
+
+def search_ahead(
+    s: Seen, uid: str, goal: Cell, src: OrderSource, rng: random.Random
+) -> Order | None:
+    """Before ``uid`` moves: when the side has found mines within 3 cells of it, now and
+    then search the adjacent cell towards the goal (R-REC-4, 1 KP)."""
+    mined = known_mined(s)
+    u = s.mine[uid]
+    if not mined or s.kp < 2 or not any(cheb(c, u["cell"]) <= 3 for c in mined):
+        return None
+    if rng.random() >= SEARCH_CHANCE:
+        return None
+    cleared = {_cellkey(c) for c in s.mines.get("clear") or ()}
+    here = cheb(u["cell"], goal)
+    found = [
+        (-cheb(o.cell, goal), o)
+        for o in src.of_unit(OrderKind.SEARCH, uid)
+        if o.cell is not None
+        and o.cell not in mined
+        and o.cell not in cleared
+        and cheb(o.cell, goal) < here
+    ]
+    return _best(found, rng)
+
+
+# --------------------------------------------------------------------------- abilities
+
+
+def area_fire(s: Seen, src: OrderSource, rng: random.Random) -> Order | None:
+    """Lamauttava tuli (R-AB-3) by a unit of the seat when at least two SPOTTED enemies
+    stand in its area and no own unit does."""
+    if len(s.enemies) < AREA_MIN_TARGETS:
+        return None
+    for uid, u in sorted(s.mine.items()):
+        if u.get("action") or u.get("fired") or not has_ability(u.get("card"), AREA_ABILITY):
+            continue
+        w = area_weapon(str(u.get("card")))
+        if w is None:
+            continue
+        r = w.area_radius or 0
+        near = [e for e in s.enemies.values() if cheb(u["cell"], e["cell"]) <= w.range + r]
+        if len(near) < AREA_MIN_TARGETS:
+            continue
+        found = []
+        for o in src.of_unit(OrderKind.USE, uid):
+            if o.word != AREA_ABILITY or o.cell is None or _own_near(s, o.cell, r):
+                continue
+            n = sum(1 for e in near if cheb(e["cell"], o.cell) <= r)
+            if n >= AREA_MIN_TARGETS:
+                found.append((n, o))
+        best = _best(found, rng)
+        if best is not None:
+            return best
+    return None
+
+
+def hide(s: Seen, src: OrderSource, rng: random.Random) -> Order | None:
+    """Units of the seat that can hide (R-MOR-3) and are not HIDDEN use the KP left over
+    at the end of the seat's orders."""
+    if s.kp <= 0:
+        return None
+    able = [
+        uid
+        for uid, u in sorted(s.mine.items())
+        if "HIDDEN" not in u.get("statuses", ())
+        and not u.get("fired")
+        and has_ability(u.get("card"), HIDE_ABILITY)
+    ]
+    if not able:
+        return None
+    found = [o for o in src.of_kind(OrderKind.HIDE) if o.unit in able]
+    return found[0] if found else None
+
+
+__all__ = [
+    "Seen",
+    "area_fire",
+    "breach",
+    "company_orders",
+    "fire_support",
+    "first_orders",
+    "hide",
+    "organised_withdrawal",
+    "pioneer_goals",
+    "search_ahead",
+    "seen",
+    "strike",
+    "stuck_in_minefield",
+]

@@ -1,0 +1,146 @@
+"""What a bot may know besides its view: the public rules data (unit cards, the bundled rule
+options) and the view's own figures turned into odds. Nothing here reads a game state.
+
+The unit cards are public (every player has the card catalogue on the table); the bot looks
+up a card only by the ``card`` id its view shows (own units, and enemy units it has at
+least KNOWN). The rule options used are the bundled defaults (a scenario's own options are
+public too, but the view carries only the scenario id; the bot's judgement does not need
+them exactly).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from functools import cache, lru_cache
+from typing import Any
+
+from taistelukentta.content.options import RuleOptions, load_options
+from taistelukentta.content.units import UnitCard, Weapon, load_unit_cards
+from taistelukentta.dice.roller import Advantage
+from taistelukentta.odds.exact import attack_odds
+
+Cell = tuple[int, int]
+
+HIDE_ABILITY = "piiloutuminen"
+AREA_ABILITY = "lamauttava_tuli"
+PIONEER_ABILITY = "pioneeri"
+
+
+def cheb(a: Sequence[int], b: Sequence[int]) -> int:
+    """Chebyshev distance between two cells given as sequences."""
+    return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
+
+
+@cache
+def _cards() -> dict[str, UnitCard]:
+    return load_unit_cards()
+
+
+def card(card_id: object) -> UnitCard | None:
+    """The public unit card of that id (None for an unknown id)."""
+    return _cards().get(str(card_id))
+
+
+@cache
+def default_options() -> RuleOptions:
+    """The bundled rule options (DEFAULT readings)."""
+    return load_options()
+
+
+def has_ability(card_id: object, ability: str) -> bool:
+    c = card(card_id)
+    return c is not None and any(a.id == ability for a in c.abilities)
+
+
+@cache
+def special_weapons(card_id: str) -> tuple[Weapon, ...]:
+    """The card's non-basic direct-fire weapons that fire at a unit (AT weapons and the
+    like; not area or indirect weapons)."""
+    c = card(card_id)
+    if c is None:
+        return ()
+    return tuple(w for w in c.weapons if not w.basic and not w.area and not w.indirect)
+
+
+@cache
+def area_weapon(card_id: str) -> Weapon | None:
+    c = card(card_id)
+    if c is None:
+        return None
+    return next((w for w in c.weapons if w.area), None)
+
+
+@lru_cache(maxsize=4096)
+def _odds(
+    bonus: int, defence: int, advantage: Advantage, damage: str, divisor: int
+) -> tuple[Fraction, Fraction]:
+    """(chance of HIT or HEAVY_HIT, expected damage), cached: the bot asks the same often."""
+    o = attack_odds(bonus, defence, advantage=advantage, damage=damage, damage_divisor=divisor)
+    return o.hit + o.heavy_hit, o.expected_damage
+
+
+def shot_value(attacker: Mapping[str, Any], target: Mapping[str, Any]) -> tuple[Fraction, Fraction]:
+    """(hit chance, expected damage) of ``attacker`` (an own unit of the view) firing its
+    basic weapon at ``target`` (a SPOTTED enemy unit of the view), from the view's figures
+    only: bonus of the weapon, target protection + the cover of its cell, advantage if it is
+    SUPPRESSED."""
+    w = attacker["weapon"]
+    armoured = bool(target.get("armoured"))
+    damage = w["at_damage"] if armoured and w.get("at_damage") else w["damage"]
+    divisor = 1 if armoured and w.get("at_damage") else int(w.get("damage_divisor", 1))
+    defence = int(target.get("protection", 10)) + int(target.get("cover", 0))
+    adv = Advantage.ADVANTAGE if "SUPPRESSED" in target.get("statuses", ()) else Advantage.NONE
+    hit, dmg = _odds(int(w["bonus"]), defence, adv, str(damage), divisor)
+    if armoured and not w.get("at_damage") and w.get("damage_type") == "FRAG":
+        dmg /= 2  # R-ATK-9 DEFAULT: FRAG against armour does half
+    return hit, dmg
+
+
+def special_shot_value(
+    attacker: Mapping[str, Any], target: Mapping[str, Any], weapon_id: str
+) -> tuple[Fraction, Fraction] | None:
+    """(hit chance, expected damage) of ``attacker`` firing its special weapon
+    ``weapon_id`` (from its public card) at ``target``: the view's bonus with the basic
+    weapon's bonus swapped for the special one's. None if the card has no such weapon."""
+    basic_view = attacker["weapon"]
+    c = card(attacker.get("card"))
+    if c is None:
+        return None
+    special = next((w for w in c.weapons if w.id == weapon_id), None)
+    basic = next((w for w in c.weapons if w.id == basic_view.get("id")), None)
+    if special is None or basic is None:
+        return None
+    bonus = int(basic_view["bonus"]) - basic.attack_bonus + special.attack_bonus
+    armoured = bool(target.get("armoured"))
+    damage = special.at_damage if armoured and special.at_damage else special.damage
+    defence = int(target.get("protection", 10)) + int(target.get("cover", 0))
+    adv = Advantage.ADVANTAGE if "SUPPRESSED" in target.get("statuses", ()) else Advantage.NONE
+    hit, dmg = _odds(bonus, defence, adv, str(damage), 1)
+    if armoured and not special.at_damage and special.damage_type == "FRAG":
+        dmg /= 2
+    return hit, dmg
+
+
+def module(view: Mapping[str, Any], name: str) -> Mapping[str, Any]:
+    """A rule module's part of the view (its ``view_extras`` entry), or ``{}``: under the
+    view's ``modules``/``extras`` table, or at the top level."""
+    for key in ("modules", "extras"):
+        table = view.get(key)
+        if isinstance(table, Mapping):
+            part = table.get(name)
+            if isinstance(part, Mapping):
+                return part
+    part = view.get(name)
+    return part if isinstance(part, Mapping) else {}
+
+
+def seat_kp(view: Mapping[str, Any], seat: str) -> int:
+    """The KP the view shows for ``seat`` now."""
+    own = view.get("seat_command_points")
+    if own is not None and view.get("seat") == seat:
+        return int(own)
+    cps = view.get("command_points")
+    if isinstance(cps, Mapping):
+        return int(cps.get(seat, 0))
+    return 0
