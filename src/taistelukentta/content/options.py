@@ -65,6 +65,8 @@ class RuleOptions(BaseModel):
     # R-ATK-5
     natural20_miss: Literal["pinning", "morale_penalty"]
     natural20_morale_penalty: Count
+    # R-ATK-6 (004 reading; docs/rules-readings.md)
+    comms_break_until: Literal["next_turn_start", "next_own_turn_start", "next_own_turn_end"]
     # R-ATK-7
     flank_radius: Count
     flank_min_angle: Angle
@@ -95,6 +97,9 @@ class RuleOptions(BaseModel):
     morale_suppressed_at: Count
     morale_retreat_at: Count
     shaken_attack_penalty: Count
+    # R-MOR-2 (004 readings; docs/rules-readings.md)
+    shaken_clears: Literal["turn_end", "own_turn_end"]
+    suppressed_recovery: Literal["turn_end", "own_turn_end"]
     # R-KP-4
     kp_rally: Count
     # R-MOR-3

@@ -44,7 +44,7 @@ from taistelukentta.rules.context import ScenarioCache, Tx
 from taistelukentta.rules.recon import ContactLevel
 from taistelukentta.rules.registry import HOOKS
 from taistelukentta.rules.state import Contact, GameState, Side, UnitState, other_side
-from taistelukentta.rules.status import damage_unit
+from taistelukentta.rules.status import comms_break_until, damage_unit
 
 
 def weapon_of(cache: ScenarioCache, unit: UnitState) -> Weapon:
@@ -282,7 +282,7 @@ def resolve_fire(
     elif res.setback == Setback.POSITION_REVEALED:
         position_revealed(tx, aid)
     elif res.setback == Setback.COMMS_BREAK:
-        tx.update(aid, comms_until=tx.next_own_turn(a.side))
+        tx.update(aid, comms_until=comms_break_until(tx, a.side))
     elif res.setback == Setback.CONFUSION:
         tx.update(aid, confused=True)
     if res.setback is not None:

@@ -8,10 +8,16 @@ R-MOR-1/2/4/5, R-TURN-3).
 - Morale test: d20 + M − pinning-fire marks (``pinning_mark_morale_penalty`` each; the marks
   are used up by the test) + strength-effect modifiers, against the DC (R-MOR-1/2).
   SHAKEN/SUPPRESSED/RETREATING are set with the turn they began in.
+- End of every turn (004: "Tila poistuu ... vuoron päättyessä" / "... moraalitestillä vuoron
+  lopussa"; options ``shaken_clears`` / ``suppressed_recovery`` = ``turn_end``): every SHAKEN
+  unit of either side clears, every SUPPRESSED unit of either side tests to recover (same
+  DC). With ``own_turn_end`` (RULES.md's earlier reading) only the ending side's units
+  whose status began before this turn do so.
 - End of the unit's own turn (R-TURN-1/3): a status that began before this turn has lasted
-  through it: SHAKEN and the pinning penalty clear, SUPPRESSED tests to recover (same DC),
-  RETREATING recovers when safe (cover ≥ ``retreat_recovery_cover`` and, with
-  ``retreat_recovery_unseen``, no enemy unit sees it; variant: a passed morale test).
+  through it: the pinning penalty clears, RETREATING recovers when safe (cover ≥
+  ``retreat_recovery_cover`` and, with ``retreat_recovery_unseen``, no enemy unit sees it;
+  variant: a passed morale test).
+- R-ATK-6 communications break: :func:`comms_break_until` (option ``comms_break_until``).
 - Rally (*Moraalin kohotus*, ``kp_rally``): clears SUPPRESSED and RETREATING at once.
 """
 
@@ -23,7 +29,7 @@ from taistelukentta.grid.geometry import chebyshev
 from taistelukentta.rules.context import Tx
 from taistelukentta.rules.morale import MoraleOutcome, resolve_morale
 from taistelukentta.rules.registry import HOOKS
-from taistelukentta.rules.state import SIDES, Side, other_side
+from taistelukentta.rules.state import SIDES, Side, UnitState, other_side
 
 
 def morale_test(tx: Tx, uid: str, dc: int, reason: str) -> MoraleOutcome | None:
@@ -138,35 +144,73 @@ def rally(tx: Tx, uid: str) -> None:
     tx.unit_event("rally", uid, {}, spotted_keys=())
 
 
+def comms_break_until(tx: Tx, side: Side) -> int:
+    """R-ATK-6 communications break of a ``side`` unit that rolls it now: the last turn_no
+    in which it lasts (``comms_until``; the break holds while ``comms_until >= turn_no``).
+
+    004: "seuraavan vuoron alkuun asti" — until the start of the next turn
+    (``next_turn_start``: the rest of this turn). ``next_own_turn_start``: until the start
+    of the unit's next own turn. ``next_own_turn_end``: RULES.md's earlier reading, through
+    the end of its next own turn."""
+    mode = tx.opts.comms_break_until
+    if mode == "next_turn_start":
+        return tx.turn_no
+    if mode == "next_own_turn_start":
+        return tx.next_own_turn(side) - 1
+    return tx.next_own_turn(side)
+
+
+def _shaken_clears(unit: UnitState, side: Side, now: int, mode: str) -> bool:
+    """R-MOR-2 SHAKEN at the end of ``side``'s turn ``now`` (option ``shaken_clears``)."""
+    if unit.shaken is None:
+        return False
+    return mode == "turn_end" or (unit.side == side and unit.shaken < now)
+
+
+def _suppressed_tests(unit: UnitState, side: Side, now: int, mode: str) -> bool:
+    """R-MOR-2 SUPPRESSED recovery test at the end of ``side``'s turn ``now`` (option
+    ``suppressed_recovery``)."""
+    if unit.suppressed is None:
+        return False
+    return mode == "turn_end" or (unit.side == side and unit.suppressed < now)
+
+
+def _end_shaken_suppressed(tx: Tx, uid: str, side: Side, now: int) -> UnitState | None:
+    """SHAKEN clears and SUPPRESSED tests to recover when their options say so."""
+    unit = tx.units.get(uid)
+    if unit is None:
+        return None
+    if _shaken_clears(unit, side, now, tx.opts.shaken_clears):
+        unit = tx.update(uid, shaken=None)
+        tx.unit_event(
+            "status", uid, {"status": "SHAKEN", "on": False}, spotted_keys=("status", "on")
+        )
+    if _suppressed_tests(unit, side, now, tx.opts.suppressed_recovery):
+        outcome = _recovery_test(tx, uid, unit.status_dc, "suppressed_recovery")
+        if outcome == MoraleOutcome.PASS and uid in tx.units:
+            unit = tx.update(uid, suppressed=None)
+            tx.unit_event(
+                "status",
+                uid,
+                {"status": "SUPPRESSED", "on": False},
+                spotted_keys=("status", "on"),
+            )
+    return tx.units.get(uid)
+
+
 def end_of_turn(tx: Tx, side: Side) -> None:
-    """R-TURN-1 end: statuses of ``side``'s units that began before this turn resolve."""
+    """R-TURN-1 end of ``side``'s turn: SHAKEN/SUPPRESSED of both sides per their options
+    (R-MOR-2); ``side``'s statuses that began before this turn resolve (R-TURN-3)."""
     cache = tx.cache
     now = tx.turn_no
     for uid in sorted(u.id for u in tx.units_of(side)):
         unit = tx.units.get(uid)
         if unit is None:
             continue
-        changes: dict[str, Any] = {}
-        if unit.shaken is not None and unit.shaken < now:
-            changes["shaken"] = None
-            tx.unit_event(
-                "status", uid, {"status": "SHAKEN", "on": False}, spotted_keys=("status", "on")
-            )
         if unit.pinned is not None and unit.pinned < now:
-            changes["pinned"] = None
-            changes["pinning_penalty"] = 0
-        if changes:
-            unit = tx.update(uid, **changes)
-        if unit.suppressed is not None and unit.suppressed < now:
-            outcome = _recovery_test(tx, uid, unit.status_dc, "suppressed_recovery")
-            if outcome == MoraleOutcome.PASS and uid in tx.units:
-                tx.update(uid, suppressed=None)
-                tx.unit_event(
-                    "status",
-                    uid,
-                    {"status": "SUPPRESSED", "on": False},
-                    spotted_keys=("status", "on"),
-                )
+            tx.update(uid, pinned=None, pinning_penalty=0)
+        if _end_shaken_suppressed(tx, uid, side, now) is None:
+            continue
         unit2 = tx.units.get(uid)
         if unit2 is not None and unit2.retreating is not None and unit2.retreating < now:
             safe = cache.map.cover_at(unit2.cell) >= tx.opts.retreat_recovery_cover and (
@@ -186,6 +230,9 @@ def end_of_turn(tx: Tx, side: Side) -> None:
                     {"status": "RETREATING", "on": False},
                     spotted_keys=("status", "on"),
                 )
+    # 004: the other side's SHAKEN/SUPPRESSED units too (no-op with ``own_turn_end``).
+    for uid in sorted(u.id for u in tx.units_of(other_side(side))):
+        _end_shaken_suppressed(tx, uid, side, now)
 
 
 def _recovery_test(tx: Tx, uid: str, dc: int, reason: str) -> MoraleOutcome:
@@ -232,6 +279,7 @@ def side_eliminated(tx: Tx) -> Side | None:
 
 
 __all__ = [
+    "comms_break_until",
     "damage_unit",
     "destroy",
     "end_of_turn",
