@@ -132,6 +132,44 @@ def test_attack_odds_sum_to_exactly_one(
 
 @settings(max_examples=60, deadline=None)
 @given(
+    bonus=st.integers(-10, 20),
+    defence=st.integers(0, 30),
+    advantage=ADVANTAGES,
+    damage=SMALL_DICE,
+    damage_bonus=st.integers(-3, 3),
+    damage_divisor=st.integers(1, 3),
+)
+def test_r_atk_4_damage_distribution_mean_is_expected_damage(
+    bonus: int,
+    defence: int,
+    advantage: Advantage,
+    damage: DiceExpr,
+    damage_bonus: int,
+    damage_divisor: int,
+) -> None:
+    """The damage distribution of an attack and its odds' expected damage agree exactly."""
+    odds = attack_odds(
+        bonus,
+        defence,
+        advantage=advantage,
+        damage=damage,
+        damage_bonus=damage_bonus,
+        damage_divisor=damage_divisor,
+    )
+    dist = attack_damage_distribution(
+        bonus,
+        defence,
+        advantage=advantage,
+        damage=damage,
+        damage_bonus=damage_bonus,
+        damage_divisor=damage_divisor,
+    )
+    assert mean(dist) == odds.expected_damage
+    assert dict(dist).get(0, Fraction(0)) >= odds.pinning + odds.miss
+
+
+@settings(max_examples=60, deadline=None)
+@given(
     bonus=st.integers(-30, 30),
     dc=st.integers(1, 60),
     advantage=ADVANTAGES,
