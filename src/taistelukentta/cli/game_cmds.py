@@ -11,6 +11,7 @@ from __future__ import annotations
 import secrets
 import sys
 from collections.abc import Callable, Sequence
+from fractions import Fraction
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -26,8 +27,16 @@ from taistelukentta.content.scenario import Scenario, bundled_ids, load_scenario
 from taistelukentta.errors import TkError
 from taistelukentta.grid.geometry import Cell
 from taistelukentta.i18n import get_language, term, tr
-from taistelukentta.rules import GM_SEAT, Event, GameState, Order, OrderKind, legal_orders
-from taistelukentta.rules.orders import parse_order
+from taistelukentta.rules import (
+    GM_SEAT,
+    Event,
+    GameState,
+    Order,
+    OrderKind,
+    is_legal,
+    legal_orders,
+)
+from taistelukentta.rules.orders import FINNISH_KEYWORDS, parse_order
 from taistelukentta.rules.state import Side
 from taistelukentta.storage.gamefile import load_game
 from taistelukentta.storage.session import (
@@ -36,7 +45,7 @@ from taistelukentta.storage.session import (
     open_game,
     replay_record,
 )
-from taistelukentta.views import attack_estimate, redact, view_for
+from taistelukentta.views import attack_estimate, redact, strike_estimate, view_for
 from taistelukentta.views.text import area_text, cell_text, describe, status_text
 
 JsonFlag = Annotated[
@@ -744,18 +753,85 @@ def _reader() -> Callable[[str, list[str]], str | None]:
 
 
 _COMMANDS = ("help", "apua", "map", "kartta", "orders", "käskyt", "quit", "lopeta")
+_KEYWORDS = sorted({k.value for k in OrderKind} | set(FINNISH_KEYWORDS))
+"""Every order keyword (English and Finnish), offered by completion besides the legal
+orders, so an order the listing leaves out (e.g. ``fire … with W disable A``) can be typed."""
 
 
-def _help_text() -> str:
+ORDER_HELP: tuple[tuple[str, str, str], ...] = (
+    ("move U X,Y", "perusliike (R-KP-3)", "basic move (R-KP-3)"),
+    ("defend U", "puolustaa, saa ampua tulivaiheessa", "defends, may fire in the fire phase"),
+    ("attack U T [from X,Y] [with W]", "hyökkäyskäsky (R-KP-4)", "attack order (R-KP-4)"),
+    ("disengage U X,Y", "irtautuminen (R-ZOC-3)", "disengage (R-ZOC-3)"),
+    ("withdraw U X,Y", "vetäytyminen (R-KP-4)", "withdrawal (R-KP-4)"),
+    ("rally U", "moraalin kohotus (R-MOR-2)", "rally (R-MOR-2)"),
+    ("recon U X,Y", "aktiivinen tiedustelu (R-REC-4)", "active recon (R-REC-4)"),
+    (
+        "fire U T [with W [disable A]]",
+        "tuli tulivaiheessa (R-ATK-*, R-AB-2)",
+        "fire in the fire phase (R-ATK-*, R-AB-2)",
+    ),
+    ("transfer SEAT", "KP:n siirto paikalle (R-CO-2)", "pass 1 KP to a seat (R-CO-2)"),
+    ("restore SEAT", "komentoyhteyden palautus (R-LINK-2)", "restore a command link (R-LINK-2)"),
+    ("tactic motti X,Y", "Mottitaktiikka (R-CO-1)", "Motti tactic (R-CO-1)"),
+    ("tactic painopiste SEAT", "Painopiste (R-CO-1)", "main effort (R-CO-1)"),
+    ("tactic sitova SEAT", "Sitova tuli (R-CO-1)", "holding fire (R-CO-1)"),
+    (
+        "tactic vetaytyminen U [U [U]]",
+        "Järjestäytynyt vetäytyminen (R-CO-1)",
+        "orderly withdrawal (R-CO-1)",
+    ),
+    ("confirm T", "vahvistettu maali (R-CO-5)", "confirmed target (R-CO-5)"),
+    ("promote SEAT", "kenttäylennys (R-LINK-3)", "field promotion (R-LINK-3)"),
+    ("report X,Y", "tiedusteluraportti ennen taistelua (R-CO-4)", "pre-game report (R-CO-4)"),
+    (
+        "organic M X,Y by O [danger]",
+        "kranaatinheitintuli, tulenjohtaja O (R-ORG-1)",
+        "organic mortar fire, observer O (R-ORG-1)",
+    ),
+    ("boost M", "tulen tehostus (R-FD-4)", "boost a pending organic strike (R-FD-4)"),
+    (
+        "strike k9|mlrs X,Y by O [danger]",
+        "epäsuora tuli kartan ulkopuolelta (R-OFF-*)",
+        "off-board strike (R-OFF-*)",
+    ),
+    ("clear U", "miinanraivaus (R-MINE-3)", "careful mine clearing (R-MINE-3)"),
+    ("rush U", "rynnistys miinoitteen läpi (R-MINE-4)", "rush through a minefield (R-MINE-4)"),
+    ("search U X,Y", "miinojen etsintä (R-REC-4)", "search a cell for mines (R-REC-4)"),
+    ("breach U X,Y", "suunniteltu raivaus (R-MINE-5)", "planned breach (R-MINE-5)"),
+    ("lay U X,Y [at]", "miinoitus, Murtosulute (R-MINE-1)", "lay mines, Murtosulute (R-MINE-1)"),
+    ("hide U", "piiloutuminen (R-MOR-3)", "hide (R-MOR-3)"),
+    ("use U ABILITY [T | X,Y]", "kyvyn käyttö (R-AB-*)", "use an ability (R-AB-*)"),
+    ("done", "vaihe päättyy", "end the phase"),
+)
+"""Every order of the notation (docs/notation.md) with a short description, for ``help``."""
+
+
+def _help_text(full: bool = True) -> str:
+    if not full:
+        return tr(
+            "Johdat koko puolta: käsky menee yksikön omalle paikalle, done päättää vaiheen.\n"
+            "help näyttää kaikki käskyt, orders lailliset käskyt, map kartan, quit tallentaa "
+            "ja lopettaa. Tab täydentää käskyt päätteessä.",
+            "You command the whole side: an order goes to its unit's seat, done ends the "
+            "phase.\nhelp lists every order, orders the legal ones, map redraws, quit saves "
+            "and stops. Tab completes orders on a terminal.",
+        )
+    lang_fi = get_language() == "fi"
+    width = max(len(n) for n, _, _ in ORDER_HELP)
+    orders = "\n".join(
+        f"  {notation:<{width}}  {fi if lang_fi else en}" for notation, fi, en in ORDER_HELP
+    )
     return tr(
         "Johdat koko puolta: käsky menee yksikön omalle paikalle, done päättää vaiheen.\n"
-        "Käskyt: move U X,Y · defend U · attack U T [from X,Y] · disengage U X,Y · "
-        "withdraw U X,Y · rally U · recon U X,Y · fire U T · done\n"
+        f"Käskyt (myös suomeksi, esim. liiku, hyökkää, isku):\n{orders}\n"
+        "Ennen hyökkäystä, tulta ja tulipyyntöä näytetään todennäköisyydet ja kysytään "
+        "vahvistus.\n"
         "Komennot: help (tämä ohje), map (kartta), orders (lailliset käskyt), "
         "quit (tallenna ja lopeta). Tab täydentää käskyt päätteessä.",
         "You command the whole side: an order goes to its unit's seat, done ends the phase.\n"
-        "Orders: move U X,Y · defend U · attack U T [from X,Y] · disengage U X,Y · "
-        "withdraw U X,Y · rally U · recon U X,Y · fire U T · done\n"
+        f"Orders (Finnish keywords work too):\n{orders}\n"
+        "Before an attack, fire or a fire request the odds are shown and you confirm.\n"
         "Commands: help (this text), map (redraw), orders (legal orders), "
         "quit (save and stop). Tab completes orders on a terminal.",
     )
@@ -784,18 +860,21 @@ def _orders_summary(orders: Sequence[Order]) -> list[str]:
 
 def _odds_lines(state: GameState, side: Side, order: Order) -> list[str]:
     assert order.unit is not None and order.target is not None
-    est = attack_estimate(state, side, order.unit, order.target, order.cell)
+    est = attack_estimate(state, side, order.unit, order.target, order.cell, order.weapon)
     o = est.odds
     pct = {k: f"{float(v) * 100:.1f} %" for k, v in o.outcomes().items()}
     adv = {"advantage": tr("etu", "advantage"), "disadvantage": tr("haitta", "disadvantage")}
     extra = f", {adv[est.advantage.value]}" if est.advantage.value in adv else ""
+    weapon = f" [{est.weapon}]" if order.weapon else ""
+    mods = ", ".join(f"{k} {v:+d}" for k, v in est.modifiers)
     return [
         tr(
-            f"Todennäköisyydet: {order.unit} → {order.target} (bonus +{est.bonus}, "
+            f"Todennäköisyydet: {order.unit} → {order.target}{weapon} (bonus {est.bonus:+d}, "
             f"puolustus {est.defence}{extra}, vahinko {est.damage}):",
-            f"Odds: {order.unit} → {order.target} (bonus +{est.bonus}, "
+            f"Odds: {order.unit} → {order.target}{weapon} (bonus {est.bonus:+d}, "
             f"defence {est.defence}{extra}, damage {est.damage}):",
         ),
+        f"  ({mods})",
         f"  {term('HEAVY_HIT')} {pct['heavy_hit']} · {term('HIT')} {pct['hit']} · "
         f"{term('PINNING')} {pct['pinning']} · {term('MISS')} {pct['miss']} · "
         + tr(
@@ -803,6 +882,56 @@ def _odds_lines(state: GameState, side: Side, order: Order) -> list[str]:
             f"expected damage {float(o.expected_damage):.2f}",
         ),
     ]
+
+
+def _pct(p: Fraction) -> str:
+    return f"{float(p) * 100:.1f} %"
+
+
+def strike_odds_lines(state: GameState, side: Side, order: Order) -> list[str]:
+    """The odds shown before a ``strike``/``organic`` order (views.strike_estimate): the
+    exact footprint for an off-board strike (R-OFF-3/4: the side's contact level on the
+    aimed cell, the scenario's scatter rule), the fixed area of an organic one (R-ORG-1),
+    and each own unit (danger close) and SPOTTED enemy the impact may reach."""
+    est = strike_estimate(state, side, order)
+    where = cell_text(est.aimed)
+    if est.odds is None:
+        head = tr(
+            f"Tulipyyntö: {status_text('organic')} ({est.weapon}) → {where}: ei hajontaa, "
+            f"{len(est.area)} ruutua osuu varmasti",
+            f"Fire request: {status_text('organic')} ({est.weapon}) → {where}: no scatter, "
+            f"{len(est.area)} cells hit for certain",
+        )
+        lines = [head]
+    else:
+        contact = term(str(est.contact).upper())
+        lines = [
+            tr(
+                f"Tulipyyntö: {status_text(est.weapon)} → {where} (kontakti {contact}, "
+                f"hajonta {est.scatter}):",
+                f"Fire request: {status_text(est.weapon)} → {where} (contact {contact}, "
+                f"scatter {est.scatter}):",
+            ),
+            tr(
+                f"  maaliruutu iskualueella {_pct(est.odds.p_aimed_hit)}, "
+                f"mahdollisia iskuruutuja {len(est.area)}",
+                f"  aimed cell in the impact area {_pct(est.odds.p_aimed_hit)}, "
+                f"{len(est.area)} cells may be hit",
+            ),
+        ]
+    for e in est.exposures:
+        who = tr("oma", "own") if e.own else tr("vihollinen", "enemy")
+        lines.append(
+            tr(
+                f"  {e.unit} ({who}, {cell_text(e.cell)}): osuma {_pct(e.p_hit)}, "
+                f"moraalikoe {_pct(e.p_morale_test)}",
+                f"  {e.unit} ({who}, {cell_text(e.cell)}): hit {_pct(e.p_hit)}, "
+                f"morale test {_pct(e.p_morale_test)}",
+            )
+        )
+    if not est.exposures:
+        lines.append(tr("  (ei tunnettuja yksiköitä alueella)", "  (no known unit in reach)"))
+    return lines
 
 
 def _say(text: str, style: str | None = None) -> None:
@@ -819,6 +948,38 @@ def _human_orders(state: GameState, seats: Sequence[str]) -> list[Order]:
     return out
 
 
+_ODDS_KINDS = (OrderKind.ATTACK, OrderKind.FIRE, OrderKind.STRIKE, OrderKind.ORGANIC)
+
+
+def _order_seat(state: GameState, human: Side, seats: Sequence[str], order: Order) -> str:
+    """The seat a human's order goes to: its unit's seat; otherwise (strike, tactic …) the
+    first open seat that may give it, else the first open seat."""
+    unit = state.units.get(order.unit or "")
+    if unit is not None and unit.side == human and unit.seat is not None:
+        return unit.seat
+    for seat in seats:
+        if is_legal(state, seat, order):
+            return seat
+    return seats[0]
+
+
+def _confirm_lines(
+    state: GameState, human: Side, seats: Sequence[str], orders: Sequence[Order], order: Order
+) -> list[str]:
+    """Odds to show and confirm before a legal attack, fire or fire request (empty for any
+    other order, or one the seat may not give: the engine then says why)."""
+    if order.kind not in _ODDS_KINDS:
+        return []
+    if order not in orders and not is_legal(state, _order_seat(state, human, seats, order), order):
+        return []
+    try:
+        if order.kind in (OrderKind.STRIKE, OrderKind.ORGANIC):
+            return strike_odds_lines(state, human, order)
+        return _odds_lines(state, human, order)
+    except TkError as exc:
+        return [exc.message(get_language())]
+
+
 def _give_human(
     session: GameSession, human: Side, seats: Sequence[str], order: Order
 ) -> list[Event]:
@@ -833,9 +994,7 @@ def _give_human(
                 break
             events.extend(session.give(seat, order))
         return events
-    unit = session.state.units.get(order.unit or "")
-    seat = unit.seat if unit is not None and unit.side == human else seats[0]
-    return session.give(seat, order)
+    return session.give(_order_seat(session.state, human, seats, order), order)
 
 
 def _computer_turn(session: GameSession, human: Side, bot_seed_base: int) -> None:
@@ -920,7 +1079,7 @@ def play_cmd(
     session = _resolve_play_target(target, who, seed, out)
     human: Side = "red" if session.record.human == "red" else "blue"
     ask = _reader()
-    _say(_help_text())
+    _say(_help_text(full=False))
     _computer_turn(session, human, session.record.seed)
     redraw = True
     while not session.state.finished:
@@ -934,7 +1093,7 @@ def play_cmd(
             _draw_view(view_for(state, human, log_limit=200), session.scenario, events=8)
             redraw = False
         orders = _human_orders(state, seats)
-        words = [str(o) for o in orders] + list(_COMMANDS)
+        words = [str(o) for o in orders] + list(_COMMANDS) + _KEYWORDS
         kp = ", ".join(f"{s} {state.kp.get(s, 0)}" for s in seats)
         prompt = (
             f"[{term(human)} · {_phase_text(state.phase.value)} · {term('command_points')} {kp}] > "
@@ -966,8 +1125,9 @@ def play_cmd(
         except TkError as exc:
             _say(exc.message(get_language()), style="red")
             continue
-        if order.kind in (OrderKind.ATTACK, OrderKind.FIRE) and order in orders:
-            for text in _odds_lines(state, human, order):
+        odds = _confirm_lines(state, human, seats, orders, order)
+        if odds:
+            for text in odds:
                 _say(text)
             answer = ask(tr("Vahvista (k/e)? ", "Confirm (y/n)? "), ["k", "e", "y", "n"])
             if answer is None or answer.lower() not in _YES:
