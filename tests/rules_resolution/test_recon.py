@@ -7,7 +7,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from taistelukentta.dice.scripted import ScriptedRoller
-from taistelukentta.rules.recon import ContactLevel, contact_level, recon_level, resolve_recon
+from taistelukentta.rules.recon import (
+    ContactLevel,
+    contact_level,
+    recon_level,
+    recon_target_modifier,
+    resolve_recon,
+)
 
 
 def test_r_rec_1_scout_d20_plus_tt_vs_d12_plus_stealth_plus_cover() -> None:
@@ -36,6 +42,13 @@ def test_r_rec_1_variant_000_target_rolls_d20_plus_cover_without_stealth() -> No
     assert result.rolls[1].expr == "d20"
     assert result.target_total == 20
     assert result.level is ContactLevel.NONE
+
+
+def test_r_rec_1_target_modifier_is_stealth_plus_cover_or_cover_alone() -> None:
+    assert recon_target_modifier(2, 3) == 5
+    assert recon_target_modifier(5, 1, use_stealth=False) == 1
+    roll = resolve_recon(ScriptedRoller([10, 4]), bonus=0, stealth=2, cover=3).rolls[1]
+    assert roll.modifier == recon_target_modifier(2, 3)
 
 
 @pytest.mark.parametrize(

@@ -40,6 +40,7 @@ from taistelukentta.rules.recon import (
     DEFAULT_SPOTTED_AT,
     ContactLevel,
     recon_level,
+    recon_target_modifier,
 )
 
 Distribution = tuple[tuple[int, Fraction], ...]
@@ -330,7 +331,7 @@ def recon_odds(
 ) -> ReconOdds:
     """Exact odds of :func:`~taistelukentta.rules.recon.resolve_recon` (R-REC-1, R-REC-2)."""
     die = DiceExpr.of(defender_die)
-    offset = bonus - die.modifier - (stealth if use_stealth else 0) - cover
+    offset = bonus - die.modifier - recon_target_modifier(stealth, cover, use_stealth=use_stealth)
     totals = {level: Fraction(0) for level in ContactLevel}
     for difference, p in _difference_distribution(advantage, die.dice_only):
         level = recon_level(difference + offset, tie=tie, known_at=known_at, spotted_at=spotted_at)

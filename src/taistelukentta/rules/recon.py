@@ -67,6 +67,12 @@ def recon_level(
     return contact_level(max(margin, 1), known_at=known_at, spotted_at=spotted_at)
 
 
+def recon_target_modifier(stealth: int, cover: int, *, use_stealth: bool = True) -> int:
+    """What the target adds to its die (R-REC-1): H + cover, or cover alone when
+    ``use_stealth`` is False (000 variant)."""
+    return (stealth if use_stealth else 0) + cover
+
+
 @dataclass(frozen=True, slots=True)
 class ReconResult:
     """One recon roll."""
@@ -106,7 +112,7 @@ def resolve_recon(
     target = roller.roll(
         die,
         f"{purpose}:target",
-        modifier=(stealth if use_stealth else 0) + cover,
+        modifier=recon_target_modifier(stealth, cover, use_stealth=use_stealth),
         secret=secret,
     )
     margin = scout.total - target.total
