@@ -451,6 +451,12 @@ def _check_transfer(state: GameState, seat: str, side: Side, order: Order) -> Pl
             f"paikka {target} on jo saanut KP-siirron tässä vuorossa (R-CO-2)",
         )
     _need_link(w, "kp_transfer", target)
+    leader = platoon_leader_unit(state, target)
+    if leader is not None and _cut_off(state.units[leader], state.turn_no):
+        raise _illegal(
+            f"{leader} has a communications break: it cannot receive KP (R-ATK-6)",
+            f"{leader}: viestiyhteys poikki, ei voi vastaanottaa KP:ta (R-ATK-6)",
+        )
     cost = state.scenario.options.kp_transfer
     return Plan(cost=company_cost(state, seat, cost), data=(target, cost))
 
@@ -894,9 +900,22 @@ def _passing(state: GameState, seat: str, side: Side, orders: list[Order]) -> li
 # --------------------------------------------------------------------------- base orders
 
 
+def _cut_off(unit: UnitState | None, turn_no: int) -> bool:
+    """R-ATK-6 communications break: the unit cannot receive or benefit from any commander
+    ability (004: "Se ei voi vastaanottaa tai hyötyä mistään komentajan kyvyistä (esim.
+    KP-siirto, taktiikat)"; docs/rules-readings.md)."""
+    return unit is not None and unit.comms_until is not None and unit.comms_until >= turn_no
+
+
 def _pp_applies(ext: Mapping[str, Any], unit: UnitState, turn_no: int) -> bool:
     pp: Mapping[str, Any] = ext.get("painopiste") or {}
-    return bool(pp) and pp["turn"] == turn_no and unit.side == "blue" and unit.group == pp["seat"]
+    return (
+        bool(pp)
+        and pp["turn"] == turn_no
+        and unit.side == "blue"
+        and unit.group == pp["seat"]
+        and not _cut_off(unit, turn_no)
+    )
 
 
 def _wrap_attack(base: OrderHandler) -> OrderHandler:
@@ -933,7 +952,11 @@ def _wrap_withdraw(base: OrderHandler) -> OrderHandler:
     def check(state: GameState, seat: str, side: Side, order: Order) -> Plan:
         plan = base.check(state, seat, side, order)
         unit = plan.unit
-        if unit is not None and _unit_mark(unit).get("ow") == state.turn_no:
+        if (
+            unit is not None
+            and _unit_mark(unit).get("ow") == state.turn_no
+            and not _cut_off(unit, state.turn_no)
+        ):
             return dataclasses.replace(plan, cost=0)
         return plan
 
@@ -1059,7 +1082,7 @@ def _after_attack(tx: Tx, aid: str, tid: str, data: dict[str, Any]) -> None:
     attacker = tx.units.get(aid)
     if attacker is None or attacker.side != "blue" or attacker.group != sit["seat"]:
         return
-    if tid not in tx.units:
+    if tid not in tx.units or _cut_off(attacker, tx.turn_no):
         return
     marks = int(tx.unit_ext(tid, MODULE, {}).get("sitova", 0)) + 1
     _set_mark(tx, tid, sitova=marks)
@@ -1069,7 +1092,7 @@ def _after_attack(tx: Tx, aid: str, tid: str, data: dict[str, Any]) -> None:
 def _attack_mods(tx: Tx, attacker: UnitState, target: UnitState) -> tuple[int, bool, bool]:
     """R-CO-5 confirmed target: the next Blue attack against it gets the bonus."""
     ext = tx.ext(MODULE)
-    if not ext or attacker.side != "blue":
+    if not ext or attacker.side != "blue" or _cut_off(attacker, tx.turn_no):
         return (0, False, False)
     confirmed = ext.get("confirmed")
     if not confirmed or target.id not in confirmed:
@@ -1082,7 +1105,7 @@ def _attack_mods(tx: Tx, attacker: UnitState, target: UnitState) -> tuple[int, b
 def _reroll(tx: Tx, attacker: UnitState, target: UnitState, effect: str) -> bool:
     """R-CO-4: the first missed Blue shot at a reconnoitred unit is rolled again."""
     ext = tx.ext(MODULE)
-    if not ext or attacker.side != "blue":
+    if not ext or attacker.side != "blue" or _cut_off(attacker, tx.turn_no):
         return False
     recon = ext.get("reconnoitred")
     if not recon or recon.get(target.id) is not False:
@@ -1103,7 +1126,7 @@ def _may_fire(cache: ScenarioCache, unit: UnitState, turn_no: int) -> bool:
     if not unit.ext:
         return False
     mark: Mapping[str, Any] = unit.ext.get(MODULE) or {}
-    return mark.get("ow") == turn_no
+    return mark.get("ow") == turn_no and not _cut_off(unit, turn_no)
 
 
 def _view(state: GameState, viewer: str) -> dict[str, Any]:
