@@ -366,6 +366,37 @@ def _dijkstra(
     return layers, np.asarray(dist, dtype=np.float64)[: layers * r], pred
 
 
+def _exact_regimes(
+    ed: _Edges,
+    inside: npt.NDArray[np.bool_],
+    steps: npt.NDArray[np.bool_],
+    limit: float | None,
+    predecessors: bool,
+    ascent_limit: int,
+) -> tuple[_I, _I, FloatArray, _I | None]:
+    """The exact regimes (A and B, :func:`_dijkstra` layered) on the window cells ``inside``
+    alone, over the edges ``steps`` (those between two such cells; ``inside`` must hold the
+    start). Returns the cells (window indices, in order: the compact numbering), each window
+    cell's compact index (-1 outside), the costs ``(layers, len(cells))`` and predecessors
+    per compact state."""
+    cells = np.flatnonzero(inside)
+    comp = np.full(ed.n, -1, dtype=np.int64)
+    comp[cells] = np.arange(len(cells))
+    layers, flat, pred = _dijkstra(
+        comp[ed.src[steps]].astype(np.int32),
+        comp[ed.dst[steps]].astype(np.int32),
+        ed.weight[steps],
+        ed.rise[steps],
+        len(cells),
+        int(comp[ed.start]),
+        limit,
+        predecessors,
+        True,
+        ascent_limit,
+    )
+    return cells, comp, flat.reshape(layers, len(cells)), pred
+
+
 @dataclass(slots=True)
 class _Reach:
     edges: _Edges
@@ -416,23 +447,10 @@ def _reach(
         comp_src = ed.src.astype(np.int64)
         e_mask = from_inside
     else:
-        cells = np.flatnonzero(inside)
-        comp = np.full(n, -1, dtype=np.int64)
-        comp[cells] = np.arange(len(cells))
-        both = from_inside & inside[ed.dst]
-        layers, flat, pred = _dijkstra(
-            comp[ed.src[both]].astype(np.int32),
-            comp[ed.dst[both]].astype(np.int32),
-            ed.weight[both],
-            ed.rise[both],
-            len(cells),
-            int(comp[ed.start]),
-            L,
-            predecessors,
-            True,
-            ascent_limit,
+        cells, comp, dist, pred = _exact_regimes(
+            ed, inside, from_inside & inside[ed.dst], L, predecessors, ascent_limit
         )
-        dist = flat.reshape(layers, len(cells))
+        layers = len(dist)
         comp_src = comp[ed.src]
         e_mask = from_inside
     r = len(cells)
@@ -624,21 +642,9 @@ def cost_field(
         ),
         dtype=np.float64,
     )
-    cells = np.flatnonzero(np.isfinite(ascent))
-    comp = np.full(n, -1, dtype=np.int64)
-    comp[cells] = np.arange(len(cells))
-    both = (comp[ed.src] >= 0) & (comp[ed.dst] >= 0)
-    layers, dist, _ = _dijkstra(
-        comp[ed.src[both]].astype(np.int32),
-        comp[ed.dst[both]].astype(np.int32),
-        ed.weight[both],
-        ed.rise[both],
-        len(cells),
-        int(comp[ed.start]),
-        None,
-        False,
-        True,
-        ascent_limit,
+    low = np.isfinite(ascent)
+    cells, _, dist, _ = _exact_regimes(
+        ed, low, low[ed.src] & low[ed.dst], None, False, ascent_limit
     )
-    full[cells] = np.minimum(full[cells], dist.reshape(layers, len(cells)).min(axis=0))
+    full[cells] = np.minimum(full[cells], dist.min(axis=0))
     return full.reshape(game_map.height, game_map.width)
