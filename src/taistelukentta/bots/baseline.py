@@ -33,7 +33,13 @@ from fractions import Fraction
 from typing import Any
 
 from taistelukentta.bots import commander
-from taistelukentta.bots.knowledge import Cell, shot_value, special_shot_value, special_weapons
+from taistelukentta.bots.knowledge import (
+    Cell,
+    attack_reach,
+    shot_value,
+    special_shot_value,
+    special_weapons,
+)
 from taistelukentta.rules.orders import Order, OrderKind
 
 GOOD_HIT_CHANCE = commander.GOOD_HIT_CHANCE
@@ -247,14 +253,22 @@ def _attack_choice(
     armoured = [tid for tid, e in enemies.items() if e.get("armoured")]
     for uid in movers:
         u = units[uid]
+        reach = attack_reach(u)  # no origin in range of a target farther than this
+        ux, uy = u["cell"]
         for tid, e in enemies.items():
+            ex, ey = e["cell"]
+            if max(ux - ex, ex - ux, uy - ey, ey - uy) > reach:
+                continue
             v = shot_value(u, e)
             if v[0] >= GOOD_HIT_CHANCE:
                 values[(uid, tid, None)] = v
         if armoured:
             # an AT weapon (R-ATK-9) against armour: ``attack U T with W``
             for w in special_weapons(str(u.get("card"))):
+                wreach = attack_reach(u, w.range)
                 for tid in armoured:
+                    if _cheb(u["cell"], enemies[tid]["cell"]) > wreach:
+                        continue
                     sv = special_shot_value(u, enemies[tid], w.id)
                     if sv is not None and sv[0] >= GOOD_HIT_CHANCE:
                         values[(uid, tid, w.id)] = sv

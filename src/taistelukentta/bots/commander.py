@@ -388,6 +388,23 @@ def strike(s: Seen, src: OrderSource, rng: random.Random) -> Order | None:
     return _best(found, rng)
 
 
+def _organic_in_reach(s: Seen, rounds: Mapping[str, int], busy: set[Any]) -> bool:
+    """Whether a support unit with rounds and no request on the way has a KNOWN or SPOTTED
+    contact within its indirect weapon's range (a support unit the view does not show —
+    another side's — counts as in reach: the engine's list decides)."""
+    for m, n in rounds.items():
+        if n <= 0 or m in busy:
+            continue
+        u = s.own.get(m)
+        c = card(u.get("card")) if u is not None else None
+        if u is None or c is None:
+            return True
+        reach = max((w.range for w in c.weapons if w.indirect), default=0)
+        if any(known and cheb(p, u["cell"]) <= reach for p, known in s.contact_points()):
+            return True
+    return False
+
+
 def fire_support(s: Seen, src: OrderSource, rng: random.Random) -> Order | None:
     """Organic mortar fire (R-ORG-1) on a KNOWN or SPOTTED contact when a support unit has
     rounds and no request on the way; a boost (R-FD-4) of this turn's organic request by
@@ -400,7 +417,7 @@ def fire_support(s: Seen, src: OrderSource, rng: random.Random) -> Order | None:
     pending = fs.get("pending") or ()
     busy = {p.get("unit") for p in pending if p.get("kind") == "organic"}
     rounds: Mapping[str, int] = fs.get("rounds_left") or {}
-    if any(n > 0 and m not in busy for m, n in rounds.items()) and s.kp >= opts.kp_organic_fire:
+    if s.kp >= opts.kp_organic_fire and _organic_in_reach(s, rounds, busy):
         found = [
             (_cluster(s, o.cell, 1), o)
             for o in src.of_kind(OrderKind.ORGANIC)

@@ -18,6 +18,7 @@ from typing import Any
 from taistelukentta.content.options import RuleOptions, load_options
 from taistelukentta.content.units import UnitCard, Weapon, load_unit_cards
 from taistelukentta.dice.roller import Advantage
+from taistelukentta.grid.terrain import load_terrain
 from taistelukentta.odds.exact import attack_odds
 
 Cell = tuple[int, int]
@@ -46,6 +47,21 @@ def card(card_id: object) -> UnitCard | None:
 def default_options() -> RuleOptions:
     """The bundled rule options (DEFAULT readings)."""
     return load_options()
+
+
+@cache
+def cheapest_step() -> float:
+    """The smallest movement multiplier of the bundled terrain (a road's): no unit gets
+    farther in one move than its movement divided by this."""
+    return min(t.move_cost for t in load_terrain() if t.move_cost is not None)
+
+
+def attack_reach(unit: Mapping[str, Any], weapon_range: int | None = None) -> int:
+    """How far from its cell ``unit`` (an own unit of the view) could fire this turn at
+    most: its movement over the cheapest terrain, plus the weapon's range."""
+    w = unit.get("weapon") or {}
+    rng = int(w.get("range", 0)) if weapon_range is None else weapon_range
+    return int(int(unit.get("movement", 0)) / cheapest_step()) + rng
 
 
 def has_ability(card_id: object, ability: str) -> bool:
