@@ -14,13 +14,23 @@ import json
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from taistelukentta.rules import Event, GameState
 from taistelukentta.rules.recon import ContactLevel
 from taistelukentta.rules.state import Side, other_side
 
 MINE_EVENTS = frozenset(
-    {"minefields_placed", "mines_laid", "mine_clear", "mine_search", "mine_breach"}
+    {
+        "minefields_placed",
+        "mines_laid",
+        "mine_clear",
+        "mine_search",
+        "mine_breach",
+        "mine_found",
+        "mine_rush",
+        "mine_triggered",
+    }
 )
 """Events of the mines module (R-MINE-*) whose side copy names mined cells that side
 knows: its own fields, the mines it lays, the cells it clears, searches or breaches."""
@@ -42,6 +52,8 @@ class FogTracker:
     side: Side
     ever_spotted: set[str] = field(default_factory=set)
     known_cells: set[tuple[int, int]] = field(default_factory=set)
+    mine_cells: set[tuple[int, int]] = field(default_factory=set)
+    """Cells the side's own mine events named (its fields, laid, found, searched …)."""
 
     def start(self, state: GameState) -> None:
         for obj in state.scenario.objectives:
@@ -64,6 +76,7 @@ class FogTracker:
                 mine = ev.for_side(self.side)
                 if mine is not None:
                     self.known_cells.update(_cells(mine))
+                    self.mine_cells.update(_cells(mine))
             elif ev.kind in ("move", "bump", "recon", "destroyed"):
                 mine = ev.for_side(self.side)
                 if mine is None:
@@ -114,3 +127,51 @@ def view_text(view: dict[str, object]) -> str:
     """The view as JSON text for searching. Dice faces (``"dice": [12, 18]``) are left out:
     they are not positions but would look like ``[x, y]``."""
     return json.dumps(_without_dice(view), ensure_ascii=False)
+
+
+STRIKE_SECRETS = frozenset({"delay", "delay_die", "due", "requested"})
+"""Keys of a pending strike only the game master may see (R-OFF-2, R-DICE-6)."""
+
+
+def _secret_rolls(value: object) -> Iterable[object]:
+    if isinstance(value, dict):
+        if value.get("secret"):
+            yield value
+        for v in value.values():
+            yield from _secret_rolls(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _secret_rolls(v)
+
+
+def module_leaks(state: GameState, tracker: FogTracker, view: dict[str, Any]) -> list[str]:
+    """What a side's view shows of the rule modules' secrets that it must not (issue 4):
+    an enemy pending strike, the delay or due turn of an own strike, a mined cell the side
+    never learnt, the GM's minefield list, a secret roll anywhere in the view."""
+    from taistelukentta.rules import fire_support, mines
+
+    side = tracker.side
+    found: list[str] = []
+    pending = view.get("fire_support", {}).get("pending", [])
+    own_ids = {p["id"] for p in fire_support.pending_strikes(state) if p["side"] == side}
+    for p in pending:
+        if p.get("id") not in own_ids:
+            found.append(f"enemy pending strike {p}")
+        secret = STRIKE_SECRETS & set(p)
+        if secret:
+            found.append(f"strike {p.get('id')} shows {sorted(secret)}")
+    truth = mines.mined_cells(state)
+    mv = view.get("mines", {})
+    if "fields" in mv:
+        found.append("the GM's minefield list")
+    for k in mv.get("known", []):
+        cell = (int(k["cell"][0]), int(k["cell"][1]))
+        if cell not in tracker.mine_cells:
+            found.append(f"mine cell {cell} never learnt")
+    text = json.dumps(mv)
+    for cell in truth:
+        if cell not in tracker.mine_cells and f"[{cell[0]}, {cell[1]}]" in text:
+            found.append(f"unknown mined cell {cell}")
+    for roll in _secret_rolls(view):
+        found.append(f"secret roll {roll}")
+    return found

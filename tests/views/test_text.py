@@ -165,7 +165,7 @@ def _random_played(scenario: str, seed: int, orders: int) -> tuple[object, ...]:
         if state.finished:
             break
         seat = next(s for s in state.seats(state.active) if s not in state.done)
-        legal = legal_orders(state, seat)
+        legal = legal_orders(state, seat, recon_cells=False)
         special = [o for o in legal if o.kind.value not in _BASE_KINDS]
         pool = special if special and rng.random() < 0.6 else legal
         state, evs = apply(state, seat, rng.choice(pool))

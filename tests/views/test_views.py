@@ -19,7 +19,7 @@ from taistelukentta.rules import Event, GameState, apply, legal_orders, new_game
 from taistelukentta.rules.recon import ContactLevel
 from taistelukentta.rules.state import SIDES, Contact, Side, contact_area
 from taistelukentta.views import redact, view_for
-from tests.views.fog_check import FogTracker, leaks, view_text
+from tests.views.fog_check import FogTracker, leaks, module_leaks, view_text
 
 
 def _side(name: str) -> Side:
@@ -54,7 +54,8 @@ def _check_game(
                 continue
             ids, cells = t.secrets(state)
             searched += len(ids) + len(cells)
-            found = leaks(view_text(view_for(state, viewer)), ids, cells)
+            view = view_for(state, viewer)
+            found = leaks(view_text(view), ids, cells) + module_leaks(state, t, view)
             assert not found, f"{scenario} seed {seed} order {n}: {viewer} view leaks {found}"
     return searched
 
@@ -89,7 +90,9 @@ def test_r_rec_5_random_play_never_leaks(seed: int, picks: random.Random) -> Non
         for side, t in trackers.items():
             t.feed(events)
             ids, cells = t.secrets(state)
-            assert not leaks(view_text(view_for(state, side)), ids, cells)
+            view = view_for(state, side)
+            assert not leaks(view_text(view), ids, cells)
+            assert not module_leaks(state, t, view)
 
 
 def test_r_rec_5_view_keys_and_json_safe() -> None:
@@ -213,3 +216,58 @@ def test_r_turn_2_victory_points_once_over() -> None:
         v = view_for(end, viewer, log_limit=0)
         assert v["victory_points"] == dict(end.vp or {})
         assert v["winner"] == end.winner
+
+
+_BASE_KINDS = frozenset(
+    {"move", "defend", "attack", "disengage", "withdraw", "rally", "recon", "fire", "done"}
+)
+
+
+@pytest.mark.parametrize(
+    ("scenario", "seed", "n_orders"), [("demo", 21, 150), ("terasvalli", 22, 150)]
+)
+def test_r_rec_5_module_orders_never_leak(scenario: str, seed: int, n_orders: int) -> None:
+    """Random play that prefers the rule modules' orders (strikes, mines, tactics,
+    abilities): no side's view shows an enemy id or cell without contact, an enemy pending
+    strike, its own strike's delay, a mined cell it never learnt or a secret roll."""
+    rng = random.Random(seed)
+    state = new_game(_scenario(scenario), seed)
+    trackers = {"blue": FogTracker("blue"), "red": FogTracker("red")}
+    for t in trackers.values():
+        t.start(state)
+    strikes = 0
+    for _ in range(n_orders):
+        if state.finished:
+            break
+        seat = next(s for s in state.seats(state.active) if s not in state.done)
+        orders = legal_orders(state, seat, recon_cells=False)
+        special = [o for o in orders if o.kind.value not in _BASE_KINDS]
+        pool = special if special and rng.random() < 0.6 else orders
+        state, events = apply(state, seat, rng.choice(pool))
+        strikes += sum(e.kind == "strike_ordered" for e in events)
+        for side, t in trackers.items():
+            t.feed(events)
+            ids, cells = t.secrets(state)
+            view = view_for(state, side)
+            found = leaks(view_text(view), ids, cells) + module_leaks(state, t, view)
+            assert not found, found
+    assert strikes > 0  # the check had pending strikes to look at
+
+
+def test_r_rec_5_module_leak_check_can_fail() -> None:
+    """The checker itself finds planted leaks (else the tests above could never fail)."""
+    state = new_game(_scenario("demo"), 11)
+    tracker = FogTracker("blue")
+    tracker.start(state)
+    view = view_for(state, "blue")
+    assert module_leaks(state, tracker, view) == []
+    gm = view_for(state, "gm")
+    planted = {
+        **view,
+        "mines": gm["mines"],
+        "fire_support": {"pending": [{"id": "s9", "due": 3}]},
+        "log": [{"data": {"rolls": [{"secret": True, "total": 4}]}}],
+    }
+    found = " ".join(module_leaks(state, tracker, planted))
+    for needle in ("minefield list", "enemy pending strike", "['due']", "secret roll"):
+        assert needle in found, needle
