@@ -58,10 +58,14 @@ def cheapest_step() -> float:
 
 def attack_reach(unit: Mapping[str, Any], weapon_range: int | None = None) -> int:
     """How far from its cell ``unit`` (an own unit of the view) could fire this turn at
-    most: its movement over the cheapest terrain, plus the weapon's range."""
+    most: its movement over the cheapest terrain, plus the weapon's range (no limit when
+    the view does not show its movement)."""
     w = unit.get("weapon") or {}
     rng = int(w.get("range", 0)) if weapon_range is None else weapon_range
-    return int(int(unit.get("movement", 0)) / cheapest_step()) + rng
+    movement = unit.get("movement")
+    if movement is None:  # a view without the figure: no limit
+        return 1 << 30
+    return int(int(movement) / cheapest_step()) + rng
 
 
 def has_ability(card_id: object, ability: str) -> bool:
@@ -124,7 +128,9 @@ def special_shot_value(
     if c is None:
         return None
     special = next((w for w in c.weapons if w.id == weapon_id), None)
-    basic = next((w for w in c.weapons if w.id == basic_view.get("id")), None)
+    basic = next((w for w in c.weapons if w.id == basic_view.get("id")), None) or next(
+        (w for w in c.weapons if w.basic), None
+    )
     if special is None or basic is None:
         return None
     bonus = int(basic_view["bonus"]) - basic.attack_bonus + special.attack_bonus

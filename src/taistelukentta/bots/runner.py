@@ -74,17 +74,15 @@ def bot_legal_orders(state: GameState, seat: str, *, recon: bool = True) -> list
       per unit that may recon, the visible cell nearest to each aim worth a look: the
       centre of each of its side's contacts below SPOTTED and of each objective (checked
       with :func:`is_legal`);
-    - without ``withdraw`` and ``disengage`` (one per destination, a fifth of the list),
-      which the baseline bot never gives.
+    - without ``disengage`` (one per destination), which the baseline bot never gives
+      (``withdraw`` stays: the bot withdraws a unit named in Järjestäytynyt vetäytyminen).
 
     With ``recon=False`` no recon candidates are added (the runner asks for them only while
     the seat's side has no SPOTTED contact: the baseline bot recons only then).
     Every order returned is legal. :func:`bot_order` hands the bot the same orders lazily
     (:func:`lazy_bot_orders`); this list is for tests and callers that want them all."""
     out = [
-        o
-        for o in legal_orders(state, seat, recon_cells=False)
-        if o.kind is not OrderKind.WITHDRAW and o.kind is not OrderKind.DISENGAGE
+        o for o in legal_orders(state, seat, recon_cells=False) if o.kind is not OrderKind.DISENGAGE
     ]
     if not recon or not out:
         return out
