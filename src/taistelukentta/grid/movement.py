@@ -485,6 +485,11 @@ SEARCH_MEMO_SIZE = 32
 _SEARCHES: OrderedDict[tuple[Any, ...], tuple[GameMap, _Reach]] = OrderedDict()
 
 
+def clear_search_memo() -> None:
+    """Forget the shared recent searches (benchmarks time a search from scratch)."""
+    _SEARCHES.clear()
+
+
 def _search(
     game_map: GameMap,
     start: Cell,
