@@ -121,10 +121,15 @@ def _scrub(value: Any, hidden: frozenset[str] | None, key: str | None = None) ->
     return value
 
 
-def view_for(state: GameState, viewer: str, *, log_limit: int | None = None) -> dict[str, Any]:
+def view_for(
+    state: GameState, viewer: str, *, log_limit: int | None = None, extras: bool = True
+) -> dict[str, Any]:
     """The JSON-safe view of ``state`` for ``viewer`` (``blue``, ``red``, ``gm`` or a seat).
 
-    ``log_limit`` keeps only the last N visible events (None = all, 0 = none)."""
+    ``log_limit`` keeps only the last N visible events (None = all, 0 = none).
+    ``extras=False`` leaves out the rule modules' entries (``command``, ``fire_support``,
+    ``mines``, ``abilities``; about half the cost of a view without its log) for a caller
+    that does not read them, such as a computer player deciding from legal orders."""
     kind, seat = resolve_viewer(state, viewer)
     cache = cache_for(state.scenario)
     scenario = state.scenario
@@ -174,7 +179,8 @@ def view_for(state: GameState, viewer: str, *, log_limit: int | None = None) -> 
         # (a unit destroyed out of sight must not show up as a count).
         out["destroyed"] = {"own": list(state.destroyed[side])}
         out["objectives"] = _objectives(state, side)
-    out.update(module_extras(state, kind))
+    if extras:
+        out.update(module_extras(state, kind))
     if log_limit == 0:
         out["log"] = []
     else:
@@ -209,7 +215,8 @@ def module_extras(state: GameState, viewer: ViewerKind) -> dict[str, Any]:
     raw = view_extras(state, viewer)
     out: dict[str, Any] = {key: {} for key in EXTRA_KEYS.values()}
     for module, value in raw.items():
-        out[EXTRA_KEYS.get(module, module)] = _jsonable(value)
+        # A side's entries are built fresh by the modules; the GM's may share module state.
+        out[EXTRA_KEYS.get(module, module)] = _jsonable(value) if viewer == "gm" else value
     fs = out["fire_support"]
     if viewer != "gm":
         # Own strikes on the way and own supply only; the same shape whatever the scenario.
