@@ -104,7 +104,7 @@ def test_r_link_1_show_command_panel(pending_game: Path) -> None:
     assert "Command:" not in red
 
 
-def test_r_off_1_play_help_lists_every_order(tmp_path: Path) -> None:
+def test_play_help_lists_every_order_kind(tmp_path: Path) -> None:
     out = _run(
         ["--lang", "en", "play", "demo", "--seed", "3", "--out", str(tmp_path / "h.json")], "help\n"
     )
