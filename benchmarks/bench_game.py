@@ -28,6 +28,7 @@ from taistelukentta.bots import BaselineBot, runner, simulate
 from taistelukentta.bots.runner import bot_legal_orders, bot_seed, run_bots
 from taistelukentta.content.scenario import Scenario, load_scenario
 from taistelukentta.rules import GameState, apply, engine, legal_orders, new_game
+from taistelukentta.rules.orders import BASE_KINDS
 from taistelukentta.rules.state import SIDES, Side
 from taistelukentta.views import view_for
 
@@ -53,15 +54,17 @@ def bench_games(n: int, rounds: int, profile: bool) -> None:
     print(f"demo, baseline bot on both sides, {rounds} × {n} games (load {_load()}):")
     for r in range(rounds):
         orders = 0
+        module = 0
         w0, c0 = time.perf_counter(), time.process_time()
         for seed in range(1 + r * n, 1 + (r + 1) * n):
             _, played = simulate(scen, seed)
             orders += len(played)
+            module += sum(1 for p in played if p.order.kind not in BASE_KINDS)
         wall, cpu = time.perf_counter() - w0, time.process_time() - c0
         print(
             f"  {n / wall:5.1f} games/s wall clock, {n / cpu:5.1f} games/s CPU time "
-            f"(target ≥ 20); {orders / n:.0f} orders/game, {cpu / orders * 1000:.2f} ms CPU "
-            "per order"
+            f"(target ≥ 20); {orders / n:.0f} orders/game ({module / n:.1f} of the rule "
+            f"modules), {cpu / orders * 1000:.2f} ms CPU per order"
         )
     print("  (CPU time = per core; wall clock is slower when other work shares the core)")
     if profile:
