@@ -158,6 +158,11 @@ def test_r_off_3_play_shows_strike_odds_and_asks(strike_game: Path, tmp_path: Pa
     assert [p["weapon"] for p in blue["fire_support"]["pending"]] == ["k9"]
     assert not {"delay", "delay_die", "due"} & set(blue["fire_support"]["pending"][0])
     assert red["fire_support"]["pending"] == []
+    gm: dict[str, Any] = json.loads(_run(["show", str(path), "--as", "gm", "--json"]))
+    (strike,) = gm["fire_support"]["pending"]
+    assert {"delay", "delay_die", "due"} <= set(strike) and strike["weapon"] == "k9"
+    gm_text = _flat(_run(["show", str(path), "--as", "gm"]))
+    assert f"(turn_no {strike['due']})" in gm_text
 
 
 def test_r_unit_3_play_shows_odds_with_the_weapon(tmp_path: Path) -> None:
