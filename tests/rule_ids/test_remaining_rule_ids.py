@@ -75,3 +75,23 @@ def test_r_co_3_tulitukipyynto_is_the_co_s_three_kp_order() -> None:
     assert (
         after.kp["co"] == kp_before - st.scenario.options.kp_fire_support_request == kp_before - 3
     )
+
+
+@pytest.mark.parametrize("scenario", ["demo", "terasvalli"])
+def test_r_kp_4_legal_orders_list_each_order_once(scenario: str) -> None:
+    """Two contacts in one cell must not make an order appear twice in the list."""
+    import random
+
+    from taistelukentta.content.scenario import load_scenario
+    from taistelukentta.rules import format_order, legal_orders
+
+    st = new_game(load_scenario(scenario), 11)
+    rng = random.Random(11)
+    for _ in range(250):
+        if st.finished:
+            break
+        seat = next(s for s in st.seats(st.active) if s not in st.done)
+        orders = legal_orders(st, seat)
+        listed = [format_order(o) for o in orders]
+        assert len(listed) == len(set(listed))
+        st, _ = apply(st, seat, rng.choice(orders))

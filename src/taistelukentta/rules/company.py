@@ -688,7 +688,8 @@ def _legal_tactic(state: GameState, seat: str, side: Side) -> Iterable[Order]:
     for u in sorted(state.units_of("blue"), key=lambda u: u.id):
         if u.action is None:
             cands.append(Order.tactic("vetaytyminen", units=(u.id,)))
-    return _passing(state, seat, side, cands)
+    # Two contacts may share a cell (or an area centre): list each order once.
+    return _passing(state, seat, side, list(dict.fromkeys(cands)))
 
 
 # --------------------------------------------------------------------------- confirm

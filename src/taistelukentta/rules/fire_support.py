@@ -630,7 +630,7 @@ def _target_cells(state: GameState, side: Side) -> list[Cell]:
         elif c.level >= need and c.area is not None:
             x0, y0, size = c.area
             cells.append((x0 + size // 2, y0 + size // 2))
-    return cells
+    return list(dict.fromkeys(cells))  # contacts may share a cell or an area centre
 
 
 # --------------------------------------------------------------------------- boost
