@@ -95,3 +95,21 @@ def test_r_kp_4_legal_orders_list_each_order_once(scenario: str) -> None:
         listed = [format_order(o) for o in orders]
         assert len(listed) == len(set(listed))
         st, _ = apply(st, seat, rng.choice(orders))
+
+
+def test_r_rec_4_active_recon_area_is_an_option() -> None:
+    from taistelukentta.rules.contacts import recon_area
+
+    st = company_game()
+    wide = company_game(options={"recon_area_radius": 2})
+    seen: dict[str, int] = {}
+
+    def size(key: str) -> Any:
+        def run(tx: Tx) -> None:
+            seen[key] = len(recon_area(tx, (20, 6)))
+
+        return run
+
+    surgery(st, size("default"))
+    surgery(wide, size("wide"))
+    assert seen == {"default": 9, "wide": 25}

@@ -131,6 +131,7 @@ class RuleOptions(BaseModel):
     # R-REC-2
     recon_known_at: Count
     recon_spotted_at: Count
+    recon_area_radius: Count
     # R-REC-3
     passive_spot_radius: Count
     # R-REC-4

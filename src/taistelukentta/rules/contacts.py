@@ -8,7 +8,7 @@ decides anything for a side from an enemy unit it has no contact with.
   unit spots (SPOTTED) every enemy within ``passive_spot_radius``; an enemy that moves
   through fully open terrain in the line of sight of a unit is spotted by it.
 - Active recon (R-REC-4, ``kp_active_recon``): an opposed recon roll (R-REC-1/2) against
-  each enemy unit within line of sight in the block of radius :data:`RECON_AREA_RADIUS`
+  each enemy unit within line of sight in the block of radius ``recon_area_radius`` (a rule option)
   around the named cell. The scout's side learns only the contacts it gains: failed rolls
   are the game master's alone (they would tell how many units stand there).
 - Decay (R-REC-5 DEFAULT, options ``contact_decay`` and ``contact_lost_out_of_sight``): when
@@ -28,9 +28,6 @@ from taistelukentta.grid.geometry import Cell, chebyshev
 from taistelukentta.rules.context import Tx
 from taistelukentta.rules.recon import ContactLevel, resolve_recon
 from taistelukentta.rules.state import Side, UnitState, other_side
-
-RECON_AREA_RADIUS = 1
-"""Active recon covers the 3×3 block around the named cell (DEFAULT; "a small area")."""
 
 
 def passive_observe(tx: Tx, side: Side, observers: Sequence[UnitState]) -> None:
@@ -104,7 +101,7 @@ def position_revealed(tx: Tx, attacker: str) -> None:
 
 def recon_area(tx: Tx, cell: Cell) -> list[Cell]:
     """The cells active recon at ``cell`` covers (on the map)."""
-    r = RECON_AREA_RADIUS
+    r = tx.opts.recon_area_radius
     x, y = cell
     return [
         (cx, cy)
