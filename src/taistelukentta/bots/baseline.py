@@ -36,6 +36,7 @@ from taistelukentta.bots import commander
 from taistelukentta.bots.knowledge import (
     Cell,
     attack_reach,
+    seat_kp,
     shot_value,
     special_shot_value,
     special_weapons,
@@ -178,10 +179,11 @@ def choose_order(
             holding.add(uid)
     movers = [uid for uid in free_units if uid not in holding]
 
-    # 5. attack orders with good odds (moving first)
-    attack = _attack_choice(units, enemies, movers, src, rng)
-    if attack is not None:
-        return attack
+    # 5. attack orders with good odds (moving first); none without the seat's own KP
+    if seat_kp(view, s.seat) > 0:
+        attack = _attack_choice(units, enemies, movers, src, rng)
+        if attack is not None:
+            return attack
 
     goals = {uid: _goal(view, units[uid], units) for uid in movers}
     mined = commander.known_mined(s)
@@ -241,8 +243,9 @@ def _attack_choice(
     rng: random.Random,
 ) -> Order | None:
     """The best unit/target pair with a listed attack order and a good chance to hit, from
-    the origin farthest from the target (stand-off); ties between pairs and between origins
-    are broken by the bot's rng (pairs in unit order, then in the order listed).
+    the origin farthest from the target (stand-off); ties are broken by the bot's rng: the
+    tied units are tried in a shuffled order, the first with listed orders attacks (its
+    tied targets and origins picked with the rng too).
 
     The odds of a pair do not depend on where it fires from, so the pairs are ranked from
     the view first and a unit's attack orders are looked at only while its pair could still
@@ -277,28 +280,33 @@ def _attack_choice(
         for (uid, tid, wid), v in values.items():
             if v == level:
                 wanted.setdefault(uid, set()).add((tid, wid))
-        pairs: dict[tuple[str, str, str | None], list[Order]] = {}
-        for uid in sorted(wanted):
+        # the units of this level in a random order (bot's rng), each asked for its
+        # attack orders until one has some: one fetch per attack in the usual case
+        order = sorted(wanted)
+        if len(order) > 1:
+            rng.shuffle(order)
+        for uid in order:
             targets = wanted[uid]
+            pairs: dict[tuple[str, str, str | None], list[Order]] = {}
             for o in src.of_unit(OrderKind.ATTACK, uid):
                 if o.unit == uid and o.target is not None and (o.target, o.weapon) in targets:
                     pairs.setdefault((uid, o.target, o.weapon), []).append(o)
-        if not pairs:
-            continue
-        best_pairs = list(pairs)
-        pair = best_pairs[0] if len(best_pairs) == 1 else rng.choice(best_pairs)
-        tx, ty = enemies[pair[1]]["cell"]
-        start = units[pair[0]]["cell"]
-        far = -1
-        ties: list[Order] = []
-        for o in pairs[pair]:
-            cx, cy = o.cell or start
-            d = max(cx - tx, tx - cx, cy - ty, ty - cy)
-            if d > far:
-                far, ties = d, [o]
-            elif d == far:
-                ties.append(o)
-        return ties[0] if len(ties) == 1 else rng.choice(ties)
+            if not pairs:
+                continue
+            best_pairs = list(pairs)
+            pair = best_pairs[0] if len(best_pairs) == 1 else rng.choice(best_pairs)
+            tx, ty = enemies[pair[1]]["cell"]
+            start = units[pair[0]]["cell"]
+            far = -1
+            ties: list[Order] = []
+            for o in pairs[pair]:
+                cx, cy = o.cell or start
+                d = max(cx - tx, tx - cx, cy - ty, ty - cy)
+                if d > far:
+                    far, ties = d, [o]
+                elif d == far:
+                    ties.append(o)
+            return ties[0] if len(ties) == 1 else rng.choice(ties)
     return None
 
 

@@ -304,22 +304,23 @@ def _confirm(s: Seen, src: OrderSource, rng: random.Random) -> Order | None:
 
 
 def _transfer(s: Seen, src: OrderSource, rng: random.Random) -> Order | None:
-    """1 KP to a platoon in link whose units have good uses for it (a unit to rally, a
-    target to attack with good odds) and that is short of KP, while the CO keeps one."""
+    """1 KP to a platoon in link whose units have more good uses for KP (an attack with
+    good odds: 1, a unit to rally: 2) than it has KP, while the CO keeps one; the platoon
+    short of the most first."""
     if s.kp < 2:
         return None
     links: Mapping[str, bool] = s.company.get("links") or {}
     given = set(s.company.get("transfers_this_turn") or ())
     uses: dict[str, int] = {}
     for g, ok in sorted(links.items()):
-        if not ok or g in given or seat_kp(s.view, g) >= 2:
+        if not ok or g in given:
             continue
         units = [u for u in s.own.values() if u.get("group") == g]
         n = _good_pairs(s, units) + sum(
             2 for u in units if {"SUPPRESSED", "RETREATING"} & set(u.get("statuses", ()))
         )
-        if n:
-            uses[g] = n
+        if n > seat_kp(s.view, g):
+            uses[g] = n - seat_kp(s.view, g)
     if not uses:
         return None
     found = [
@@ -408,8 +409,8 @@ def _organic_in_reach(s: Seen, rounds: Mapping[str, int], busy: set[Any]) -> boo
 def fire_support(s: Seen, src: OrderSource, rng: random.Random) -> Order | None:
     """Organic mortar fire (R-ORG-1) on a KNOWN or SPOTTED contact when a support unit has
     rounds and no request on the way; a boost (R-FD-4) of this turn's organic request by
-    the commander when KP are to spare. Never onto or next to own units, never a
-    danger-close request."""
+    the commander while it has the KP (the engine lists it only in the request's turn).
+    Never onto or next to own units, never a danger-close request."""
     fs = s.fire
     if not fs or s.kp <= 0 or not s.contact_points():
         return None
@@ -426,7 +427,7 @@ def fire_support(s: Seen, src: OrderSource, rng: random.Random) -> Order | None:
         best = _best(((sc, o) for sc, o in found if sc >= 1), rng)
         if best is not None:
             return best
-    if s.co and busy and s.kp >= opts.kp_organic_boost + 1:
+    if s.co and busy and s.kp >= opts.kp_organic_boost:
         boosts = src.of_kind(OrderKind.BOOST)
         if boosts:
             return boosts[0]
