@@ -132,6 +132,8 @@ class RuleOptions(BaseModel):
     recon_known_at: Count
     recon_spotted_at: Count
     recon_area_radius: Count
+    contact_area_known: Annotated[int, Field(ge=1)]
+    contact_area_suspected: Annotated[int, Field(ge=1)]
     # R-REC-3
     passive_spot_radius: Count
     # R-REC-4

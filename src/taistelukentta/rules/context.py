@@ -365,7 +365,9 @@ class Tx:
             label=label,
             level=level,
             cell=unit.cell if level == ContactLevel.SPOTTED else None,
-            area=contact_area(unit.cell, level),
+            area=contact_area(
+                unit.cell, level, self.opts.contact_area_known, self.opts.contact_area_suspected
+            ),
             card=unit.card if level >= ContactLevel.KNOWN else None,
         )
         if old == new:

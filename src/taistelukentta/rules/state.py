@@ -227,16 +227,22 @@ class Contact:
 
 
 KNOWN_BLOCK = 3
-"""Side of the fixed block a KNOWN contact's area is (R-REC-5)."""
+"""Default side of the fixed block a KNOWN contact's area is (option ``contact_area_known``)."""
 SUSPECTED_BLOCK = 5
-"""Side of the fixed block a SUSPECTED contact's area is (R-REC-5)."""
+"""Default side of a SUSPECTED contact's block (option ``contact_area_suspected``)."""
 
 
-def contact_area(cell: Cell, level: ContactLevel) -> tuple[int, int, int] | None:
-    """The fixed-grid block reported for a contact of ``level`` on a unit at ``cell``."""
+def contact_area(
+    cell: Cell,
+    level: ContactLevel,
+    known_block: int = KNOWN_BLOCK,
+    suspected_block: int = SUSPECTED_BLOCK,
+) -> tuple[int, int, int] | None:
+    """The fixed-grid block reported for a contact of ``level`` on a unit at ``cell``
+    (R-REC-5: KNOWN shows an approximate cell, SUSPECTED only "?" in an area)."""
     if level >= ContactLevel.SPOTTED:
         return None
-    size = KNOWN_BLOCK if level == ContactLevel.KNOWN else SUSPECTED_BLOCK
+    size = known_block if level == ContactLevel.KNOWN else suspected_block
     return (cell[0] // size * size, cell[1] // size * size, size)
 
 
