@@ -113,3 +113,26 @@ def test_r_rec_4_active_recon_area_is_an_option() -> None:
     surgery(st, size("default"))
     surgery(wide, size("wide"))
     assert seen == {"default": 9, "wide": 25}
+
+
+def test_r_rec_5_status_of_an_unspotted_contact_is_not_shown() -> None:
+    """A side with only a KNOWN contact learns nothing of that unit's status changes."""
+    from taistelukentta.rules.recon import ContactLevel as Level
+    from tests.engine.conftest import with_contact
+
+    st = with_contact(company_game(reds=[("R1", (30, 5))]), "blue", "R1", Level.KNOWN)
+    seen: list[Any] = []
+
+    def shake(tx: Tx) -> None:
+        tx.update("R1", shaken=tx.turn_no)
+        ev = tx.unit_event(
+            "status", "R1", {"status": "SHAKEN", "on": True}, spotted_keys=("status",)
+        )
+        seen.append(ev)
+
+    surgery(st, shake)
+    assert seen[0].for_side("blue") is None
+    assert seen[0].for_side("red") is not None
+    spotted = with_contact(st, "blue", "R1", Level.SPOTTED)
+    surgery(spotted, shake)
+    assert seen[1].for_side("blue") == {"unit": "R1", "status": "SHAKEN"}

@@ -227,6 +227,11 @@ _CACHES: dict[int, ScenarioCache] = {}
 _CACHE_LIMIT = 16
 
 
+SPOTTED_ONLY_KINDS = frozenset({"status"})
+"""Unit events a side sees only when it has the unit SPOTTED: a status change of a KNOWN or
+SUSPECTED contact would tell it what its contacts do not (e.g. that the unit was SHAKEN)."""
+
+
 def cache_for(scenario: Scenario) -> ScenarioCache:
     """The cache of ``scenario`` (kept for the most recent scenarios)."""
     c = _CACHES.get(id(scenario))
@@ -461,7 +466,7 @@ class Tx:
         data = {"unit": uid, **data}
         vis: dict[Side, dict[str, Any] | None] = {unit_side: _without_secret(data)}
         ref = self.ref(enemy, uid)
-        if ref is None:
+        if ref is None or (ref != uid and kind in SPOTTED_ONLY_KINDS):
             vis[enemy] = None
         else:
             keys = spotted_keys if ref == uid else contact_keys
