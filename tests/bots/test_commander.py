@@ -309,3 +309,12 @@ def test_r_ab_3_bot_uses_area_fire_on_several_enemies() -> None:
     )
     lone = _view([bmp, foes[0]], phase="fire")
     assert choose_order(lone, legal, random.Random(0)) == Order.done()
+
+
+def test_bot_modules_know_no_game_state() -> None:
+    """The commander's-game code and the public-data helpers never see a GameState."""
+    from taistelukentta.bots import commander, knowledge
+
+    for mod in (commander, knowledge):
+        assert "GameState" not in vars(mod)
+        assert "taistelukentta.rules.state" not in str(vars(mod).values())
