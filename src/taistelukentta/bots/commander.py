@@ -46,7 +46,7 @@ STRIKE_MIN_CONTACTS = 2
 """An off-board strike when at least this many enemy contacts lie within one cell of it."""
 AREA_MIN_TARGETS = 2
 """Lamauttava tuli when at least this many SPOTTED enemies stand in the area."""
-SEARCH_CHANCE = 0.3
+SEARCH_CHANCE = 0.5
 """How often a unit near a found minefield searches ahead before moving."""
 
 
@@ -193,7 +193,8 @@ def first_orders(s: Seen, src: OrderSource, rng: random.Random) -> Order | None:
 
 def company_orders(s: Seen, src: OrderSource, rng: random.Random) -> Order | None:
     """The company commander's orders (R-CO-1…5, R-LINK-2), in this order: restore a
-    platoon's lost link, an off-board strike on a cluster, the tactic of the turn (Motti
+    platoon's lost link, an off-board strike on a cluster, organic fire (and its boost:
+    only the commander boosts, in the request's turn), the tactic of the turn (Motti
     on a cluster of contacts, Järjestäytynyt vetäytyminen for a badly hurt unit near the
     enemy, painopiste for the platoon that can attack), confirm a target two platoons can
     fire at, KP to a platoon leader in link with good uses for it."""
@@ -208,7 +209,7 @@ def company_orders(s: Seen, src: OrderSource, rng: random.Random) -> Order | Non
         if found:
             size = {g: sum(1 for u in s.own.values() if u.get("group") == g) for g in out}
             return _best(((size[str(o.seat_ref)], o) for o in found), rng)
-    hit = strike(s, src, rng)
+    hit = strike(s, src, rng) or fire_support(s, src, rng)
     if hit is not None:
         return hit
     if not comp.get("tactic_this_turn"):

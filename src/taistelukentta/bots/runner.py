@@ -8,10 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from dataclasses import dataclass, field
+from typing import Any
 from weakref import WeakKeyDictionary
 
 from taistelukentta.bots.baseline import BaselineBot, LazyOrders
 from taistelukentta.content.scenario import Scenario
+from taistelukentta.errors import IllegalOrderError
 from taistelukentta.grid.geometry import Cell, chebyshev
 from taistelukentta.rules import (
     GM_SEAT,
@@ -75,18 +77,23 @@ def bot_legal_orders(state: GameState, seat: str, *, recon: bool = True) -> list
       centre of each of its side's contacts below SPOTTED and of each objective (checked
       with :func:`is_legal`);
     - without ``disengage`` (one per destination), which the baseline bot never gives
-      (``withdraw`` stays: the bot withdraws a unit named in Järjestäytynyt vetäytyminen).
+      (``withdraw`` stays: the bot withdraws a unit named in Järjestäytynyt vetäytyminen);
+    - of the attack orders, per unit, only :func:`attack_candidates` (attacks without a
+      move, and those that move first only from the origins farthest from each target),
+      listed after the other orders, unit by unit.
 
     With ``recon=False`` no recon candidates are added (the runner asks for them only while
     the seat's side has no SPOTTED contact: the baseline bot recons only then).
     Every order returned is legal. :func:`bot_order` hands the bot the same orders lazily
     (:func:`lazy_bot_orders`); this list is for tests and callers that want them all."""
-    out = [
-        o for o in legal_orders(state, seat, recon_cells=False) if o.kind is not OrderKind.DISENGAGE
-    ]
-    if not recon or not out:
+    full = legal_orders(state, seat, recon_cells=False)
+    out = [o for o in full if o.kind is not OrderKind.DISENGAGE and o.kind is not OrderKind.ATTACK]
+    if not out:
         return out
-    return out[:-1] + recon_candidates(state, seat) + out[-1:]
+    attackers = sorted({o.unit for o in full if o.kind is OrderKind.ATTACK and o.unit})
+    attacks = [o for uid in attackers for o in attack_candidates(state, seat, uid)]
+    recons = recon_candidates(state, seat) if recon else []
+    return out[:-1] + attacks + recons + out[-1:]
 
 
 def recon_candidates(state: GameState, seat: str) -> list[Order]:
@@ -132,6 +139,76 @@ def recon_candidates(state: GameState, seat: str) -> list[Order]:
     return recons
 
 
+def attack_candidates(state: GameState, seat: str, unit: str) -> list[Order]:
+    """``unit``'s attack orders as the baseline bot is offered them: every attack order
+    without a move (:func:`legal_orders` with ``attack_moves=False``), and of the orders
+    that move first only, per target and weapon, those from the listed origins farthest
+    from the target — the only ones the bot would pick (it attacks from the farthest
+    origin). The origins are the unit's move destinations within the weapon's range of
+    the target (the engine lists attack-after-move orders the same way); one of each
+    target's and weapon's set is checked with :func:`is_legal` (the rest differ only in
+    the cell). A unit that began its turn in an enemy ZoC has no move list: it gets the
+    engine's whole attack list. Orders without a move first, then by target, weapon and
+    cell."""
+    direct = legal_orders(
+        state, seat, recon_cells=False, unit=unit, kinds=(OrderKind.ATTACK,), attack_moves=False
+    )[:-1]
+    u = state.units.get(unit)
+    side = state.side_of_seat(seat)
+    if u is None or side is None or u.action is not None:
+        return direct
+    if u.zoc_at_start:
+        return legal_orders(state, seat, recon_cells=False, unit=unit, kinds=(OrderKind.ATTACK,))[
+            :-1
+        ]
+    moves = legal_orders(state, seat, recon_cells=False, unit=unit, kinds=(OrderKind.MOVE,))[:-1]
+    cells = [o.cell for o in moves if o.cell is not None]
+    if not cells:
+        return direct
+    card = cache_for(state.scenario).card(u)
+    weapons: list[tuple[str | None, int, int]] = []
+    basic = card.basic_weapon
+    if not basic.indirect:
+        weapons.append((None, basic.min_range or 0, basic.range))
+    for w in card.weapons:
+        if w.basic or w.area or w.indirect:
+            continue
+        weapons.append((_weapon_name(card, u, w.id), w.min_range or 0, w.range))
+    out = list(direct)
+    for tid, c in sorted(state.contacts[side].items()):
+        if c.level != ContactLevel.SPOTTED or c.cell is None:
+            continue
+        for name, low, high in weapons:
+            best = -1
+            far: list[Cell] = []
+            for cell in cells:
+                d = chebyshev(cell, c.cell)
+                if d > high or d < low or d < best:
+                    continue
+                if d > best:
+                    best, far = d, [cell]
+                else:
+                    far.append(cell)
+            if not far:
+                continue
+            made = [Order.attack(unit, tid, cell, weapon=name) for cell in sorted(far)]
+            if is_legal(state, seat, made[0]):
+                out.extend(made)
+    return out
+
+
+def _weapon_name(card: Any, unit: Any, weapon_id: str) -> str:
+    """The ``with`` name of a special weapon: its ability's id when an ability fires it
+    (the rule module's reading), else the weapon id."""
+    try:
+        from taistelukentta.rules.abilities import resolve_weapon
+
+        use = resolve_weapon(card, unit, weapon_id)
+    except (ImportError, IllegalOrderError):
+        return weapon_id
+    return use.ability.id if use.ability is not None else weapon_id
+
+
 _CHEAP = (OrderKind.RALLY, OrderKind.DEFEND)
 
 
@@ -163,6 +240,8 @@ def lazy_bot_orders(state: GameState, seat: str) -> LazyOrders:
             return found if unit is None else [o for o in found if o.unit == unit]
         if kind is OrderKind.DONE:
             return []
+        if kind is OrderKind.ATTACK and unit is not None:
+            return attack_candidates(state, seat, unit)
         return legal_orders(state, seat, recon_cells=False, unit=unit, kinds=(kind,))[:-1]
 
     return LazyOrders(fetch, nothing_else[-1])
