@@ -178,20 +178,14 @@ def attack_candidates(state: GameState, seat: str, unit: str) -> list[Order]:
     for tid, c in sorted(state.contacts[side].items()):
         if c.level != ContactLevel.SPOTTED or c.cell is None:
             continue
+        tx, ty = c.cell
+        dist = [(max(cx - tx, tx - cx, cy - ty, ty - cy), (cx, cy)) for cx, cy in cells]
         for name, low, high in weapons:
-            best = -1
-            far: list[Cell] = []
-            for cell in cells:
-                d = chebyshev(cell, c.cell)
-                if d > high or d < low or d < best:
-                    continue
-                if d > best:
-                    best, far = d, [cell]
-                else:
-                    far.append(cell)
-            if not far:
+            best = max((d for d, _ in dist if low <= d <= high), default=-1)
+            if best < 0:
                 continue
-            made = [Order.attack(unit, tid, cell, weapon=name) for cell in sorted(far)]
+            far = sorted(cell for d, cell in dist if d == best)
+            made = [Order.attack(unit, tid, cell, weapon=name) for cell in far]
             if is_legal(state, seat, made[0]):
                 out.extend(made)
     return out
