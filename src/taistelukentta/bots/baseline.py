@@ -59,20 +59,31 @@ OrderFetch = Callable[[OrderKind, str | None], Sequence[Order]]
 every unit when None), in the order of the full legal list, without ``done``."""
 
 
+TargetFetch = Callable[[OrderKind, str, frozenset[str]], Sequence[Order]]
+"""``fetch_targets(kind, unit, targets)``: ``fetch(kind, unit)`` keeping only the orders
+aimed at one of ``targets`` (the same orders in the same order), possibly computed more
+cheaply."""
+
+
 class LazyOrders:
     """Legal orders handed to the bot a kind (and a unit) at a time, fetched only when the
     bot asks — so the long families it never looks at (every move destination of every
     unit, attack-after-move for every unit and target…) are never built.
 
     ``fetch`` must answer from the engine's legal-order API for the seat (which is computed
-    from the side's own knowledge); ``done`` is the seat's ``done`` order. Each answer is
-    kept, so one object serves exactly one decision. Whatever the bot picks from it is one
-    of the orders ``fetch`` gave."""
+    from the side's own knowledge); ``done`` is the seat's ``done`` order;
+    ``fetch_targets`` (optional) answers a unit's orders aimed at some targets only. Each
+    answer is kept, so one object serves exactly one decision. Whatever the bot picks from
+    it is one of the orders ``fetch`` (or ``fetch_targets``) gave."""
 
-    def __init__(self, fetch: OrderFetch, done: Order) -> None:
+    def __init__(
+        self, fetch: OrderFetch, done: Order, fetch_targets: TargetFetch | None = None
+    ) -> None:
         self._fetch = fetch
+        self._fetch_targets = fetch_targets
         self.done = done
         self._seen: dict[tuple[OrderKind, str | None], Sequence[Order]] = {}
+        self._aimed: dict[tuple[OrderKind, str, frozenset[str]], Sequence[Order]] = {}
 
     def of_kind(self, kind: OrderKind) -> Sequence[Order]:
         """Every unit's legal orders of ``kind``."""
@@ -84,6 +95,20 @@ class LazyOrders:
         got = self._seen.get(key)
         if got is None:
             got = self._seen[key] = self._fetch(kind, unit)
+        return got
+
+    def of_unit_at(self, kind: OrderKind, unit: str, targets: frozenset[str]) -> Sequence[Order]:
+        """``unit``'s legal orders of ``kind`` aimed at one of ``targets``, in the order of
+        :meth:`of_unit`."""
+        key = (kind, unit, targets)
+        got = self._aimed.get(key)
+        if got is None:
+            whole = self._seen.get((kind, unit))
+            if whole is None and self._fetch_targets is not None:
+                got = self._fetch_targets(kind, unit, targets)
+            else:
+                got = [o for o in self.of_unit(kind, unit) if o.target in targets]
+            self._aimed[key] = got
         return got
 
 
@@ -100,6 +125,9 @@ class _ListedOrders:
 
     def of_kind(self, kind: OrderKind) -> Sequence[Order]:
         return self._by_kind[kind]
+
+    def of_unit_at(self, kind: OrderKind, unit: str, targets: frozenset[str]) -> Sequence[Order]:
+        return [o for o in self.of_unit(kind, unit) if o.target in targets]
 
     def of_unit(self, kind: OrderKind, unit: str | None) -> Sequence[Order]:
         if unit is None:
@@ -288,7 +316,8 @@ def _attack_choice(
         for uid in order:
             targets = wanted[uid]
             pairs: dict[tuple[str, str, str | None], list[Order]] = {}
-            for o in src.of_unit(OrderKind.ATTACK, uid):
+            aimed = frozenset(t for t, _ in targets)
+            for o in src.of_unit_at(OrderKind.ATTACK, uid, aimed):
                 if o.unit == uid and o.target is not None and (o.target, o.weapon) in targets:
                     pairs.setdefault((uid, o.target, o.weapon), []).append(o)
             if not pairs:

@@ -139,7 +139,9 @@ def recon_candidates(state: GameState, seat: str) -> list[Order]:
     return recons
 
 
-def attack_candidates(state: GameState, seat: str, unit: str) -> list[Order]:
+def attack_candidates(
+    state: GameState, seat: str, unit: str, targets: Collection[str] | None = None
+) -> list[Order]:
     """``unit``'s attack orders as the baseline bot is offered them: every attack order
     without a move (:func:`legal_orders` with ``attack_moves=False``), and of the orders
     that move first only, per target and weapon, those from the listed origins farthest
@@ -149,18 +151,20 @@ def attack_candidates(state: GameState, seat: str, unit: str) -> list[Order]:
     target's and weapon's set is checked with :func:`is_legal` (the rest differ only in
     the cell). A unit that began its turn in an enemy ZoC has no move list: it gets the
     engine's whole attack list. Orders without a move first, then by target, weapon and
-    cell."""
+    cell. With ``targets``, only the orders aimed at one of them (the same orders in the
+    same order as the whole answer filtered)."""
     direct = legal_orders(
         state, seat, recon_cells=False, unit=unit, kinds=(OrderKind.ATTACK,), attack_moves=False
     )[:-1]
+    if targets is not None:
+        direct = [o for o in direct if o.target in targets]
     u = state.units.get(unit)
     side = state.side_of_seat(seat)
     if u is None or side is None or u.action is not None:
         return direct
     if u.zoc_at_start:
-        return legal_orders(state, seat, recon_cells=False, unit=unit, kinds=(OrderKind.ATTACK,))[
-            :-1
-        ]
+        whole = legal_orders(state, seat, recon_cells=False, unit=unit, kinds=(OrderKind.ATTACK,))
+        return [o for o in whole[:-1] if targets is None or o.target in targets]
     moves = legal_orders(state, seat, recon_cells=False, unit=unit, kinds=(OrderKind.MOVE,))[:-1]
     cells = [o.cell for o in moves if o.cell is not None]
     if not cells:
@@ -177,6 +181,8 @@ def attack_candidates(state: GameState, seat: str, unit: str) -> list[Order]:
     out = list(direct)
     for tid, c in sorted(state.contacts[side].items()):
         if c.level != ContactLevel.SPOTTED or c.cell is None:
+            continue
+        if targets is not None and tid not in targets:
             continue
         tx, ty = c.cell
         dist = [(max(cx - tx, tx - cx, cy - ty, ty - cy), (cx, cy)) for cx, cy in cells]
@@ -238,7 +244,12 @@ def lazy_bot_orders(state: GameState, seat: str) -> LazyOrders:
             return attack_candidates(state, seat, unit)
         return legal_orders(state, seat, recon_cells=False, unit=unit, kinds=(kind,))[:-1]
 
-    return LazyOrders(fetch, nothing_else[-1])
+    def fetch_targets(kind: OrderKind, unit: str, targets: frozenset[str]) -> list[Order]:
+        if kind is OrderKind.ATTACK:
+            return attack_candidates(state, seat, unit, targets)
+        return [o for o in fetch(kind, unit) if o.target in targets]
+
+    return LazyOrders(fetch, nothing_else[-1], fetch_targets)
 
 
 def _nearest(cells: Collection[Cell], aim: Cell) -> Cell:
