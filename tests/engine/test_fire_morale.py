@@ -249,8 +249,8 @@ def test_r_atk_6_other_setbacks(dice: Dice, d6: int, field: str) -> None:
     dice.script(1, d6)
     st, _ = apply(st, "pl1", Order.fire("1R1", "R1"))
     value = getattr(st.units["1R1"], field)
-    # jam: Blue's next own turn; comms break: until the next turn starts (R-ATK-6, 004)
-    assert value is True or value == (blue_turn if field == "comms_until" else blue_turn + 2)
+    # jam: Blue's next own turn; comms break: until its next own turn starts (R-ATK-6)
+    assert value is True or value == (blue_turn + 1 if field == "comms_until" else blue_turn + 2)
 
 
 def test_r_atk_6_jammed_weapon_cannot_fire_next_own_turn() -> None:

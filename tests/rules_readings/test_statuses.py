@@ -61,11 +61,11 @@ def attack(events: list[Event]) -> Event:
 # --------------------------------------------------------------------------- R-ATK-6
 
 
-def test_r_atk_6_comms_break_option_defaults_to_004() -> None:
+def test_r_atk_6_comms_break_option_defaults_to_own_turn_start() -> None:
     spec = spec_by_name("comms_break_until")
     assert spec is not None and spec.rule == "R-ATK-6"
-    assert spec.value == "next_turn_start"
-    assert spec.choices == ("next_turn_start", "next_own_turn_start", "next_own_turn_end")
+    assert spec.value == "next_own_turn_start"
+    assert spec.choices == ("next_own_turn_start", "next_turn_start", "next_own_turn_end")
 
 
 @pytest.mark.parametrize(
@@ -138,8 +138,8 @@ def test_r_atk_6_comms_break_never_longer_than_rules_md(
 # --------------------------------------------------------------------------- R-MOR-2 SHAKEN
 
 
-def test_r_mor_2_shaken_clears_when_the_turn_ends_either_side() -> None:
-    state = duel()
+def test_r_mor_2_literal_variant_shaken_clears_when_any_turn_ends() -> None:
+    state = duel({"shaken_clears": "turn_end"})
     now = state.turn_no
     state = with_unit(state, "1R1", shaken=now)
     state = with_unit(state, "R1", shaken=now)  # shaken during Blue's turn
@@ -149,8 +149,8 @@ def test_r_mor_2_shaken_clears_when_the_turn_ends_either_side() -> None:
     assert state.units["R1"].shaken is None  # the (enemy's) turn ended: 004 "vuoron päättyessä"
 
 
-def test_r_mor_2_shaken_from_enemy_turn_gives_no_penalty_in_own_turn(dice: Dice) -> None:
-    state = with_unit(duel(), "R1", shaken=1)
+def test_r_mor_2_literal_variant_shaken_from_enemy_turn_no_penalty(dice: Dice) -> None:
+    state = with_unit(duel({"shaken_clears": "turn_end"}), "R1", shaken=1)
     state = to_fire_phase(end_turn(state))
     assert state.active == "red"
     dice.script(10, 2, 20)  # R1: 10 + 2 = 12 vs 12 + 1 → PINNING (margin −1); no morale test
@@ -158,8 +158,8 @@ def test_r_mor_2_shaken_from_enemy_turn_gives_no_penalty_in_own_turn(dice: Dice)
     assert "shaken" not in attack(events).data["modifiers"]
 
 
-def test_r_mor_2_shaken_rules_md_reading_keeps_it_into_own_turn(dice: Dice) -> None:
-    state = with_unit(duel({"shaken_clears": "own_turn_end"}), "R1", shaken=1)
+def test_r_mor_2_shaken_default_keeps_it_into_own_turn(dice: Dice) -> None:
+    state = with_unit(duel(), "R1", shaken=1)
     state = to_fire_phase(end_turn(state))
     assert state.units["R1"].shaken == 1
     dice.script(10, 2, 20)
@@ -174,10 +174,10 @@ def test_r_mor_2_shaken_rules_md_reading_keeps_it_into_own_turn(dice: Dice) -> N
     max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(d20=st.integers(min_value=1, max_value=20))
-def test_r_mor_2_suppressed_tests_at_the_end_of_the_enemy_turn(dice: Dice, d20: int) -> None:
+def test_r_mor_2_literal_variant_suppressed_tests_after_enemy_turn(dice: Dice, d20: int) -> None:
     """004 "Tila poistuu onnistuneella moraalitestillä vuoron lopussa": R1, suppressed in
     Blue's turn, tests (DC 12, M +1) when Blue's turn ends."""
-    state = with_unit(duel(), "R1", suppressed=1, status_dc=12)
+    state = with_unit(duel({"suppressed_recovery": "turn_end"}), "R1", suppressed=1, status_dc=12)
     dice.script(d20)
     state = end_turn(state)
     assert state.active == "red"
@@ -185,8 +185,8 @@ def test_r_mor_2_suppressed_tests_at_the_end_of_the_enemy_turn(dice: Dice, d20: 
     assert (state.units["R1"].suppressed is None) == passed
 
 
-def test_r_mor_2_suppressed_rules_md_reading_tests_only_after_own_turn(dice: Dice) -> None:
-    state = with_unit(duel({"suppressed_recovery": "own_turn_end"}), "R1", suppressed=1)
+def test_r_mor_2_suppressed_default_tests_only_after_own_turn(dice: Dice) -> None:
+    state = with_unit(duel(), "R1", suppressed=1)
     state = with_unit(state, "R1", status_dc=12)
     dice.script()  # no die may be rolled at the end of Blue's turn
     state = end_turn(state)

@@ -66,7 +66,7 @@ class RuleOptions(BaseModel):
     natural20_miss: Literal["pinning", "morale_penalty"]
     natural20_morale_penalty: Count
     # R-ATK-6 (004 reading; docs/rules-readings.md)
-    comms_break_until: Literal["next_turn_start", "next_own_turn_start", "next_own_turn_end"]
+    comms_break_until: Literal["next_own_turn_start", "next_turn_start", "next_own_turn_end"]
     # R-ATK-7
     flank_radius: Count
     flank_min_angle: Angle
@@ -98,8 +98,8 @@ class RuleOptions(BaseModel):
     morale_retreat_at: Count
     shaken_attack_penalty: Count
     # R-MOR-2 (004 readings; docs/rules-readings.md)
-    shaken_clears: Literal["turn_end", "own_turn_end"]
-    suppressed_recovery: Literal["turn_end", "own_turn_end"]
+    shaken_clears: Literal["own_turn_end", "turn_end"]
+    suppressed_recovery: Literal["own_turn_end", "turn_end"]
     # R-KP-4
     kp_rally: Count
     # R-MOR-3

@@ -391,6 +391,10 @@ def _ev_strike_hit(d: Mapping[str, Any]) -> str:
             f" (omat joukot, d6 = {d.get('danger_close')})",
             f" (danger close, d6 = {d.get('danger_close')})",
         )
+    if d.get("amount") is None:  # a contact below SPOTTED: that it was under the strike only
+        return tr(
+            f"{unit_ref(d.get('unit'))} iskun alla", f"{unit_ref(d.get('unit'))} under the strike"
+        )
     return tr(
         f"{unit_ref(d.get('unit'))} iskun alla: vahinko {d.get('amount')}{dc}",
         f"{unit_ref(d.get('unit'))} under the strike: damage {d.get('amount')}{dc}",
