@@ -124,12 +124,14 @@ def destinations(cache: ScenarioCache, unit: UnitState, know: Knowledge) -> dict
     hit: dict[Cell, float] | None = cache.reach_memo.get(key)
     if hit is not None:
         return hit
+    # the area-restricted sets of the key: the same answer, and the grid's search memo
+    # is shared with the free search and with later paths while they stay the same
     reach = reachable(
         cache.map,
         unit.cell,
         allowance,
-        blocked=know.blocked,
-        stop_cells=know.stop,
+        blocked=key[2],
+        stop_cells=key[3],
         allow_squeeze=cache.opts.diagonal_squeeze,
     )
     out = {c: v for c, v in reach.items() if c != unit.cell and c not in know.full}
@@ -155,8 +157,8 @@ def plan_path(
         unit.cell,
         goal,
         allowance,
-        blocked=know.blocked,
-        stop_cells=know.stop,
+        blocked=key[2],
+        stop_cells=key[3],
         allow_squeeze=cache.opts.diagonal_squeeze,
     )
     _remember(cache.path_memo, key, None if path is None else tuple(path))
