@@ -11,7 +11,6 @@ per origin, line-of-sight results per pair, terrain flags, per-card strength thr
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
@@ -302,7 +301,7 @@ class Tx:
         self.units[unit.id] = unit
 
     def update(self, uid: str, **changes: Any) -> UnitState:
-        u = replace(self.units[uid], **changes)
+        u = self.units[uid].with_changes(changes)
         self.units[uid] = u
         return u
 

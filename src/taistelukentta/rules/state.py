@@ -18,8 +18,9 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields
 from enum import StrEnum
+from operator import attrgetter
 from types import MappingProxyType
 from typing import Any, Literal
 
@@ -131,16 +132,28 @@ class UnitState:
             out.add("DAMAGED")
         return frozenset(out)
 
+    def with_changes(self, changes: Mapping[str, Any]) -> UnitState:
+        """``dataclasses.replace(self, **changes)``, a few times cheaper (the engine
+        replaces units several hundred times a game). TypeError for an unknown field."""
+        values = list(_unit_values(self))
+        for name, value in changes.items():
+            i = _UNIT_INDEX.get(name)
+            if i is None:
+                raise TypeError(f"UnitState has no field {name!r}")
+            values[i] = value
+        return UnitState(*values)
+
     def fresh_turn(self, zoc_at_start: bool) -> UnitState:
         """The unit at the start of its own turn: per-turn flags cleared."""
-        return replace(
-            self,
-            action=None,
-            moved=False,
-            fired=False,
-            reconned=False,
-            rallied=False,
-            zoc_at_start=zoc_at_start,
+        return self.with_changes(
+            {
+                "action": None,
+                "moved": False,
+                "fired": False,
+                "reconned": False,
+                "rallied": False,
+                "zoc_at_start": zoc_at_start,
+            }
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -183,6 +196,11 @@ class UnitState:
         data["cell"] = _cell(data["cell"])
         data["action"] = None if data.get("action") is None else Action(data["action"])
         return cls(**data)
+
+
+_UNIT_FIELDS = tuple(f.name for f in fields(UnitState))
+_UNIT_INDEX = {name: i for i, name in enumerate(_UNIT_FIELDS)}
+_unit_values = attrgetter(*_UNIT_FIELDS)
 
 
 @dataclass(frozen=True, slots=True)
