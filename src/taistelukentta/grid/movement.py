@@ -479,7 +479,7 @@ def _reach(
     return _Reach(ed, cells, layers, dist, pred, spent, round_src, round_dst)
 
 
-SEARCH_MEMO_SIZE = 32
+SEARCH_MEMO_SIZE = 256
 """How many recent reach searches :func:`reachable` and :func:`path_to` share."""
 
 _SEARCHES: OrderedDict[tuple[Any, ...], tuple[GameMap, _Reach]] = OrderedDict()

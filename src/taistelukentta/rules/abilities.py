@@ -468,8 +468,11 @@ def _execute_fire(tx: Tx, seat: str, order: Order, plan: Plan) -> None:
             sniper_disable(tx, plan.unit.id, order.target, pick)
 
 
-def _legal_special(state: GameState, seat: str, side: Side, kind: OrderKind) -> list[Order]:
-    """``attack``/``fire … with W`` for the special weapons the engine does not list."""
+def _legal_special(
+    state: GameState, seat: str, side: Side, kind: OrderKind, unit: str | None = None
+) -> list[Order]:
+    """``attack``/``fire … with W`` for the special weapons the engine does not list (only
+    unit ``unit``'s when given)."""
     cache = cache_for(state.scenario)
     contacts = state.contacts[side]
     spotted = {
@@ -481,7 +484,7 @@ def _legal_special(state: GameState, seat: str, side: Side, kind: OrderKind) -> 
         return []
     out: list[Order] = []
     for u in sorted(state.units.values(), key=lambda v: v.id):
-        if u.seat != seat:
+        if u.seat != seat or (unit is not None and u.id != unit):
             continue
         card = cache.card(u)
         if len(card.weapons) < 2:
@@ -524,11 +527,15 @@ def _legal_special(state: GameState, seat: str, side: Side, kind: OrderKind) -> 
     return out
 
 
-def _legal_attack(state: GameState, seat: str, side: Side) -> list[Order]:
-    return _legal_special(state, seat, side, OrderKind.ATTACK)
+def _legal_attack(
+    state: GameState, seat: str, side: Side, *, unit: str | None = None
+) -> list[Order]:
+    return _legal_special(state, seat, side, OrderKind.ATTACK, unit)
 
 
-def _legal_attack_moves(state: GameState, seat: str, side: Side) -> list[Order]:
+def _legal_attack_moves(
+    state: GameState, seat: str, side: Side, *, unit: str | None = None
+) -> list[Order]:
     """``attack U T from X,Y with W``: the attack orders that move first with a special
     weapon, one per destination the side believes reachable and target in W's range from
     it. Only units with a non-basic direct weapon that may fire at some SPOTTED target
@@ -545,7 +552,7 @@ def _legal_attack_moves(state: GameState, seat: str, side: Side) -> list[Order]:
     cost = command.order_cost(cache.opts, OrderKind.ATTACK)
     out: list[Order] = []
     for u in sorted(state.units.values(), key=lambda v: v.id):
-        if u.seat != seat or u.action is not None:
+        if u.seat != seat or u.action is not None or (unit is not None and u.id != unit):
             continue
         if u.suppressed is not None or u.retreating is not None:
             continue
@@ -578,8 +585,8 @@ def _legal_attack_moves(state: GameState, seat: str, side: Side) -> list[Order]:
     return out
 
 
-def _legal_fire(state: GameState, seat: str, side: Side) -> list[Order]:
-    return _legal_special(state, seat, side, OrderKind.FIRE)
+def _legal_fire(state: GameState, seat: str, side: Side, *, unit: str | None = None) -> list[Order]:
+    return _legal_special(state, seat, side, OrderKind.FIRE, unit)
 
 
 # --------------------------------------------------------------------------- R-AB-2 sniper
@@ -661,10 +668,12 @@ def _execute_hide(tx: Tx, seat: str, order: Order, plan: Plan) -> None:
     set_hidden(tx, plan.unit.id, "hide")
 
 
-def _legal_hide(state: GameState, seat: str, side: Side) -> list[Order]:
+def _legal_hide(state: GameState, seat: str, side: Side, *, unit: str | None = None) -> list[Order]:
     out = []
     for u in sorted(state.units.values(), key=lambda v: v.id):
-        if u.seat != seat or (MODULE in u.ext and is_hidden(u)):
+        if u.seat != seat or (unit is not None and u.id != unit):
+            continue
+        if MODULE in u.ext and is_hidden(u):
             continue
         card = cache_for(state.scenario).card(u)
         if not any(grants_hidden(a.id) for a in card.abilities):
@@ -733,11 +742,11 @@ def _execute_use(tx: Tx, seat: str, order: Order, plan: Plan) -> None:
     spec.execute(tx, plan.unit.id, order, data)
 
 
-def _legal_use(state: GameState, seat: str, side: Side) -> list[Order]:
+def _legal_use(state: GameState, seat: str, side: Side, *, unit: str | None = None) -> list[Order]:
     out: list[Order] = []
     cache = cache_for(state.scenario)
     for u in sorted(state.units.values(), key=lambda v: v.id):
-        if u.seat != seat:
+        if u.seat != seat or (unit is not None and u.id != unit):
             continue
         for ab in cache.card(u).abilities:
             spec = ABILITIES.get(ab.id)

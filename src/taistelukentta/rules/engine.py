@@ -63,6 +63,7 @@ from taistelukentta.rules.registry import (
     HOOKS,
     OrderHandler,
     Plan,
+    call_legal,
     handler_for,
     module_handlers,
     register_base,
@@ -734,7 +735,7 @@ def _module_orders(
         for fn in (h.legal, h.legal_moves if attack_moves else None):
             if fn is None:
                 continue
-            for o in fn(state, seat, side):
+            for o in call_legal(fn, state, seat, side, unit):
                 if (unit is None or o.unit == unit) and (kinds is None or o.kind in kinds):
                     out.append(o)
 

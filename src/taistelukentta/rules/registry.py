@@ -12,6 +12,7 @@ places of the engine; an empty list costs one attribute lookup and an empty loop
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -61,7 +62,12 @@ class OrderHandler:
     - ``phases``: the phases the kind may be given in.
     - ``legal_moves(state, seat, side)`` lists the orders of this kind that move first
       (``attack U T from X,Y with W``); ``legal_orders(attack_moves=False)`` leaves them
-      out without calling it. None lists none."""
+      out without calling it. None lists none.
+
+    A ``legal`` or ``legal_moves`` function may take a keyword-only ``unit: str | None``:
+    ``legal_orders(unit=U)`` then passes ``unit=U`` and the function may list only unit
+    U's orders (orders of other units are dropped anyway); without the keyword it is
+    called as above and its list is filtered (:func:`call_legal`)."""
 
     kind: OrderKind
     check: CheckFn
@@ -126,6 +132,32 @@ def module_handlers() -> tuple[OrderHandler, ...]:
     """Handlers whose legal orders the engine adds to ``legal_orders`` (every non-base
     handler with a ``legal`` or ``legal_moves`` function)."""
     return tuple(_EXTRA_LEGAL)
+
+
+_TAKES_UNIT: dict[Callable[..., Any], bool] = {}
+
+
+def takes_unit(fn: Callable[..., Any]) -> bool:
+    """Whether a ``legal``/``legal_moves`` function takes the keyword-only ``unit``."""
+    hit = _TAKES_UNIT.get(fn)
+    if hit is None:
+        try:
+            param = inspect.signature(fn).parameters.get("unit")
+        except (TypeError, ValueError):
+            param = None
+        hit = param is not None and param.kind is inspect.Parameter.KEYWORD_ONLY
+        _TAKES_UNIT[fn] = hit
+    return hit
+
+
+def call_legal(
+    fn: Callable[..., Iterable[Order]], state: GameState, seat: str, side: Side, unit: str | None
+) -> Iterable[Order]:
+    """``fn(state, seat, side)``, with ``unit=unit`` when a unit is asked for and ``fn``
+    takes it (see :class:`OrderHandler`); the caller still filters by unit."""
+    if unit is not None and takes_unit(fn):
+        return fn(state, seat, side, unit=unit)
+    return fn(state, seat, side)
 
 
 def _rebuild() -> None:
