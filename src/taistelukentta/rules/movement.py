@@ -321,15 +321,17 @@ def retreat_destination(tx: Tx, uid: str) -> tuple[Cell, list[Cell]] | None:
     here = distance_to(points, unit.cell)
     cover_need = tx.opts.retreat_recovery_cover
 
+    ordered = sorted(dests)
+    far = {c: distance_to(points, c) for c in ordered}
+
     def score(cell: Cell) -> tuple[bool, int, float]:
         return (
             cache.map.cover_at(cell) >= cover_need,
-            distance_to(points, cell),
+            far[cell],
             dests[cell] if points else -dests[cell],
         )
 
-    ordered = sorted(dests)
-    away = [c for c in ordered if distance_to(points, c) > here] if points else ordered
+    away = [c for c in ordered if far[c] > here] if points else ordered
     best = max(away or ordered, key=score)
     path = plan_path(cache, unit, know, best)
     if path is None:
