@@ -324,34 +324,39 @@ def _dijkstra(
     an A layer goes to a dead sink with infinite weight. Returns (layers, dist per state,
     predecessors).
     """
+    # int32 index arrays: what scipy's dijkstra works with (no conversion copies there)
     e = len(src)
-    row = np.zeros(r + 1, dtype=np.int64)
-    row[1:] = np.cumsum(np.bincount(src, minlength=r))
+    row = np.zeros(r + 1, dtype=np.int32)
+    np.cumsum(np.bincount(src, minlength=r), out=row[1:])
     if not layered:
         layers = 1
         total = r
         indptr = row
-        indices: _I = dst.astype(np.int64)
+        indices: _I32 = dst
         data = weight
         sources = [start]
     else:
         layers = ascent_limit + 1
         total = layers * r + 1  # + the sink
         sink = layers * r
-        a = np.arange(ascent_limit, dtype=np.int64)[:, None]
+        a = np.arange(ascent_limit, dtype=np.int32)[:, None]
         na = a + rise[None, :]
         ok = na < ascent_limit
-        indices = np.concatenate(
-            [np.where(ok, na * r + dst, sink).ravel(), ascent_limit * r + dst.astype(np.int64)]
+        indices = np.empty(layers * e, dtype=np.int32)
+        np.copyto(indices[: ascent_limit * e].reshape(ascent_limit, e), na * r + dst)
+        indices[: ascent_limit * e][~ok.ravel()] = sink
+        np.add(dst, ascent_limit * r, out=indices[ascent_limit * e :])
+        data = np.empty(layers * e, dtype=np.float64)
+        np.copyto(data[: ascent_limit * e].reshape(ascent_limit, e), weight)
+        data[: ascent_limit * e][~ok.ravel()] = np.inf
+        data[ascent_limit * e :] = np.where(rise > 0, weight * UPHILL_FACTOR, weight)
+        indptr = np.empty(layers * r + 2, dtype=np.int32)
+        np.add(
+            row[:-1][None, :],
+            np.arange(layers, dtype=np.int32)[:, None] * e,
+            out=indptr[: layers * r].reshape(layers, r),
         )
-        data = np.concatenate(
-            [
-                np.where(ok, weight, np.inf).ravel(),
-                np.where(rise > 0, weight * UPHILL_FACTOR, weight),
-            ]
-        )
-        starts = row[:-1][None, :] + np.arange(layers, dtype=np.int64)[:, None] * e
-        indptr = np.concatenate([starts.ravel(), [layers * e, layers * e]])
+        indptr[layers * r :] = layers * e
         sources = [start, ascent_limit * r + start] if ascent_limit else [start]
     graph = csr_matrix((data, indices, indptr), shape=(total, total))
     kwargs: dict[str, object] = {"directed": True, "indices": sources, "min_only": True}
@@ -412,6 +417,21 @@ class _Reach:
         return self.edges.cell(int(self.cells[state % len(self.cells)]))
 
 
+_HALF_STEPS: dict[int, tuple[GameMap, bool]] = {}
+
+
+def _half_steps(game_map: GameMap) -> bool:
+    """Whether every finite step cost of the map is a multiple of 0.5 (kept per map)."""
+    hit = _HALF_STEPS.get(id(game_map))
+    if hit is None or hit[0] is not game_map:
+        c = game_map.move_cost[np.isfinite(game_map.move_cost)] * 2
+        hit = (game_map, bool(np.all(c == np.round(c))))
+        if len(_HALF_STEPS) > 64:
+            _HALF_STEPS.clear()
+        _HALF_STEPS[id(game_map)] = hit
+    return hit[1]
+
+
 def _reach(
     game_map: GameMap,
     start: Cell,
@@ -428,6 +448,13 @@ def _reach(
     reaches within the allowance can be reached in full, so pass 2 runs the exact regimes on
     those cells alone (skipped when none of their steps climbs). Rounded last steps are then
     checked from every reached state.
+
+    Shortcut with the same answer: when step costs and the allowance are multiples of 0.5,
+    the exact regimes run on the whole window first. A cell pass 1 leaves out costs more
+    than the allowance + 0.25 (the search limit) in every regime, so the search never puts
+    it on its heap, and every other state is scanned with the same edges in the same
+    order: the same costs and predecessors. If a cell reached in full has a climbing step
+    pass 2 would have run, and this is its result; otherwise the two passes run as above.
     """
     L = movement
     min_cost = float(np.min(game_map.move_cost))
@@ -435,6 +462,17 @@ def _reach(
     radius = int(L / min_cost) + 2 if np.isfinite(min_cost) else 1
     ed = _edges(game_map, start, radius, blocked, stop_cells, allow_squeeze)
     n = ed.n
+    if (2 * L).is_integer() and np.any(ed.rise) and _half_steps(game_map):
+        layers, flat, pred = _dijkstra(
+            ed.src, ed.dst, ed.weight, ed.rise, n, ed.start, L, predecessors, True, ascent_limit
+        )
+        dist = flat.reshape(layers, n)
+        if np.any(ed.rise[(dist.min(axis=0) <= L)[ed.src]]):
+            cells = np.arange(n, dtype=np.int64)
+            every = np.ones(len(ed.src), dtype=np.bool_)
+            return _finish(
+                ed, cells, layers, dist, pred, ed.src.astype(np.int64), every, True, L, ascent_limit
+            )
     layers, lb, pred = _dijkstra(
         ed.src, ed.dst, ed.weight, ed.rise, n, ed.start, L, predecessors, False, ascent_limit
     )
@@ -445,19 +483,38 @@ def _reach(
         cells = np.arange(n, dtype=np.int64)
         dist = lb[None, :]
         comp_src = ed.src.astype(np.int64)
-        e_mask = from_inside
     else:
         cells, comp, dist, pred = _exact_regimes(
             ed, inside, from_inside & inside[ed.dst], L, predecessors, ascent_limit
         )
         layers = len(dist)
         comp_src = comp[ed.src]
-        e_mask = from_inside
+    return _finish(ed, cells, layers, dist, pred, comp_src, from_inside, climbs, L, ascent_limit)
+
+
+def _finish(
+    ed: _Edges,
+    cells: _I,
+    layers: int,
+    dist: FloatArray,
+    pred: _I | None,
+    comp_src: _I,
+    e_mask: npt.NDArray[np.bool_],
+    climbs: bool,
+    L: float,
+    ascent_limit: int,
+) -> _Reach:
+    """The allowance spent per window cell and the rounded last steps (from the edges
+    ``e_mask``, whose sources include every state reached in full)."""
+    n = ed.n
     r = len(cells)
     full = np.full(n, np.inf)
     full[cells] = dist.min(axis=0)
     spent = np.where(full <= L, full, np.inf)
-    # rounded last steps: from a state reached in full, half the step's cost must fit
+    # rounded last steps: from a state reached in full, half the step's cost must fit;
+    # only steps into cells not reached in full matter (path_to looks a goal up here only
+    # then), so the others are left out — the candidates of each cell keep their order
+    e_mask = e_mask & ~np.isfinite(spent[ed.dst])
     s_c = comp_src[e_mask]
     d_w = ed.dst[e_mask].astype(np.int64)
     wt = ed.weight[e_mask]
