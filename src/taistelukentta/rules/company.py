@@ -84,6 +84,8 @@ class _W:
     ext: Mapping[str, Any]
     round: int
     turn_no: int
+    links: dict[str, bool] | None = None
+    """Memo of :func:`_pos_link` answers for this world (None: do not keep them)."""
 
     @property
     def opts(self) -> RuleOptions:
@@ -96,7 +98,18 @@ def _ext(state: GameState) -> Mapping[str, Any]:
 
 
 def _w(state: GameState) -> _W:
-    return _W(state.scenario, state.units, _ext(state), state.round, state.turn_no)
+    ext = _ext(state)
+    # link answers depend only on this world: kept in the state's memo while its units,
+    # module state, round and turn are the very same objects/values
+    key = (state.units, ext, state.round, state.turn_no)
+    held = state.memo.get(_LINKS_MEMO)
+    if held is None or held[0] is not key[0] or held[1] is not key[1] or held[2:4] != key[2:]:
+        held = (*key, {})
+        state.memo[_LINKS_MEMO] = held
+    return _W(state.scenario, state.units, ext, state.round, state.turn_no, held[4])
+
+
+_LINKS_MEMO = "company_links"
 
 
 def _wt(tx: Tx) -> _W:
@@ -248,6 +261,15 @@ def _line_blocked(w: _W, a: Cell, b: Cell) -> bool:
 
 def _pos_link(w: _W, who: str) -> bool:
     """Whether unit ``who`` itself stands in link with the CO unit (no restoration)."""
+    if w.links is None:
+        return _pos_link_now(w, who)
+    hit = w.links.get(who)
+    if hit is None:
+        hit = w.links[who] = _pos_link_now(w, who)
+    return hit
+
+
+def _pos_link_now(w: _W, who: str) -> bool:
     co = _co_unit_w(w)
     if co is None:
         return False
