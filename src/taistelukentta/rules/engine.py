@@ -508,6 +508,10 @@ def is_legal(state: GameState, seat: str, order: Order) -> bool:
 # --------------------------------------------------------------------------- legal orders
 
 
+_DONE = Order.done()
+"""The ``done`` order every list ends with (orders are immutable: one object serves)."""
+
+
 def legal_orders(
     state: GameState,
     seat: str,
@@ -547,7 +551,7 @@ def legal_orders(
                     targets = [t for t in targets if target_blocked(state, u, t) is None]
                 out.extend(make(OrderKind.FIRE, u.id, None, t) for t in targets)
         _module_orders(state, seat, side, unit, out, None, attack_moves)
-        out.append(Order.done())
+        out.append(_DONE)
         return out
     opts = cache.opts
     kp = state.kp.get(seat, 0)
@@ -600,7 +604,7 @@ def legal_orders(
         if recon_cells and active_ok and not u.reconned and affordable(u, OrderKind.RECON):
             out.extend(make(OrderKind.RECON, u.id, c) for c in sorted(cache.visible_from(u.cell)))
     _module_orders(state, seat, side, unit, out, None, attack_moves)
-    out.append(Order.done())
+    out.append(_DONE)
     return out
 
 
@@ -635,7 +639,7 @@ def _legal_of_kinds(
                         targets = [t for t in targets if target_blocked(state, u, t) is None]
                     out.extend(make(OrderKind.FIRE, u.id, None, t) for t in targets)
         _module_orders(state, seat, side, unit, out, want, attack_moves)
-        out.append(Order.done())
+        out.append(_DONE)
         return out
     opts = cache.opts
     kp = state.kp.get(seat, 0)
@@ -712,7 +716,7 @@ def _legal_of_kinds(
         ):
             out.extend(make(OrderKind.RECON, u.id, c) for c in sorted(cache.visible_from(u.cell)))
     _module_orders(state, seat, side, unit, out, want, attack_moves)
-    out.append(Order.done())
+    out.append(_DONE)
     return out
 
 
@@ -946,11 +950,11 @@ def _auto_done(tx: Tx, seat: str) -> bool:
     may target, and no rule module's fire-phase handler lists an order for the seat (a
     special weapon beyond the basic range, ``hide``, an area ability …). The module lists
     are asked only when the basic check finds nothing, and stop at the first order."""
+    if tx.phase != Phase.FIRE:
+        return not any(u.seat == seat for u in tx.units.values())
     mine = [u for u in tx.units.values() if u.seat == seat]
     if not mine:
         return True
-    if tx.phase != Phase.FIRE:
-        return False
     cache = tx.cache
     contacts = tx.contacts[tx.active]
     snapshot: GameState | None = None
