@@ -29,6 +29,7 @@ from taistelukentta.rules import (
     new_game,
 )
 from taistelukentta.rules.context import ScenarioCache, cache_for
+from taistelukentta.rules.orders import trusted_order
 from taistelukentta.rules.recon import ContactLevel
 from taistelukentta.rules.state import Side
 from taistelukentta.views import view_for
@@ -191,7 +192,8 @@ def attack_candidates(
             if best < 0:
                 continue
             far = sorted(cell for d, cell in dist if d == best)
-            made = [Order.attack(unit, tid, cell, weapon=name) for cell in far]
+            # ids from the state, cells from the destinations, names from the card
+            made = [trusted_order(OrderKind.ATTACK, unit, cell, tid, weapon=name) for cell in far]
             if is_legal(state, seat, made[0]):
                 out.extend(made)
     return out

@@ -444,10 +444,16 @@ _set = object.__setattr__
 
 
 def trusted_order(
-    kind: OrderKind, unit: str | None = None, cell: Cell | None = None, target: str | None = None
+    kind: OrderKind,
+    unit: str | None = None,
+    cell: Cell | None = None,
+    target: str | None = None,
+    *,
+    weapon: str | None = None,
 ) -> Order:
-    """An :class:`Order` built without validation, for orders the engine itself generated
-    from valid ids and cells (``legal_orders`` builds thousands)."""
+    """An :class:`Order` built without validation, for orders the engine (or the bot
+    runner) itself generated from valid ids, cells and weapon names (``legal_orders``
+    builds thousands)."""
     order: Order = _new(Order)
     _set(order, "kind", kind)
     _set(order, "unit", unit)
@@ -455,7 +461,7 @@ def trusted_order(
     _set(order, "target", target)
     _set(order, "seat_ref", None)
     _set(order, "units", ())
-    _set(order, "weapon", None)
+    _set(order, "weapon", weapon)
     _set(order, "observer", None)
     _set(order, "word", None)
     _set(order, "flags", ())
