@@ -153,9 +153,28 @@ def _is_hidden(unit: UnitState) -> bool:
 # --------------------------------------------------------------------------- who commands
 
 
+_SCENARIO_SEATS: dict[int, tuple[Scenario, dict[str, str | None], str]] = {}
+
+
+def _seats_of(scenario: Scenario) -> tuple[dict[str, str | None], str]:
+    """Per scenario (immutable), kept: each Blue seat's leader unit and the CO seat."""
+    hit = _SCENARIO_SEATS.get(id(scenario))
+    if hit is None or hit[0] is not scenario:
+        leaders = {seat.id: _find_seat_leader(scenario, seat.id) for seat in scenario.blue.seats}
+        if len(_SCENARIO_SEATS) > 16:
+            _SCENARIO_SEATS.clear()
+        hit = (scenario, leaders, _find_co_seat(scenario))
+        _SCENARIO_SEATS[id(scenario)] = hit
+    return hit[1], hit[2]
+
+
 def _seat_leader(scenario: Scenario, seat_id: str) -> str | None:
     """The leader unit id of a Blue seat as the scenario names it (or the first unit of
     the seat whose card has the seat's role)."""
+    return _seats_of(scenario)[0].get(seat_id)
+
+
+def _find_seat_leader(scenario: Scenario, seat_id: str) -> str | None:
     for seat in scenario.blue.seats:
         if seat.id != seat_id:
             continue
@@ -170,6 +189,10 @@ def _seat_leader(scenario: Scenario, seat_id: str) -> str | None:
 
 
 def _original_co_seat(scenario: Scenario) -> str:
+    return _seats_of(scenario)[1]
+
+
+def _find_co_seat(scenario: Scenario) -> str:
     for seat in scenario.blue.seats:
         if seat.role == "company_commander":
             return seat.id
