@@ -203,6 +203,20 @@ _UNIT_INDEX = {name: i for i, name in enumerate(_UNIT_FIELDS)}
 _unit_values = attrgetter(*_UNIT_FIELDS)
 
 
+_BLUE_SEATS: dict[int, tuple[Scenario, tuple[str, ...]]] = {}
+
+
+def _blue_seat_ids(scenario: Scenario) -> tuple[str, ...]:
+    """The Blue seat ids of a scenario (immutable), kept per scenario object."""
+    hit = _BLUE_SEATS.get(id(scenario))
+    if hit is None or hit[0] is not scenario:
+        if len(_BLUE_SEATS) > 16:
+            _BLUE_SEATS.clear()
+        hit = (scenario, tuple(s.id for s in scenario.blue.seats))
+        _BLUE_SEATS[id(scenario)] = hit
+    return hit[1]
+
+
 @dataclass(frozen=True, slots=True)
 class Contact:
     """What one side knows of one enemy unit (R-REC-2, R-REC-5).
@@ -362,13 +376,13 @@ class GameState:
         """The seats of a side: Blue ``co``, ``pl1`` …; Red ``gm``."""
         if side == "red":
             return (GM_SEAT,)
-        return tuple(s.id for s in self.scenario.blue.seats)
+        return _blue_seat_ids(self.scenario)
 
     def side_of_seat(self, seat: str) -> Side | None:
         """The side a seat plays, or None for an unknown seat."""
         if seat == GM_SEAT:
             return "red"
-        if seat in self.seats("blue"):
+        if seat in _blue_seat_ids(self.scenario):
             return "blue"
         return None
 
