@@ -508,6 +508,14 @@ def is_legal(state: GameState, seat: str, order: Order) -> bool:
 # --------------------------------------------------------------------------- legal orders
 
 
+def _seat_units(state: GameState, seat: str, unit: str | None) -> list[UnitState]:
+    """The seat's units in id order (only ``unit`` when given)."""
+    if unit is not None:
+        u = state.units.get(unit)
+        return [u] if u is not None and u.seat == seat else []
+    return sorted((u for u in state.units.values() if u.seat == seat), key=lambda u: u.id)
+
+
 _DONE = Order.done()
 """The ``done`` order every list ends with (orders are immutable: one object serves)."""
 
@@ -538,10 +546,7 @@ def legal_orders(
     cache = cache_for(state.scenario)
     contacts = state.contacts[side]
     out: list[Order] = []
-    mine = sorted(
-        (u for u in state.units.values() if u.seat == seat and (unit is None or u.id == unit)),
-        key=lambda u: u.id,
-    )
+    mine = _seat_units(state, seat, unit)
     make = cache.order
     if state.phase == Phase.FIRE:
         for u in mine:
@@ -625,10 +630,7 @@ def _legal_of_kinds(
     cache = cache_for(state.scenario)
     contacts = state.contacts[side]
     out: list[Order] = []
-    mine = sorted(
-        (u for u in state.units.values() if u.seat == seat and (unit is None or u.id == unit)),
-        key=lambda u: u.id,
-    )
+    mine = _seat_units(state, seat, unit)
     make = cache.order
     if state.phase == Phase.FIRE:
         if OrderKind.FIRE in want:
