@@ -218,12 +218,15 @@ class Roller:
 
         The log is not part of it (the game log keeps the records).
         """
+        global _LAST_STATE
         version, internal, gauss = self._rng.getstate()
+        listed = list(internal)
+        _LAST_STATE = (listed, internal)
         return {
             "version": STATE_VERSION,
             "seed": self.seed,
             "seq": self._seq,
-            "rng": [version, list(internal), gauss],
+            "rng": [version, listed, gauss],
         }
 
     @classmethod
@@ -235,14 +238,25 @@ class Roller:
             roller = cls(int(state["seed"]))
             roller._seq = int(state["seq"])
             version, internal, gauss = state["rng"]
-            roller._rng.setstate(
-                (int(version), tuple(int(x) for x in internal), None if gauss is None else gauss)
-            )
+            listed, made = _LAST_STATE
+            if internal is listed and tuple(internal) == made:
+                # the list the last getstate gave, unchanged: its ints are ``made``
+                words = made
+            else:
+                words = tuple(map(int, internal))
+            roller._rng.setstate((int(version), words, None if gauss is None else gauss))
         except (KeyError, TypeError, ValueError) as exc:
             raise ArgumentError(
                 f"roller state is broken: {exc}", f"heittäjän tila on virheellinen: {exc}"
             ) from None
         return roller
+
+
+_LAST_STATE: tuple[list[int], tuple[int, ...]] = ([], ())
+"""The generator words of the last :meth:`Roller.getstate`: the list put in the snapshot
+and the tuple it was copied from. :meth:`Roller.from_state` given that same list, still
+equal to the tuple, restores the tuple without converting the 625 words one by one (an
+``apply`` that rolls restores the snapshot the previous one made)."""
 
 
 def _int(data: Mapping[str, Any], key: str) -> int:
