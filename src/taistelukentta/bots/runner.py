@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from typing import Any
 from weakref import WeakKeyDictionary
 
+import numpy as np
+
 from taistelukentta.bots.baseline import BaselineBot, LazyOrders
 from taistelukentta.content.scenario import Scenario
 from taistelukentta.errors import IllegalOrderError
@@ -180,18 +182,25 @@ def attack_candidates(
             continue
         weapons.append((_weapon_name(card, u, w.id), w.min_range or 0, w.range))
     out = list(direct)
+    xs: np.ndarray[Any, Any] | None = None
+    ys: np.ndarray[Any, Any] | None = None
     for tid, c in sorted(state.contacts[side].items()):
         if c.level != ContactLevel.SPOTTED or c.cell is None:
             continue
         if targets is not None and tid not in targets:
             continue
+        if xs is None or ys is None:
+            xs = np.fromiter((cell[0] for cell in cells), dtype=np.int64, count=len(cells))
+            ys = np.fromiter((cell[1] for cell in cells), dtype=np.int64, count=len(cells))
         tx, ty = c.cell
-        dist = [(max(cx - tx, tx - cx, cy - ty, ty - cy), (cx, cy)) for cx, cy in cells]
+        # Chebyshev distance of every origin to the target, in one array operation
+        dist = np.maximum(np.abs(xs - tx), np.abs(ys - ty))
         for name, low, high in weapons:
-            best = max((d for d, _ in dist if low <= d <= high), default=-1)
-            if best < 0:
+            reach = dist[(dist >= low) & (dist <= high)]
+            if reach.size == 0:
                 continue
-            far = sorted(cell for d, cell in dist if d == best)
+            best = reach.max()
+            far = sorted(cells[i] for i in np.flatnonzero(dist == best).tolist())
             # ids from the state, cells from the destinations, names from the card
             made = [trusted_order(OrderKind.ATTACK, unit, cell, tid, weapon=name) for cell in far]
             if is_legal(state, seat, made[0]):
