@@ -357,12 +357,39 @@ def _contact(uid: str, state: GameState, side: Side, *, gm: bool) -> dict[str, A
     return entry
 
 
+_OBJ_MEMO: dict[int, tuple[Scenario, list[tuple[Any, tuple[Cell, ...], frozenset[Cell]]]]] = {}
+"""Per scenario (by identity; the entry keeps it alive): each objective with its cells."""
+
+
+def _objective_cells(scenario: Scenario) -> list[tuple[Any, tuple[Cell, ...], frozenset[Cell]]]:
+    hit = _OBJ_MEMO.get(id(scenario))
+    if hit is not None and hit[0] is scenario:
+        return hit[1]
+    made = []
+    for obj in scenario.objectives:
+        cells = tuple((int(c[0]), int(c[1])) for c in obj.cells)
+        made.append((obj, cells, frozenset(cells)))
+    if len(_OBJ_MEMO) >= 64:
+        _OBJ_MEMO.clear()
+    _OBJ_MEMO[id(scenario)] = (scenario, made)
+    return made
+
+
 def _objectives(state: GameState, side: Side | None) -> list[dict[str, Any]]:
     """Objectives with what the viewer knows of who stands on them."""
     out = []
     occ = state.occupancy()
-    for obj in state.scenario.objectives:
-        cells: list[Cell] = [(int(c[0]), int(c[1])) for c in obj.cells]
+    units = state.units
+    spotted_cells = (
+        None
+        if side is None
+        else {
+            ct.cell
+            for ct in state.contacts[side].values()
+            if ct.level == ContactLevel.SPOTTED and ct.cell is not None
+        }
+    )
+    for obj, cells, cellset in _objective_cells(state.scenario):
         entry: dict[str, Any] = {
             "id": obj.id,
             "name": {"fi": obj.name.fi, "en": obj.name.en},
@@ -370,17 +397,13 @@ def _objectives(state: GameState, side: Side | None) -> list[dict[str, Any]]:
             "vp": obj.vp,
             "holder_at_start": obj.holder_at_start,
         }
-        if side is None:
-            here = {state.units[uid].side for c in cells for uid in occ.get(c, ())}
+        if spotted_cells is None:
+            here = {units[uid].side for c in cells for uid in occ.get(c, ())}
             entry["occupied_by"] = sorted(here)
         else:
-            contacts = state.contacts[side]
-            own = any(state.units[uid].side == side for c in cells for uid in occ.get(c, ()))
-            enemy_seen = any(
-                ct.level == ContactLevel.SPOTTED and ct.cell in cells for ct in contacts.values()
-            )
+            own = any(units[uid].side == side for c in cells for uid in occ.get(c, ()))
             entry["own_present"] = own
-            entry["enemy_seen"] = enemy_seen
+            entry["enemy_seen"] = not spotted_cells.isdisjoint(cellset)
         out.append(entry)
     return out
 
