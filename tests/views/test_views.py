@@ -271,3 +271,24 @@ def test_r_rec_5_module_leak_check_can_fail() -> None:
     found = " ".join(module_leaks(state, tracker, planted))
     for needle in ("minefield list", "enemy pending strike", "['due']", "secret roll"):
         assert needle in found, needle
+
+
+@pytest.mark.parametrize("viewer", ["blue", "red", "gm", "pl1"])
+def test_r_rec_5_shared_view_same_content(viewer: str) -> None:
+    """``view_for(shared=True)`` (the bot's cheaper view) shows exactly what the fresh
+    view shows, through a game in which units change; the fresh view's dicts stay its own."""
+    scen = _scenario("demo")
+    start = new_game(scen, 5)
+    bots: dict[Side, BaselineBot] = {s: BaselineBot(bot_seed(5, s)) for s in SIDES}
+    _, played = run_bots(start, bots)
+    state = start
+    for n, p in enumerate(played[:60]):
+        state, _ = apply(state, p.seat, p.order)
+        if n % 7:
+            continue
+        shared = view_for(state, viewer, log_limit=0, shared=True)
+        fresh = view_for(state, viewer, log_limit=0)
+        assert shared == fresh
+        for unit in fresh["units"]:
+            unit["cell"].append(99)
+        assert view_for(state, viewer, log_limit=0, shared=True) == shared

@@ -275,7 +275,8 @@ def _nearest(cells: Collection[Cell], aim: Cell) -> Cell:
 
 def bot_order(state: GameState, seat: str, bot: BaselineBot) -> Order:
     """The order ``bot`` gives for ``seat`` now, from that seat's view only."""
-    view = view_for(state, viewer_of(seat), log_limit=0)
+    # the bot only reads its view: the unit entries may be shared with earlier views
+    view = view_for(state, viewer_of(seat), log_limit=0, shared=True)
     return bot.choose(view, lazy_bot_orders(state, seat))
 
 

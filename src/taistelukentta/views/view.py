@@ -122,14 +122,21 @@ def _scrub(value: Any, hidden: frozenset[str] | None, key: str | None = None) ->
 
 
 def view_for(
-    state: GameState, viewer: str, *, log_limit: int | None = None, extras: bool = True
+    state: GameState,
+    viewer: str,
+    *,
+    log_limit: int | None = None,
+    extras: bool = True,
+    shared: bool = False,
 ) -> dict[str, Any]:
     """The JSON-safe view of ``state`` for ``viewer`` (``blue``, ``red``, ``gm`` or a seat).
 
     ``log_limit`` keeps only the last N visible events (None = all, 0 = none).
     ``extras=False`` leaves out the rule modules' entries (``command``, ``fire_support``,
     ``mines``, ``abilities``; about half the cost of a view without its log) for a caller
-    that does not read them, such as a computer player deciding from legal orders."""
+    that does not read them, such as a computer player deciding from legal orders.
+    ``shared=True`` lets the unit entries share their parts with other views (the same
+    content; cheaper): for a caller that only reads the view, such as a computer player."""
     kind, seat = resolve_viewer(state, viewer)
     cache = cache_for(state.scenario)
     scenario = state.scenario
@@ -150,7 +157,7 @@ def view_for(
         "finished": state.finished,
     }
     if kind == "gm":
-        out["units"] = [_unit(cache, u, full=True) for u in state.units.values()]
+        out["units"] = [_unit(cache, u, full=True, shared=shared) for u in state.units.values()]
         out["contacts"] = {
             side: [_contact(uid, state, side, gm=True) for uid in sorted(state.contacts[side])]
             for side in ("blue", "red")
@@ -161,10 +168,12 @@ def view_for(
     else:
         side: Side = kind
         own = [
-            _unit(cache, u, full=True, seat=seat) for u in state.units.values() if u.side == side
+            _unit(cache, u, full=True, seat=seat, shared=shared)
+            for u in state.units.values()
+            if u.side == side
         ]
         spotted = [
-            _unit(cache, state.units[uid], full=False)
+            _unit(cache, state.units[uid], full=False, shared=shared)
             for uid, c in sorted(state.contacts[side].items())
             if c.level == ContactLevel.SPOTTED and uid in state.units
         ]
@@ -248,10 +257,17 @@ _UNIT_MEMO_LIMIT = 8192
 
 
 def _unit(
-    cache: ScenarioCache, u: UnitState, *, full: bool, seat: str | None = None
+    cache: ScenarioCache,
+    u: UnitState,
+    *,
+    full: bool,
+    seat: str | None = None,
+    shared: bool = False,
 ) -> dict[str, Any]:
     """A unit as a view shows it (a fresh dict; the parts that depend only on the unit's
-    state are memoised, as most units do not change from one order to the next)."""
+    state are memoised, as most units do not change from one order to the next). With
+    ``shared`` the memoised entry itself (or a shallow copy with ``commanded``): the same
+    content, for a caller that only reads it."""
     # Keyed on the identity of the (immutable) unit state; the memo keeps the object alive,
     # so its id cannot be reused while the entry exists.
     key = (id(cache), id(u), full)
@@ -263,6 +279,10 @@ def _unit(
             _UNIT_MEMO.clear()
         entry = _unit_entry(cache, u, full=full)
         _UNIT_MEMO[key] = (u, entry)
+    if shared:
+        if seat is not None and full:
+            return {**entry, "commanded": u.seat == seat}
+        return entry
     out = dict(entry)
     out["cell"] = list(entry["cell"])
     out["statuses"] = list(entry["statuses"])
