@@ -11,8 +11,6 @@ from dataclasses import dataclass, field
 from typing import Any
 from weakref import WeakKeyDictionary
 
-import numpy as np
-
 from taistelukentta.bots.baseline import BaselineBot, LazyOrders
 from taistelukentta.content.scenario import Scenario
 from taistelukentta.errors import IllegalOrderError
@@ -31,7 +29,6 @@ from taistelukentta.rules import (
     new_game,
 )
 from taistelukentta.rules.context import ScenarioCache, cache_for
-from taistelukentta.rules.orders import trusted_order
 from taistelukentta.rules.recon import ContactLevel
 from taistelukentta.rules.state import Side
 from taistelukentta.views import view_for
@@ -146,66 +143,57 @@ def attack_candidates(
     state: GameState, seat: str, unit: str, targets: Collection[str] | None = None
 ) -> list[Order]:
     """``unit``'s attack orders as the baseline bot is offered them: every attack order
-    without a move (:func:`legal_orders` with ``attack_moves=False``), and of the orders
-    that move first only, per target and weapon, those from the listed origins farthest
-    from the target — the only ones the bot would pick (it attacks from the farthest
-    origin). The origins are the unit's move destinations within the weapon's range of
-    the target (the engine lists attack-after-move orders the same way); one of each
-    target's and weapon's set is checked with :func:`is_legal` (the rest differ only in
-    the cell). A unit that began its turn in an enemy ZoC has no move list: it gets the
-    engine's whole attack list. Orders without a move first, then by target, weapon and
-    cell. With ``targets``, only the orders aimed at one of them (the same orders in the
-    same order as the whole answer filtered)."""
-    direct = legal_orders(
-        state, seat, recon_cells=False, unit=unit, kinds=(OrderKind.ATTACK,), attack_moves=False
-    )[:-1]
+    without a move, and of the orders that move first only, per target and weapon, those
+    from the listed origins farthest from the target — the only ones the bot would pick
+    (it attacks from the farthest origin). All come from the engine's attack list for the
+    unit (:func:`legal_orders`), so no order is checked again. A unit that began its turn
+    in an enemy ZoC gets the engine's whole attack list. Orders without a move first (in
+    the engine's order), then by target, weapon (the basic one first, then the card's)
+    and cell. With ``targets``, only the orders aimed at one of them (the same orders in
+    the same order as the whole answer filtered)."""
+    whole = legal_orders(state, seat, recon_cells=False, unit=unit, kinds=(OrderKind.ATTACK,))[:-1]
     if targets is not None:
-        direct = [o for o in direct if o.target in targets]
+        whole = [o for o in whole if o.target in targets]
     u = state.units.get(unit)
     side = state.side_of_seat(seat)
-    if u is None or side is None or u.action is not None:
-        return direct
-    if u.zoc_at_start:
-        whole = legal_orders(state, seat, recon_cells=False, unit=unit, kinds=(OrderKind.ATTACK,))
-        return [o for o in whole[:-1] if targets is None or o.target in targets]
-    moves = legal_orders(state, seat, recon_cells=False, unit=unit, kinds=(OrderKind.MOVE,))[:-1]
-    cells = [o.cell for o in moves if o.cell is not None]
-    if not cells:
+    if u is None or side is None or u.action is not None or u.zoc_at_start:
+        return whole
+    direct: list[Order] = []
+    moving: dict[tuple[str | None, str | None], list[Order]] = {}
+    for o in whole:
+        if o.cell is None:
+            direct.append(o)
+        else:
+            moving.setdefault((o.target, o.weapon), []).append(o)
+    if not moving:
         return direct
     card = cache_for(state.scenario).card(u)
-    weapons: list[tuple[str | None, int, int]] = []
-    basic = card.basic_weapon
-    if not basic.indirect:
-        weapons.append((None, basic.min_range or 0, basic.range))
+    names: list[str | None] = [] if card.basic_weapon.indirect else [None]
     for w in card.weapons:
         if w.basic or w.area or w.indirect:
             continue
-        weapons.append((_weapon_name(card, u, w.id), w.min_range or 0, w.range))
-    out = list(direct)
-    xs: np.ndarray[Any, Any] | None = None
-    ys: np.ndarray[Any, Any] | None = None
+        names.append(_weapon_name(card, u, w.id))
+    out = direct
     for tid, c in sorted(state.contacts[side].items()):
         if c.level != ContactLevel.SPOTTED or c.cell is None:
             continue
         if targets is not None and tid not in targets:
             continue
-        if xs is None or ys is None:
-            xs = np.fromiter((cell[0] for cell in cells), dtype=np.int64, count=len(cells))
-            ys = np.fromiter((cell[1] for cell in cells), dtype=np.int64, count=len(cells))
         tx, ty = c.cell
-        # Chebyshev distance of every origin to the target, in one array operation
-        dist = np.maximum(np.abs(xs - tx), np.abs(ys - ty))
-        for name, low, high in weapons:
-            reach = dist[(dist >= low) & (dist <= high)]
-            if reach.size == 0:
+        for name in names:
+            group = moving.get((tid, name))
+            if not group:
                 continue
-            best = reach.max()
-            far = sorted(cells[i] for i in np.flatnonzero(dist == best).tolist())
-            # ids from the state, cells from the destinations, names from the card
-            made = [trusted_order(OrderKind.ATTACK, unit, cell, tid, weapon=name) for cell in far]
-            if is_legal(state, seat, made[0]):
-                out.extend(made)
+            dist = [chebyshev(o.cell, (tx, ty)) if o.cell else 0 for o in group]
+            best = max(dist)
+            far = [o for o, d in zip(group, dist, strict=True) if d == best]
+            out.extend(sorted(far, key=_cell_of))
     return out
+
+
+def _cell_of(order: Order) -> Cell:
+    assert order.cell is not None
+    return order.cell
 
 
 def _weapon_name(card: Any, unit: Any, weapon_id: str) -> str:
