@@ -216,15 +216,21 @@ def lazy_bot_orders(state: GameState, seat: str) -> LazyOrders:
     has no SPOTTED contact), fetched from :func:`legal_orders` a kind and a unit at a time
     as the bot asks for them. The bot gets only this object, never ``state``. ValueError if
     the seat has nothing to do now (as :func:`choose_order` for an empty list)."""
-    nothing_else = legal_orders(state, seat, kinds=())  # [done], or [] if it may not act
-    if not nothing_else:
+    cheap: dict[OrderKind, list[Order]] = {}
+    if state.phase == Phase.COMMAND:
+        # the bot asks for rally and defend first in the command phase: listed at once,
+        # with ``done`` ([] if the seat may not act)
+        listed = legal_orders(state, seat, kinds=_CHEAP)
+        for k in _CHEAP:
+            cheap[k] = [o for o in listed[:-1] if o.kind is k]
+    else:
+        listed = legal_orders(state, seat, kinds=())  # [done], or [] if it may not act
+    if not listed:
         raise ValueError("no legal orders: the seat has nothing to do now")
     side = state.side_of_seat(seat)
     spotted = side is not None and any(
         c.level == ContactLevel.SPOTTED for c in state.contacts[side].values()
     )
-
-    cheap: dict[OrderKind, list[Order]] = {}
 
     def fetch(kind: OrderKind, unit: str | None) -> list[Order]:
         if unit is None and (kind is OrderKind.RALLY or kind is OrderKind.DEFEND):
@@ -248,7 +254,7 @@ def lazy_bot_orders(state: GameState, seat: str) -> LazyOrders:
             return attack_candidates(state, seat, unit, targets)
         return [o for o in fetch(kind, unit) if o.target in targets]
 
-    return LazyOrders(fetch, nothing_else[-1], fetch_targets)
+    return LazyOrders(fetch, listed[-1], fetch_targets)
 
 
 def _nearest(cells: Collection[Cell], aim: Cell) -> Cell:
