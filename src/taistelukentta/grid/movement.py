@@ -417,6 +417,12 @@ class _Reach:
         return self.edges.cell(int(self.cells[state % len(self.cells)]))
 
 
+SHORTCUT_MAX_CELLS = 1500
+"""Largest search window (cells) on which :func:`_reach` runs the exact regimes on the whole
+window first: on a game-sized window one search beats two passes; on a large window (a long
+allowance over a big map) the layered search over every cell costs more than the plain pass
+that first narrows it. Both give the same answer; only the speed differs."""
+
 _HALF_STEPS: dict[int, tuple[GameMap, bool]] = {}
 
 
@@ -462,7 +468,12 @@ def _reach(
     radius = int(L / min_cost) + 2 if np.isfinite(min_cost) else 1
     ed = _edges(game_map, start, radius, blocked, stop_cells, allow_squeeze)
     n = ed.n
-    if (2 * L).is_integer() and np.any(ed.rise) and _half_steps(game_map):
+    if (
+        n <= SHORTCUT_MAX_CELLS
+        and (2 * L).is_integer()
+        and np.any(ed.rise)
+        and _half_steps(game_map)
+    ):
         layers, flat, pred = _dijkstra(
             ed.src, ed.dst, ed.weight, ed.rise, n, ed.start, L, predecessors, True, ascent_limit
         )
