@@ -410,6 +410,14 @@ def test_r_mine_1_murtosulute_lays_a_hidden_box_next_to_it(dice: Dice) -> None:
     assert known_mines(st, "red") == {(5, 4): "AP"}
 
 
+def test_r_mine_1_minefield_shape_option_lays_a_strip() -> None:
+    st = game([("P1", "pioneeriryhma", (3, 3))], [], options={"minefield_shape": "strip_4x1"})
+    assert Order.lay("P1", (0, 4)) in legal_orders(st, "pl1")
+    st, _ = apply(st, "pl1", Order.lay("P1", (4, 3)))
+    assert set(mined_cells(st)) == {(4, 3), (5, 3), (6, 3), (7, 3)}
+    assert set(known_mines(st, "blue")) == set(mined_cells(st))
+
+
 def test_r_mine_1_lay_at_mines_round_trip() -> None:
     order = parse_order("lay P1 4,3 at")
     assert order.kind == OrderKind.LAY and "at" in order.flags

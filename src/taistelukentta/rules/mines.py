@@ -614,13 +614,22 @@ def box_cells(top_left: Cell) -> list[Cell]:
     return [(x, y), (x + 1, y), (x, y + 1), (x + 1, y + 1)]
 
 
+def laid_cells(top_left: Cell, shape: str) -> list[Cell]:
+    """The cells a *Murtosulute* unit lays from ``top_left`` (R-MINE-1, option
+    ``minefield_shape``): a 2×2 box, or a 4×1 strip running east."""
+    if shape == "strip_4x1":
+        x, y = top_left
+        return [(x + i, y) for i in range(4)]
+    return box_cells(top_left)
+
+
 def lay_type(order: Order) -> str:
     """AP, or AT when the order carries the ``at`` word."""
     return "AT" if any(f in _AT_FLAGS for f in order.flags) else "AP"
 
 
 def _box_problem(cache: ScenarioCache, unit: UnitState, cell: Cell) -> tuple[str, str] | None:
-    cells = box_cells(cell)
+    cells = laid_cells(cell, cache.opts.minefield_shape)
     off = [c for c in cells if not cache.map.in_bounds(c)]
     if off:
         return (
@@ -646,7 +655,7 @@ def _lay_anchors(cache: ScenarioCache, unit: UnitState) -> list[Cell]:
     """Every top-left cell of a box ``unit`` may lay (geometry only)."""
     x, y = unit.cell
     out = []
-    for ax in range(x - 2, x + 2):
+    for ax in range(x - 4, x + 2):
         for ay in range(y - 2, y + 2):
             if ax >= 0 and ay >= 0 and _box_problem(cache, unit, (ax, ay)) is None:
                 out.append((ax, ay))
@@ -674,7 +683,8 @@ def _check_lay(state: GameState, seat: str, side: Side, order: Order) -> Plan:
         raise _illegal(*problem)
     m = state.ext.get(MODULE)
     if m:
-        known = [c for c in box_cells(order.cell) if _key(c) in m["known"][side]]
+        cells = laid_cells(order.cell, cache.opts.minefield_shape)
+        known = [c for c in cells if _key(c) in m["known"][side]]
         if known:
             c = known[0]
             raise _illegal(
@@ -700,7 +710,7 @@ def _execute_lay(tx: Tx, seat: str, order: Order, plan: Plan) -> None:
         m["laid"] += 1
         fid = f"laid{m['laid']}"
     m["fields"][fid] = {"type": mine_type, "owner": side}
-    cells = box_cells(order.cell)
+    cells = laid_cells(order.cell, tx.opts.minefield_shape)
     placed = []
     for c in cells:
         key = _key(c)
@@ -834,7 +844,7 @@ def _legal_lay(state: GameState, seat: str, side: Side) -> Iterable[Order]:
         if not _free_whole_turn(u) or not _affordable(state, seat, u, cache.opts.kp_lay_mines):
             continue
         for a in _lay_anchors(cache, u):
-            if any(_key(c) in known for c in box_cells(a)):
+            if any(_key(c) in known for c in laid_cells(a, cache.opts.minefield_shape)):
                 continue
             out.append(cache.order(OrderKind.LAY, u.id, a))
             out.append(Order.lay(u.id, a, at=True))
@@ -923,6 +933,7 @@ __all__ = [
     "immobilise",
     "is_immobilised",
     "known_mines",
+    "laid_cells",
     "lay_type",
     "mined_cells",
 ]
