@@ -36,11 +36,10 @@ from taistelukentta.rules import command
 from taistelukentta.rules.combat import (
     DamageType,
     Effect,
-    Setback,
     apply_damage_type,
     resolve_area_attack,
 )
-from taistelukentta.rules.contacts import position_revealed, reveal_firer
+from taistelukentta.rules.contacts import reveal_firer
 from taistelukentta.rules.context import ScenarioCache, Tx, cache_for
 from taistelukentta.rules.engine import (
     _free_to_act,
@@ -48,7 +47,7 @@ from taistelukentta.rules.engine import (
     _own_unit,
     _path_or_fail,
 )
-from taistelukentta.rules.fire import in_range, resolve_fire
+from taistelukentta.rules.fire import apply_setback, in_range, resolve_fire
 from taistelukentta.rules.movement import destinations, knowledge
 from taistelukentta.rules.orders import Order, OrderKind
 from taistelukentta.rules.recon import ContactLevel
@@ -62,7 +61,7 @@ from taistelukentta.rules.registry import (
     target_blocked,
 )
 from taistelukentta.rules.state import Action, Contact, GameState, Phase, Side, UnitState
-from taistelukentta.rules.status import comms_break_until, damage_unit
+from taistelukentta.rules.status import damage_unit
 
 MODULE = "abilities"
 
@@ -948,16 +947,7 @@ def area_fire(tx: Tx, uid: str, order: Order, plan: AreaPlan) -> None:
         vis[side] = seen
     data["targets"] = [{"target": tid, **info} for tid, info in results.items()]
     tx.emit("area_attack", data, vis)
-    if res.setback == Setback.WEAPON_JAM:
-        tx.update(uid, jammed_turn=tx.next_own_turn(a.side))
-    elif res.setback == Setback.POSITION_REVEALED:
-        position_revealed(tx, uid)
-    elif res.setback == Setback.COMMS_BREAK:
-        tx.update(uid, comms_until=comms_break_until(tx, a.side))
-    elif res.setback == Setback.CONFUSION:
-        tx.update(uid, confused=True)
-    if res.setback is not None:
-        tx.unit_event("setback", uid, {"setback": res.setback.value}, spotted_keys=("setback",))
+    apply_setback(tx, uid, a.side, res.setback)
     for t in targets:
         r = res.targets[t.id]
         if t.id not in tx.units:

@@ -277,16 +277,7 @@ def resolve_fire(
     for ahook in HOOKS.after_attack:
         ahook(tx, aid, tid, data)
     # Setbacks (R-ATK-6).
-    if res.setback == Setback.WEAPON_JAM:
-        tx.update(aid, jammed_turn=tx.next_own_turn(a.side))
-    elif res.setback == Setback.POSITION_REVEALED:
-        position_revealed(tx, aid)
-    elif res.setback == Setback.COMMS_BREAK:
-        tx.update(aid, comms_until=comms_break_until(tx, a.side))
-    elif res.setback == Setback.CONFUSION:
-        tx.update(aid, confused=True)
-    if res.setback is not None:
-        tx.unit_event("setback", aid, {"setback": res.setback.value}, spotted_keys=("setback",))
+    apply_setback(tx, aid, a.side, res.setback)
     # Effects on the target.
     if res.effect == Effect.PINNING and res.pinning_penalty:
         tx.update(tid, pinned=tx.turn_no, pinning_penalty=res.pinning_penalty)
@@ -295,6 +286,21 @@ def resolve_fire(
         tx.update(tid, morale_marks=marks)
     if amount > 0:
         damage_unit(tx, tid, amount, kind)
+
+
+def apply_setback(tx: Tx, uid: str, side: Side, setback: Setback | None) -> None:
+    """Apply an attack's setback to the firer ``uid`` of ``side`` and report it (R-ATK-6)."""
+    if setback is None:
+        return
+    if setback == Setback.WEAPON_JAM:
+        tx.update(uid, jammed_turn=tx.next_own_turn(side))
+    elif setback == Setback.POSITION_REVEALED:
+        position_revealed(tx, uid)
+    elif setback == Setback.COMMS_BREAK:
+        tx.update(uid, comms_until=comms_break_until(tx, side))
+    elif setback == Setback.CONFUSION:
+        tx.update(uid, confused=True)
+    tx.unit_event("setback", uid, {"setback": setback.value}, spotted_keys=("setback",))
 
 
 def hook_attack_modifiers(
