@@ -541,76 +541,7 @@ def legal_orders(
     side = state.side_of_seat(seat)
     if side is None or state.finished or side != state.active or seat in state.done:
         return []
-    if kinds is not None:
-        return _legal_of_kinds(state, seat, side, recon_cells, attack_moves, unit, kinds)
-    cache = cache_for(state.scenario)
-    contacts = state.contacts[side]
-    out: list[Order] = []
-    mine = _seat_units(state, seat, unit)
-    make = cache.order
-    if state.phase == Phase.FIRE:
-        for u in mine:
-            if may_fire(cache, u, state.turn_no):
-                targets = valid_targets(cache, u, contacts)
-                if HOOKS.can_be_targeted:
-                    targets = [t for t in targets if target_blocked(state, u, t) is None]
-                out.extend(make(OrderKind.FIRE, u.id, None, t) for t in targets)
-        _module_orders(state, seat, side, unit, out, None, attack_moves)
-        out.append(_DONE)
-        return out
-    opts = cache.opts
-    kp = state.kp.get(seat, 0)
-
-    def affordable(u: UnitState, kind: OrderKind) -> bool:
-        cost = command.order_cost(opts, kind)
-        return command.payment_problem(opts, state.kp, state.group_spent, seat, u, cost) is None
-
-    points = known_enemy_points(contacts)
-    spotted = {
-        uid: c.cell
-        for uid, c in sorted(contacts.items())
-        if c.level == ContactLevel.SPOTTED and c.cell is not None
-    }
-    for u in mine:
-        troubled = u.suppressed is not None or u.retreating is not None
-        if troubled and not u.rallied and affordable(u, OrderKind.RALLY):
-            out.append(make(OrderKind.RALLY, u.id))
-        if u.retreating is not None:
-            continue
-        free = u.action is None
-        active_ok = u.suppressed is None
-        if free:
-            out.append(make(OrderKind.DEFEND, u.id))
-        if free and active_ok:
-            know = knowledge(cache, state.units, contacts, u)
-            dests = destinations(cache, u, know)
-            if not u.zoc_at_start:
-                out.extend(_dest_orders(cache, OrderKind.MOVE, u.id, dests))
-            if (
-                can_fire_weapon(cache, u, state.turn_no)
-                and kp > 0
-                and affordable(u, OrderKind.ATTACK)
-            ):
-                weapon = weapon_of(cache, u)
-                targetable = spotted
-                if HOOKS.can_be_targeted:
-                    targetable = {
-                        t: c for t, c in spotted.items() if target_blocked(state, u, t) is None
-                    }
-                for tid, tcell in targetable.items():
-                    if in_range(weapon, chebyshev(u.cell, tcell)):
-                        out.append(make(OrderKind.ATTACK, u.id, None, tid))
-                if attack_moves and targetable:
-                    out.extend(_attack_move_orders(cache, u, dests, targetable))
-            if know.in_zoc and affordable(u, OrderKind.DISENGAGE):
-                out.extend(_dest_orders(cache, OrderKind.DISENGAGE, u.id, dests))
-            if points and affordable(u, OrderKind.WITHDRAW):
-                out.extend(_withdraw_orders(cache, u, dests, points))
-        if recon_cells and active_ok and not u.reconned and affordable(u, OrderKind.RECON):
-            out.extend(make(OrderKind.RECON, u.id, c) for c in sorted(cache.visible_from(u.cell)))
-    _module_orders(state, seat, side, unit, out, None, attack_moves)
-    out.append(_DONE)
-    return out
+    return _legal_of_kinds(state, seat, side, recon_cells, attack_moves, unit, kinds)
 
 
 def _legal_of_kinds(
@@ -620,13 +551,13 @@ def _legal_of_kinds(
     recon_cells: bool,
     attack_moves: bool,
     unit: str | None,
-    kinds: Collection[OrderKind],
+    kinds: Collection[OrderKind] | None,
 ) -> list[Order]:
-    """:func:`legal_orders` restricted to ``kinds`` (seat, turn and phase already checked):
-    the same orders in the same order as the full list filtered by kind, but families of
-    other kinds (destinations, attack-after-move, withdraw, recon cells, module orders) are
-    not built."""
-    want = frozenset(kinds)
+    """:func:`legal_orders` (seat, turn and phase already checked), restricted to ``kinds``
+    when given: the same orders in the same order as the full list filtered by kind, but
+    families of other kinds (destinations, attack-after-move, withdraw, recon cells, module
+    orders) are not built."""
+    want = frozenset(OrderKind) if kinds is None else frozenset(kinds)
     cache = cache_for(state.scenario)
     contacts = state.contacts[side]
     out: list[Order] = []
@@ -640,7 +571,7 @@ def _legal_of_kinds(
                     if HOOKS.can_be_targeted:
                         targets = [t for t in targets if target_blocked(state, u, t) is None]
                     out.extend(make(OrderKind.FIRE, u.id, None, t) for t in targets)
-        _module_orders(state, seat, side, unit, out, want, attack_moves)
+        _module_orders(state, seat, side, unit, out, None if kinds is None else want, attack_moves)
         out.append(_DONE)
         return out
     opts = cache.opts
@@ -717,7 +648,7 @@ def _legal_of_kinds(
             and affordable(u, OrderKind.RECON)
         ):
             out.extend(make(OrderKind.RECON, u.id, c) for c in sorted(cache.visible_from(u.cell)))
-    _module_orders(state, seat, side, unit, out, want, attack_moves)
+    _module_orders(state, seat, side, unit, out, None if kinds is None else want, attack_moves)
     out.append(_DONE)
     return out
 
