@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import importlib
 import sys
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -572,6 +572,39 @@ def execute_organic(tx: Tx, seat: str, order: Order, plan: Plan) -> None:
     tx.emit("strike_ordered", strike, {m.side: seen})
 
 
+def _observer_candidates(state: GameState, cache: ScenarioCache, side: Side) -> list[UnitState]:
+    """The side's units able and strong enough to direct fire, by id (the listing's first
+    filter; :func:`_check_observer` decides the rest)."""
+    return sorted(
+        (
+            u
+            for u in state.units.values()
+            if u.side == side
+            and has_ability(cache, u, OBSERVER_ABILITY)
+            and u.strength >= cache.opts.observer_min_strength
+        ),
+        key=lambda u: u.id,
+    )
+
+
+def _first_observer_order(
+    state: GameState,
+    seat: str,
+    side: Side,
+    check: Callable[[GameState, str, Side, Order], Plan],
+    candidates: Iterable[Order],
+) -> Order | None:
+    """For the listings: the first of ``candidates`` (one per observer) that ``check``
+    accepts, when the seat can afford it; the later observers are not tried either way."""
+    for order in candidates:
+        try:
+            plan = check(state, seat, side, order)
+        except IllegalOrderError:
+            continue
+        return order if _affordable(state, seat, plan) else None
+    return None
+
+
 def legal_organic(state: GameState, seat: str, side: Side) -> Iterable[Order]:
     cache = cache_for(state.scenario)
     if state.kp.get(seat, 0) < cache.opts.kp_organic_fire:
@@ -591,32 +624,18 @@ def legal_organic(state: GameState, seat: str, side: Side) -> Iterable[Order]:
     ]
     if not supports:
         return []
-    observers = sorted(
-        (
-            u
-            for u in state.units.values()
-            if u.side == side
-            and has_ability(cache, u, OBSERVER_ABILITY)
-            and u.strength >= cache.opts.observer_min_strength
-        ),
-        key=lambda u: u.id,
-    )
+    observers = _observer_candidates(state, cache, side)
     out: list[Order] = []
     for cell in _target_cells(state, side):
         for m in supports:
-            for o in observers:
-                if seat not in (m.seat, o.seat):
-                    continue
-                if o.cell != cell and not cache.sees(o.cell, cell):
-                    continue
-                order = Order.organic(m.id, cell, o.id)
-                try:
-                    plan = check_organic(state, seat, side, order)
-                except IllegalOrderError:
-                    continue
-                if _affordable(state, seat, plan):
-                    out.append(order)
-                break
+            candidates = (
+                Order.organic(m.id, cell, o.id)
+                for o in observers
+                if seat in (m.seat, o.seat) and (o.cell == cell or cache.sees(o.cell, cell))
+            )
+            found = _first_observer_order(state, seat, side, check_organic, candidates)
+            if found is not None:
+                out.append(found)
     return out
 
 
@@ -818,28 +837,14 @@ def legal_strike(state: GameState, seat: str, side: Side) -> Iterable[Order]:
         return []
     if _commander_kp(state, seat, side) < cache.opts.kp_fire_support_request:
         return []
-    observers = sorted(
-        (
-            u
-            for u in state.units.values()
-            if u.side == side
-            and has_ability(cache, u, OBSERVER_ABILITY)
-            and u.strength >= cache.opts.observer_min_strength
-        ),
-        key=lambda u: u.id,
-    )
+    observers = _observer_candidates(state, cache, side)
     out: list[Order] = []
     for cell in _target_cells(state, side):
         for kind in fs.weapons:
-            for o in observers:
-                order = Order.strike(kind, cell, o.id)
-                try:
-                    plan = check_strike(state, seat, side, order)
-                except IllegalOrderError:
-                    continue
-                if _affordable(state, seat, plan):
-                    out.append(order)
-                break
+            candidates = (Order.strike(kind, cell, o.id) for o in observers)
+            found = _first_observer_order(state, seat, side, check_strike, candidates)
+            if found is not None:
+                out.append(found)
     return out
 
 
