@@ -510,13 +510,19 @@ def _exec_transfer(tx: Tx, seat: str, order: Order, plan: Plan) -> None:
     target, cost = plan.data
     pay_company(tx, cost)
     tx.kp[target] = tx.kp.get(target, 0) + 1
-    ext = tx.ext(MODULE) or {}
-    transfers = {k: v for k, v in (ext.get("transfers") or {}).items() if v == tx.turn_no}
-    transfers[target] = tx.turn_no
-    _set(tx, transfers=transfers)
+    _note_this_turn(tx, "transfers", target)
     _mark_order(tx)
     data = {"from": seat, "to": target, "kp": tx.kp[target]}
     tx.emit("kp_transfer", data, _blue_only(data))
+
+
+def _note_this_turn(tx: Tx, key: str, seat: str) -> None:
+    """Record ``seat`` in the per-turn seat record ``key`` (KP transfers, restored links),
+    dropping entries of earlier turns."""
+    ext = tx.ext(MODULE) or {}
+    record = {k: v for k, v in (ext.get(key) or {}).items() if v == tx.turn_no}
+    record[seat] = tx.turn_no
+    _set(tx, **{key: record})
 
 
 def _legal_transfer(state: GameState, seat: str, side: Side) -> Iterable[Order]:
@@ -551,10 +557,7 @@ def _exec_restore(tx: Tx, seat: str, order: Order, plan: Plan) -> None:
     roll = tx.roller.d20("link_restore", modifier=skill)
     success = roll.total >= dc
     if success:
-        ext = tx.ext(MODULE) or {}
-        restored = {k: v for k, v in (ext.get("restored") or {}).items() if v == tx.turn_no}
-        restored[target] = tx.turn_no
-        _set(tx, restored=restored)
+        _note_this_turn(tx, "restored", target)
     data = {
         "seat": target,
         "unit": co,
