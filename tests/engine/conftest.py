@@ -28,6 +28,16 @@ def build(
     rows: Sequence[str],
     blue: Sequence[UnitSpec],
     red: Sequence[UnitSpec],
+    **kwargs: Any,
+) -> Scenario:
+    """A scenario on an inline map (:func:`build_data`, checked and resolved)."""
+    return scenario_from_data(build_data(rows, blue, red, **kwargs))
+
+
+def build_data(
+    rows: Sequence[str],
+    blue: Sequence[UnitSpec],
+    red: Sequence[UnitSpec],
     *,
     rounds: int = 3,
     first_side: str = "blue",
@@ -36,8 +46,8 @@ def build(
     elevation: Sequence[Sequence[int]] | None = None,
     co_cell: Cell | None = None,
     victory: tuple[int, int] = (1, -1),
-) -> Scenario:
-    """A scenario on an inline map. A company-commander unit ``KP`` is added at
+) -> dict[str, Any]:
+    """The data of a scenario on an inline map. A company-commander unit ``KP`` is added at
     ``co_cell`` (default: bottom-left corner) unless ``blue`` has a unit on seat ``co``."""
     width, height = len(rows[0]), len(rows)
     seats: dict[str, list[dict[str, Any]]] = {}
@@ -82,7 +92,7 @@ def build(
         },
     }
     assert width > 0
-    return scenario_from_data(data)
+    return data
 
 
 def with_unit(state: GameState, uid: str, **changes: Any) -> GameState:

@@ -14,11 +14,12 @@ import random
 from collections import Counter
 from collections.abc import Iterator
 from functools import cache
+from typing import Any
 
-from taistelukentta.content.scenario import Scenario, load_scenario
+from taistelukentta.content.scenario import Scenario, load_scenario, scenario_from_data
 from taistelukentta.rules import GameState, Order, OrderKind, Phase, apply, legal_orders, new_game
 from taistelukentta.rules.company import company_kp
-from tests.engine.conftest import build, open_rows
+from tests.engine.conftest import build_data, open_rows
 
 SQUAD = "jaakariryhma"
 RED = "motorisoitu_jalkavakiryhma"
@@ -33,13 +34,17 @@ def _bundled(name: str) -> Scenario:
 
 
 def _exposed_co(variant: int) -> Scenario:
+    return scenario_from_data(exposed_co_data(variant))
+
+
+def exposed_co_data(variant: int) -> dict[str, Any]:
     """A small field where the company commander stands weak in front of the enemy (so
     ``promote`` becomes legal once it falls) while a platoon stands beyond the command
     link range (so ``restore`` is legal), with a mortar section for organic fire."""
     width = 30 + variant % 3
     rows = open_rows(width, 9)
     rows[4] = "." * 10 + "FF" + "." * (width - 12)  # a little wood in the middle
-    return build(
+    return build_data(
         rows,
         [
             ("KP", "komppanianpaallikko", (6, 4), "co"),
