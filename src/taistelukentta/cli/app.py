@@ -40,9 +40,16 @@ def _root(
 
 def _register() -> None:
     # Each command module adds its own commands; keep this list the only shared edit point.
-    from taistelukentta.cli import game_cmds, grid_cmds, odds_cmds, rules_cmds, scenario_cmds
+    from taistelukentta.cli import (
+        game_cmds,
+        grid_cmds,
+        odds_cmds,
+        rules_cmds,
+        scenario_cmds,
+        server_cmds,
+    )
 
-    for module in (game_cmds, scenario_cmds, odds_cmds, grid_cmds, rules_cmds):
+    for module in (game_cmds, scenario_cmds, odds_cmds, grid_cmds, rules_cmds, server_cmds):
         module.register(app)
 
 

@@ -1,0 +1,110 @@
+"""``tk20 serve``, ``tk20 db upgrade`` and ``tk20 verify``: the game server from the
+command line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from taistelukentta.cli.common import console, fail, fail_error, print_json
+from taistelukentta.errors import TkError
+from taistelukentta.i18n import tr
+
+DbOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--db",
+        help="Tietokanta / database URL: sqlite:///FILE tai postgresql+psycopg://USER@HOST/DB "
+        "(oletus TK20_DATABASE_URL tai SQLite-tiedosto käyttäjän datahakemistossa).",
+    ),
+]
+
+db_app = typer.Typer(help="Tietokannan ylläpito / database maintenance.", no_args_is_help=True)
+
+
+def register(app: typer.Typer) -> None:
+    """Add the server commands to ``app``."""
+    app.command("serve")(serve_cmd)
+    app.command("verify")(verify_cmd)
+    app.add_typer(db_app, name="db")
+
+
+def serve_cmd(
+    host: Annotated[str, typer.Option("--host", help="Osoite / address to listen on.")] = (
+        "127.0.0.1"
+    ),
+    port: Annotated[int, typer.Option("--port", help="Portti / port.", min=1, max=65535)] = 8420,
+    db: DbOpt = None,
+    log_level: Annotated[str, typer.Option("--log-level", help="uvicorn log level.")] = "info",
+) -> None:
+    """Käynnistä pelipalvelin / start the game server (FastAPI on uvicorn)."""
+    import uvicorn
+
+    from taistelukentta.server import logs
+    from taistelukentta.server.app import create_app
+    from taistelukentta.server.db import normalize_url
+    from taistelukentta.server.settings import Settings, default_database_url
+
+    try:
+        url = normalize_url(db or default_database_url())
+    except TkError as exc:
+        fail_error(exc)
+    app = create_app(Settings(database_url=url))
+    shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
+    console.print(
+        tr(
+            f"Taistelukenttä d20 -palvelin: http://{shown}:{port}/  "
+            f"(pelinjohtaja avaa tämän; rajapinta /docs)",
+            f"Taistelukenttä d20 server: http://{shown}:{port}/  (the GM opens this; API at /docs)",
+        ),
+        highlight=False,
+    )
+    logs.install()
+    uvicorn.run(app, host=host, port=port, log_level=log_level, ws="websockets")
+
+
+@db_app.command("upgrade")
+def db_upgrade_cmd(db: DbOpt = None) -> None:
+    """Aja tietokannan migraatiot / apply the database migrations."""
+    from taistelukentta.server.db import make_engine, upgrade
+    from taistelukentta.server.settings import default_database_url
+
+    try:
+        engine = make_engine(db or default_database_url())
+    except TkError as exc:
+        fail_error(exc)
+    rev = upgrade(engine)
+    engine.dispose()
+    console.print(tr(f"Tietokanta ajan tasalla ({rev}).", f"Database up to date ({rev})."))
+
+
+def verify_cmd(
+    export: Annotated[Path, typer.Argument(metavar="EXPORT", help="Viety peli / game export.")],
+    json_out: Annotated[bool, typer.Option("--json", help="Tulosta JSON / print JSON.")] = False,
+) -> None:
+    """Tarkista viety peli: siemenen sitoumus ja jokainen heitto / check a game export:
+    the seed's commitment and every roll (replayed)."""
+    from taistelukentta.server.verify import verify_export
+
+    try:
+        report = verify_export(export)
+    except TkError as exc:
+        fail_error(exc)
+    if json_out:
+        print_json(report)
+        if not report["ok"]:
+            raise typer.Exit(1)
+        return
+    if not report["ok"]:
+        fail("; ".join(report["problems"]), code=1)
+    console.print(
+        tr(
+            f"OK: sitoumus täsmää, {report['orders']} käskyä ja {report['rolls']} heittoa "
+            f"pelattu uudelleen, tila {report['state_hash'][:16]}… täsmää.",
+            f"OK: commitment matches, {report['orders']} orders and {report['rolls']} rolls "
+            f"replayed, state {report['state_hash'][:16]}… matches.",
+        ),
+        highlight=False,
+    )

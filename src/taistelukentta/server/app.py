@@ -1,0 +1,197 @@
+"""The FastAPI application: ``create_app(settings)``.
+
+On start it migrates the database (Alembic), opens the game store and, on PostgreSQL,
+starts LISTENing for the other processes' changes. Every error is an answer
+``{"error": {"code", "message": {"fi", "en"}}}`` with a 4xx status; no traceback ever
+reaches a client. ``/`` serves the browser client from ``web_dist/`` when it is built.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from contextlib import asynccontextmanager
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from taistelukentta import __version__
+from taistelukentta.server.db import is_postgres, make_engine, upgrade
+from taistelukentta.server.games import GameStore, StoreError
+from taistelukentta.server.hub import Hub, PgListener
+from taistelukentta.server.settings import MAX_BODY_BYTES, Settings
+
+log = logging.getLogger("taistelukentta.server")
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+
+def error_body(code: str, en: str, fi: str, **extra: Any) -> dict[str, Any]:
+    """The JSON of an error answer."""
+    return {"error": {"code": code, "message": {"fi": fi, "en": en}, **extra}}
+
+
+class BodyLimit:
+    """Refuse request bodies over ``limit`` bytes (413) before anything reads them."""
+
+    def __init__(self, app: ASGIApp, limit: int = MAX_BODY_BYTES) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        for name, value in scope.get("headers", []):
+            if name == b"content-length":
+                try:
+                    too_big = int(value) > self.limit
+                except ValueError:
+                    too_big = True
+                if too_big:
+                    await self._refuse(send)
+                    return
+        seen = 0
+
+        async def limited() -> Message:
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.limit:
+                    raise _TooLarge()
+            return message
+
+        try:
+            await self.app(scope, limited, send)
+        except _TooLarge:
+            await self._refuse(send)
+
+    async def _refuse(self, send: Send) -> None:
+        response = JSONResponse(
+            error_body(
+                "too_large",
+                f"request body over {self.limit} bytes",
+                f"pyynnön runko yli {self.limit} tavua",
+            ),
+            status_code=413,
+        )
+        await response({"type": "http"}, _no_receive, send)
+
+
+class _TooLarge(Exception):
+    pass
+
+
+async def _no_receive() -> Message:
+    return {"type": "http.disconnect"}
+
+
+_FALLBACK_PAGE = """<!doctype html>
+<html lang="fi"><head><meta charset="utf-8"><title>Taistelukenttä d20</title></head>
+<body style="font-family: sans-serif; max-width: 40em; margin: 2em auto">
+<h1>Taistelukenttä d20 — pelipalvelin</h1>
+<p>Palvelin on käynnissä. Selainkäyttöliittymää ei ole käännetty tähän asennukseen.
+Rajapinta: <a href="/docs">/docs</a> (OpenAPI), pelit: <code>POST /api/games</code>,
+päätteestä: <code>tk20 join KUTSULINKKI</code>.</p>
+<p lang="en">The game server is running. The browser client is not built into this
+install. API: <a href="/docs">/docs</a> (OpenAPI); start a game with
+<code>POST /api/games</code>; play a seat from a terminal with <code>tk20 join INVITE</code>.</p>
+</body></html>
+"""
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """The server application for ``settings`` (default: the user's SQLite file)."""
+    settings = settings or Settings()
+    hub = Hub()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        engine = make_engine(settings.database_url)
+        await asyncio.to_thread(upgrade, engine)
+        store = GameStore(engine, settings)
+        store.listeners.append(hub.wake)
+        hub.bind(asyncio.get_running_loop())
+        app.state.store = store
+        app.state.hub = hub
+        listener = None
+        if is_postgres(engine):
+            dsn = engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+            listener = PgListener(dsn, hub)
+            await asyncio.to_thread(listener.start)
+        try:
+            yield
+        finally:
+            if listener is not None:
+                await asyncio.to_thread(listener.stop)
+            await asyncio.to_thread(store.close)
+            engine.dispose()
+
+    app = FastAPI(
+        title="Taistelukenttä d20",
+        version=__version__,
+        description="The game server: every seat sees only its own side. See docs/server.md.",
+        lifespan=lifespan,
+    )
+
+    @app.exception_handler(StoreError)
+    async def _store_error(_req: Request, exc: StoreError) -> JSONResponse:
+        headers = {"WWW-Authenticate": "Bearer"} if exc.status == 401 else None
+        return JSONResponse(
+            error_body(exc.code, exc.en, exc.fi, **exc.extra),
+            status_code=exc.status,
+            headers=headers,
+        )
+
+    @app.exception_handler(RequestValidationError)
+    async def _bad_request(_req: Request, exc: RequestValidationError) -> JSONResponse:
+        problems = []
+        for err in exc.errors()[:10]:
+            where = ".".join(str(p) for p in err.get("loc", ()))
+            problems.append(f"{where}: {err.get('msg', 'invalid')}")
+        text = "; ".join(problems) or "invalid request"
+        return JSONResponse(
+            error_body("bad_request", text, f"virheellinen pyyntö: {text}"), status_code=422
+        )
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(_req: Request, exc: StarletteHTTPException) -> JSONResponse:
+        code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
+        detail = str(exc.detail)
+        return JSONResponse(
+            error_body(code, detail, detail), status_code=exc.status_code, headers=exc.headers
+        )
+
+    @app.exception_handler(Exception)
+    async def _unexpected(_req: Request, exc: Exception) -> JSONResponse:
+        log.error("unexpected %s", type(exc).__name__, exc_info=exc)
+        return JSONResponse(
+            error_body("internal", "internal error", "sisäinen virhe"), status_code=500
+        )
+
+    from taistelukentta.server.routes import games, live
+
+    app.include_router(games.router)
+    app.include_router(live.router)
+
+    dist = settings.web_dist
+    if (dist / "index.html").is_file():
+        app.mount("/", StaticFiles(directory=dist, html=True), name="web")
+    else:
+
+        @app.get("/", response_class=HTMLResponse, include_in_schema=False)
+        def _fallback() -> str:
+            return _FALLBACK_PAGE
+
+    app.add_middleware(BodyLimit)
+    return app

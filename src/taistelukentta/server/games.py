@@ -1,0 +1,706 @@
+"""The event-sourced game store: games live in the database as a log of orders; the state
+is recomputed from the latest snapshot plus the orders after it.
+
+This module holds no rules: it parses orders and hands them to the engine
+(:func:`taistelukentta.rules.apply`), and keeps a per-process cache of each game's state
+that it checks against the database's version on every request (another process may have
+written). Every write is one database transaction that locks the game row (PostgreSQL
+``SELECT … FOR UPDATE``, SQLite ``BEGIN IMMEDIATE``), checks the version, inserts the log
+entry and bumps the version; the cache changes only after the commit.
+
+Versions are counted per reader so that a number never tells a side what it did not see:
+the GM's version counts every log entry; Blue's counts only the entries Blue has a message
+about (its own orders, events it sees, undos).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import hmac
+import json
+import secrets
+import threading
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import Engine, select, text
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session, sessionmaker
+
+from taistelukentta.bots.baseline import BaselineBot
+from taistelukentta.bots.runner import bot_order, next_seat
+from taistelukentta.content.loader import parse_toml, read_text
+from taistelukentta.content.scenario import (
+    Scenario,
+    bundled_ids,
+    scenario_from_data,
+    scenarios_dir,
+)
+from taistelukentta.errors import TkError
+from taistelukentta.rules import GM_SEAT, Event, GameState, apply, format_order, new_game
+from taistelukentta.rules.orders import parse_order
+from taistelukentta.server.db import is_postgres
+from taistelukentta.server.models import EntryRow, GameRow, SeatRow, SnapshotRow
+from taistelukentta.server.present import event_copies
+from taistelukentta.server.settings import Settings
+
+NOTIFY_CHANNEL = "tk20_games"
+SEED_BITS = 256
+COMMITMENT_SCHEME = "sha256-v1"
+
+
+class StoreError(Exception):
+    """A request the store refuses; ``status`` is the HTTP status, ``code`` a stable id."""
+
+    def __init__(
+        self, status: int, code: str, en: str, fi: str, extra: dict[str, Any] | None = None
+    ) -> None:
+        super().__init__(en)
+        self.status = status
+        self.code = code
+        self.en = en
+        self.fi = fi
+        self.extra = extra or {}
+
+
+def _not_found() -> StoreError:
+    return StoreError(404, "not_found", "no such game", "peliä ei ole")
+
+
+def new_seed() -> int:
+    """A fresh secret dice seed: 256 bits from :mod:`secrets`."""
+    return secrets.randbits(SEED_BITS)
+
+
+def seed_commitment(seed: int) -> str:
+    """The public commitment to ``seed``: SHA-256 over a scheme tag and the seed's decimal
+    text. Published when the game starts; anyone can check it against the seed revealed at
+    the end (``tk20 verify``)."""
+    return hashlib.sha256(f"tk20-seed:{COMMITMENT_SCHEME}:{seed}".encode()).hexdigest()
+
+
+def token_hash(token: str) -> str:
+    """How a seat's token is stored: its SHA-256 (a token has 192 random bits)."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+# ------------------------------------------------------------------------------ runtime
+
+
+@dataclass
+class Entry:
+    """One log entry as the process keeps it."""
+
+    seq: int
+    seat: str
+    kind: str
+    """``"order"`` or ``"undo"``."""
+    notation: str | None
+    idem_key: str | None
+    events: tuple[Event, ...]
+    taken_back: int = 0
+    """Undo: how many orders it took back."""
+    blue_seen: bool = False
+    blue_version: int = 0
+    """Blue's version after this entry."""
+
+
+@dataclass
+class Game:
+    """A game as one process holds it: meta data, the log, the current state."""
+
+    id: str
+    scenario_ref: str
+    options: dict[str, Any]
+    seed: int
+    commitment: str
+    computer: frozenset[str]
+    scenario: Scenario
+    state: GameState
+    entries: list[Entry] = field(default_factory=list)
+    effective: list[int] = field(default_factory=list)
+    """The log seqs of the orders in force (undos removed), oldest first."""
+    keys: dict[tuple[str, str], int] = field(default_factory=dict)
+
+    @property
+    def version(self) -> int:
+        """The GM's version: the number of log entries."""
+        return len(self.entries)
+
+    @property
+    def blue_version(self) -> int:
+        """Blue's version: the number of entries Blue has a message about."""
+        return self.entries[-1].blue_version if self.entries else 0
+
+    def seat_version(self, seat: str) -> int:
+        """The version a seat reads and sends back."""
+        return self.version if seat == GM_SEAT else self.blue_version
+
+    def entry_version(self, entry: Entry, seat: str) -> int:
+        """The version a seat reads for ``entry``."""
+        return entry.seq if seat == GM_SEAT else entry.blue_version
+
+    def seats(self) -> list[str]:
+        """Every seat of the game: Blue's, then the GM."""
+        return [*self.state.seats("blue"), GM_SEAT]
+
+    def copies(self, entry: Entry, seat: str) -> list[dict[str, Any]]:
+        """The seat's copies of what ``entry`` did."""
+        if entry.kind == "undo":
+            return [{"kind": "undo", "data": {}}]
+        return event_copies(self.state, entry.events, seat)
+
+    def changes_after(self, seat: str, after: int) -> list[dict[str, Any]]:
+        """``{"version", "events"}`` for every entry the seat has a message about after
+        its version ``after``."""
+        out: list[dict[str, Any]] = []
+        blue = seat != GM_SEAT
+        for entry in self.entries[self._first_after(seat, after) :]:
+            if blue and not entry.blue_seen:
+                continue
+            out.append(
+                {"version": self.entry_version(entry, seat), "events": self.copies(entry, seat)}
+            )
+        return out
+
+    def _first_after(self, seat: str, after: int) -> int:
+        if seat == GM_SEAT:
+            return max(0, after)
+        lo, hi = 0, len(self.entries)
+        while lo < hi:  # first entry whose Blue version exceeds ``after``
+            mid = (lo + hi) // 2
+            if self.entries[mid].blue_version <= after:
+                lo = mid + 1
+            else:
+                hi = mid
+        return lo
+
+    def push(self, entry: Entry, state: GameState, effective: list[int]) -> None:
+        """Add a committed entry and the state after it."""
+        self.entries.append(entry)
+        self.state = state
+        self.effective = effective
+        if entry.idem_key is not None:
+            self.keys[(entry.seat, entry.idem_key)] = entry.seq
+
+
+def _blue_seen(scenario_state: GameState, seat: str, kind: str, events: tuple[Event, ...]) -> bool:
+    if kind == "undo" or seat != GM_SEAT:
+        return True
+    return bool(event_copies(scenario_state, events, "co"))
+
+
+def _bot_seed(seed: int, game_id: str, seq: int) -> int:
+    digest = hmac.new(seed.to_bytes(64, "big"), f"bot:{game_id}:{seq}".encode(), "sha256")
+    return int.from_bytes(digest.digest()[:8], "big")
+
+
+# ------------------------------------------------------------------------------ scenarios
+
+
+_SCENARIOS: dict[str, Scenario] = {}
+_SCENARIO_LOCK = threading.Lock()
+
+
+def scenario_for(ref: str, options: dict[str, Any]) -> Scenario:
+    """The bundled scenario ``ref`` with rule ``options`` applied (one object per
+    combination, so the engine's per-scenario caches are shared). StoreError 422 for an
+    unknown scenario or a bad option."""
+    if ref not in bundled_ids():
+        known = ", ".join(bundled_ids())
+        raise StoreError(
+            422,
+            "unknown_scenario",
+            f"unknown scenario {ref!r} (bundled: {known})",
+            f"tuntematon skenaario {ref!r} (valmiit: {known})",
+        )
+    key = json.dumps([ref, options], sort_keys=True)
+    with _SCENARIO_LOCK:
+        cached = _SCENARIOS.get(key)
+        if cached is not None:
+            return cached
+        path = scenarios_dir() / f"{ref}.toml"
+        text = read_text(path)
+        data = parse_toml(text, str(path))
+        if options:
+            data["options"] = {**data.get("options", {}), **options}
+        try:
+            scenario = scenario_from_data(
+                data, source="options", base_dir=path.parent, default_id=ref
+            )
+        except TkError as exc:
+            raise StoreError(422, "bad_options", exc.message("en"), exc.message("fi")) from None
+        _SCENARIOS[key] = scenario
+        return scenario
+
+
+# ------------------------------------------------------------------------------ the store
+
+
+@dataclass(frozen=True)
+class Created:
+    """A new game and its seats' tokens (shown once, stored only hashed)."""
+
+    game: Game
+    tokens: dict[str, str]
+
+
+@dataclass(frozen=True)
+class Applied:
+    """The answer to an accepted order: the seat's version after it and its copies."""
+
+    version: int
+    events: list[dict[str, Any]]
+
+
+class GameStore:
+    """Games in the database, cached per process. Thread-safe; every method blocks (call
+    it from a worker thread, never on the event loop)."""
+
+    def __init__(self, engine: Engine, settings: Settings) -> None:
+        self.engine = engine
+        self.settings = settings
+        self.postgres = is_postgres(engine)
+        self._read = sessionmaker(engine, expire_on_commit=False)
+        self._write = sessionmaker(
+            engine.execution_options(tk20_write=True), expire_on_commit=False
+        )
+        self._games: dict[str, Game] = {}
+        self._locks: dict[str, threading.RLock] = {}
+        self._guard = threading.Lock()
+        self._tokens: dict[str, tuple[str, str]] = {}
+        self.listeners: list[Callable[[str], None]] = []
+        """Called (from a worker thread) with a game id after each committed change."""
+        self._bots = ThreadPoolExecutor(max_workers=4, thread_name_prefix="tk20-bot")
+        self._closed = False
+
+    def close(self) -> None:
+        """Stop the computer players (waits for the order in hand)."""
+        self._closed = True
+        self._bots.shutdown(wait=True, cancel_futures=True)
+
+    # -- locking ----------------------------------------------------------------------
+
+    @contextmanager
+    def _locked(self, game_id: str) -> Iterator[None]:
+        with self._guard:
+            lock = self._locks.setdefault(game_id, threading.RLock())
+        with lock:
+            yield
+
+    # -- tokens -----------------------------------------------------------------------
+
+    def authenticate(self, token: str) -> tuple[str, str] | None:
+        """``(game id, seat)`` of a token, or None if no seat has it."""
+        digest = token_hash(token)
+        hit = self._tokens.get(digest)
+        if hit is not None:
+            return hit
+        with self._read() as s:
+            row = s.get(SeatRow, digest)
+            if row is None or not hmac.compare_digest(row.token_hash, digest):
+                return None
+            hit = (row.game_id, row.seat)
+        with self._guard:
+            self._tokens[digest] = hit
+        return hit
+
+    # -- loading ----------------------------------------------------------------------
+
+    def _load(self, s: Session, row: GameRow) -> Game:
+        scenario = scenario_for(row.scenario, dict(row.options))
+        seed = int(row.seed)
+        rows = s.scalars(
+            select(EntryRow).where(EntryRow.game_id == row.id).order_by(EntryRow.seq)
+        ).all()
+        game = Game(
+            id=row.id,
+            scenario_ref=row.scenario,
+            options=dict(row.options),
+            seed=seed,
+            commitment=row.commitment,
+            computer=frozenset(row.computer),
+            scenario=scenario,
+            state=new_game(scenario, seed),
+        )
+        effective: list[int] = []
+        blue = 0
+        notations: dict[int, tuple[str, str]] = {}
+        for r in rows:
+            events = tuple(Event.from_dict(e) for e in r.events)
+            taken = 0
+            if r.kind == "undo":
+                taken = int(r.notation or "0")
+                del effective[len(effective) - taken :]
+            else:
+                effective.append(r.seq)
+                notations[r.seq] = (r.seat, r.notation or "")
+            seen = _blue_seen(game.state, r.seat, r.kind, events)
+            blue += int(seen)
+            game.entries.append(
+                Entry(r.seq, r.seat, r.kind, r.notation, r.idem_key, events, taken, seen, blue)
+            )
+            if r.idem_key is not None:
+                game.keys[(r.seat, r.idem_key)] = r.seq
+        game.effective = effective
+        game.state = self._state_of(s, game, effective, notations)
+        return game
+
+    def _state_of(
+        self,
+        s: Session,
+        game: Game,
+        effective: list[int],
+        notations: dict[int, tuple[str, str]] | None = None,
+    ) -> GameState:
+        """The state after the ``effective`` orders: from the newest snapshot on their path,
+        then the orders after it."""
+        start, state = 0, None
+        snaps = s.scalars(
+            select(SnapshotRow)
+            .where(SnapshotRow.game_id == game.id)
+            .order_by(SnapshotRow.seq.desc())
+        ).all()
+        for snap in snaps:
+            n = snap.orders
+            if 0 < n <= len(effective) and effective[n - 1] == snap.last_order_seq:
+                state = GameState.from_dict(json.loads(snap.state), game.scenario)
+                start = n
+                break
+        if state is None:
+            state = new_game(game.scenario, game.seed)
+        if notations is None:
+            by_seq = {e.seq: e for e in game.entries}
+            notations = {q: (by_seq[q].seat, by_seq[q].notation or "") for q in effective}
+        for q in effective[start:]:
+            seat, notation = notations[q]
+            state, _ = apply(state, seat, parse_order(notation))
+        return state
+
+    def _fresh(self, s: Session, game_id: str, *, lock: bool = False) -> tuple[Game, GameRow]:
+        """The game at the database's version (``lock``: the row locked for a write)."""
+        if len(game_id) > 32:
+            raise _not_found()
+        stmt = select(GameRow).where(GameRow.id == game_id)
+        if lock and self.postgres:
+            stmt = stmt.with_for_update()
+        row = s.scalars(stmt).first()
+        if row is None:
+            raise _not_found()
+        game = self._games.get(game_id)
+        if game is None or game.version > row.version:
+            game = self._load(s, row)
+            self._games[game_id] = game
+        elif game.version < row.version:
+            game = self._catch_up(s, game, row)
+        return game, row
+
+    def _catch_up(self, s: Session, game: Game, row: GameRow) -> Game:
+        rows = s.scalars(
+            select(EntryRow)
+            .where(EntryRow.game_id == game.id, EntryRow.seq > game.version)
+            .order_by(EntryRow.seq)
+        ).all()
+        if any(r.kind == "undo" for r in rows) or len(rows) != row.version - game.version:
+            fresh = self._load(s, row)
+            self._games[game.id] = fresh
+            return fresh
+        for r in rows:
+            state, events = apply(game.state, r.seat, parse_order(r.notation or ""))
+            seen = _blue_seen(state, r.seat, r.kind, tuple(events))
+            entry = Entry(
+                r.seq,
+                r.seat,
+                r.kind,
+                r.notation,
+                r.idem_key,
+                tuple(events),
+                0,
+                seen,
+                game.blue_version + int(seen),
+            )
+            game.push(entry, state, [*game.effective, r.seq])
+        return game
+
+    def game(self, game_id: str) -> Game:
+        """The game at the database's current version (404 StoreError if none)."""
+        with self._locked(game_id), self._read() as s:
+            game, _ = self._fresh(s, game_id)
+            return game
+
+    @contextmanager
+    def reading(self, game_id: str) -> Iterator[Game]:
+        """The current game, held locked while the caller reads it."""
+        with self._locked(game_id):
+            with self._read() as s:
+                game, _ = self._fresh(s, game_id)
+            yield game
+
+    # -- writing ----------------------------------------------------------------------
+
+    def _notify(self, s: Session, game_id: str) -> None:
+        if self.postgres:
+            s.execute(text("SELECT pg_notify(:c, :p)"), {"c": NOTIFY_CHANNEL, "p": game_id})
+
+    def _changed(self, game_id: str) -> None:
+        for listener in list(self.listeners):
+            listener(game_id)
+
+    def _append(
+        self,
+        s: Session,
+        game: Game,
+        row: GameRow,
+        entry: Entry,
+        state: GameState,
+        effective: list[int],
+    ) -> None:
+        """Insert ``entry``, bump the version, snapshot every K entries (in ``s``'s
+        transaction; the caller commits, then pushes to the cache)."""
+        events = [e.to_dict() for e in entry.events]
+        s.add(
+            EntryRow(
+                game_id=game.id,
+                seq=entry.seq,
+                seat=entry.seat,
+                kind=entry.kind,
+                notation=entry.notation,
+                idem_key=entry.idem_key,
+                events=events,
+                created_at=_now(),
+            )
+        )
+        row.version = entry.seq
+        row.finished = state.finished
+        if effective and entry.seq % max(1, self.settings.snapshot_every) == 0:
+            s.add(
+                SnapshotRow(
+                    game_id=game.id,
+                    seq=entry.seq,
+                    orders=len(effective),
+                    last_order_seq=effective[-1],
+                    state=json.dumps(state.to_dict(), separators=(",", ":")),
+                )
+            )
+        self._notify(s, game.id)
+
+    def create(self, scenario_ref: str, options: dict[str, Any], computer: list[str]) -> Created:
+        """A new game with a fresh secret seed; a token for every seat."""
+        scenario = scenario_for(scenario_ref, options)
+        seed = new_seed()
+        state = new_game(scenario, seed)
+        seats = [*state.seats("blue"), GM_SEAT]
+        unknown = [c for c in computer if c not in seats]
+        if unknown:
+            raise StoreError(
+                422,
+                "unknown_seat",
+                f"computer: unknown seat {unknown[0]!r} (seats: {', '.join(seats)})",
+                f"computer: tuntematon pelipaikka {unknown[0]!r} (paikat: {', '.join(seats)})",
+            )
+        game_id = secrets.token_hex(8)
+        tokens = {seat: secrets.token_urlsafe(24) for seat in seats}
+        with self._write.begin() as s:
+            s.add(
+                GameRow(
+                    id=game_id,
+                    scenario=scenario_ref,
+                    options=options,
+                    seed=str(seed),
+                    commitment=seed_commitment(seed),
+                    computer=sorted(set(computer)),
+                    version=0,
+                    finished=False,
+                    created_at=_now(),
+                )
+            )
+            s.flush()
+            for seat, token in tokens.items():
+                s.add(SeatRow(token_hash=token_hash(token), game_id=game_id, seat=seat))
+        game = Game(
+            id=game_id,
+            scenario_ref=scenario_ref,
+            options=options,
+            seed=seed,
+            commitment=seed_commitment(seed),
+            computer=frozenset(computer),
+            scenario=scenario,
+            state=state,
+        )
+        with self._locked(game_id):
+            self._games.setdefault(game_id, game)
+        self.kick(game_id)
+        return Created(game, tokens)
+
+    def post_order(
+        self, game_id: str, seat: str, order_text: str, version: int, key: str | None
+    ) -> Applied:
+        """Apply one order of ``seat`` given at its ``version``.
+
+        StoreError: 409 ``stale_version`` (with the current version), 422 ``invalid_order``
+        / ``illegal_order`` / ``idempotency_key_reused``, 403 ``computer_seat``. The same
+        ``key`` again returns the first answer without applying anything."""
+        with self._locked(game_id):
+            with self._write.begin() as s:
+                game, row = self._fresh(s, game_id, lock=True)
+                if key is not None and (seat, key) in game.keys:
+                    return self._replayed(game, seat, key, order_text)
+                if seat in game.computer:
+                    raise StoreError(
+                        403,
+                        "computer_seat",
+                        "the computer plays this seat",
+                        "tätä paikkaa pelaa tietokone",
+                    )
+                current = game.seat_version(seat)
+                if version != current:
+                    raise StoreError(
+                        409,
+                        "stale_version",
+                        f"version {version} is not the current version {current}",
+                        f"versio {version} ei ole nykyinen versio {current}",
+                        {"version": current},
+                    )
+                try:
+                    order = parse_order(order_text)
+                    state, events = apply(game.state, seat, order)
+                except TkError as exc:
+                    code = (
+                        "invalid_order"
+                        if type(exc).__name__ == "InvalidOrderError"
+                        else ("illegal_order")
+                    )
+                    raise StoreError(422, code, exc.message("en"), exc.message("fi")) from None
+                seq = game.version + 1
+                evs = tuple(events)
+                entry = Entry(
+                    seq,
+                    seat,
+                    "order",
+                    format_order(order),
+                    key,
+                    evs,
+                    0,
+                    True,
+                    game.blue_version + 1,
+                )
+                effective = [*game.effective, seq]
+                self._append(s, game, row, entry, state, effective)
+            game.push(entry, state, effective)
+            answer = Applied(game.seat_version(seat), game.copies(entry, seat))
+        self._changed(game_id)
+        self.kick(game_id)
+        return answer
+
+    def _replayed(self, game: Game, seat: str, key: str, order_text: str) -> Applied:
+        entry = game.entries[game.keys[(seat, key)] - 1]
+        try:
+            same = format_order(parse_order(order_text)) == entry.notation
+        except TkError:
+            same = False
+        if not same:
+            raise StoreError(
+                422,
+                "idempotency_key_reused",
+                "this Idempotency-Key was used for another order",
+                "tämä Idempotency-Key on jo käytetty toiseen käskyyn",
+            )
+        return Applied(game.entry_version(entry, seat), game.copies(entry, seat))
+
+    def undo(self, game_id: str) -> Applied:
+        """The GM takes back the last order (and the computer's orders after the last
+        human order): the state is replayed from the log; every seat gets ``undo``."""
+        with self._locked(game_id):
+            with self._write.begin() as s:
+                game, row = self._fresh(s, game_id, lock=True)
+                effective = list(game.effective)
+                if not effective:
+                    raise StoreError(
+                        409, "nothing_to_undo", "no order to take back", "ei peruttavaa käskyä"
+                    )
+                by_seq = {e.seq: e for e in game.entries}
+                taken = 0
+                while effective:
+                    last = by_seq[effective.pop()]
+                    taken += 1
+                    if last.seat not in game.computer:
+                        break
+                state = self._state_of(s, game, effective)
+                seq = game.version + 1
+                entry = Entry(
+                    seq,
+                    GM_SEAT,
+                    "undo",
+                    str(taken),
+                    None,
+                    (),
+                    taken,
+                    True,
+                    game.blue_version + 1,
+                )
+                self._append(s, game, row, entry, state, effective)
+            game.push(entry, state, effective)
+            answer = Applied(game.seat_version(GM_SEAT), game.copies(entry, GM_SEAT))
+        self._changed(game_id)
+        self.kick(game_id)
+        return answer
+
+    # -- the computer seats -------------------------------------------------------------
+
+    def kick(self, game_id: str) -> None:
+        """Let the computer play its seats of ``game_id`` (in the background) if it is
+        their turn."""
+        if not self.settings.run_computer or self._closed:
+            return
+        with contextlib.suppress(RuntimeError):  # shutting down
+            self._bots.submit(self._play_computer, game_id)
+
+    def _play_computer(self, game_id: str) -> None:
+        while not self._closed:
+            try:
+                played = self._computer_step(game_id)
+            except (IntegrityError, StoreError):
+                return
+            if not played:
+                return
+            self._changed(game_id)
+
+    def _computer_step(self, game_id: str) -> bool:
+        with self._locked(game_id):
+            with self._write.begin() as s:
+                game, row = self._fresh(s, game_id, lock=True)
+                seat = next_seat(game.state)
+                if seat is None or seat not in game.computer:
+                    return False
+                seq = game.version + 1
+                # The bot reads only its seat's view (bot_order); seeded from the secret
+                # seed so nobody can foresee its choices.
+                bot = BaselineBot(_bot_seed(game.seed, game.id, seq))
+                order = bot_order(game.state, seat, bot)
+                state, events = apply(game.state, seat, order)
+                evs = tuple(events)
+                seen = _blue_seen(state, seat, "order", evs)
+                entry = Entry(
+                    seq,
+                    seat,
+                    "order",
+                    format_order(order),
+                    None,
+                    evs,
+                    0,
+                    seen,
+                    game.blue_version + int(seen),
+                )
+                effective = [*game.effective, seq]
+                self._append(s, game, row, entry, state, effective)
+            game.push(entry, state, effective)
+        return True

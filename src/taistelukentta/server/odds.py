@@ -1,0 +1,80 @@
+"""Odds of an order for the API: the engine's estimates from the seat's side's knowledge,
+each modifier named with the rule that gives it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from taistelukentta.rules import GameState, Order
+from taistelukentta.rules.orders import OrderKind
+from taistelukentta.rules.state import Side
+from taistelukentta.views import attack_estimate, strike_estimate
+
+KINDS = (OrderKind.ATTACK, OrderKind.FIRE, OrderKind.STRIKE, OrderKind.ORGANIC)
+
+_RULE_OF = {
+    "skill": "R-ATK-2",
+    "weapon": "R-ATK-2",
+    "elevation": "R-TER-5",
+    "shaken": "R-MOR-2",
+    "pinned": "R-ATK-4",
+    "company": "R-CO-5",
+    "abilities": "R-AB-1",
+    "fire_support": "R-FD-1",
+    "mines": "R-MINE-1",
+}
+
+
+def _rule(name: str) -> str:
+    return _RULE_OF.get(name, "R-ATK-2")
+
+
+def odds_of(state: GameState, side: Side, order: Order) -> dict[str, Any]:
+    """``{"kind", "odds", "terms"}`` for an attack/fire (R-ATK-*) or a fire request
+    (R-OFF-*, R-ORG-1). ArgumentError (a TkError) when the side does not know the target."""
+    if order.kind in (OrderKind.STRIKE, OrderKind.ORGANIC):
+        est = strike_estimate(state, side, order)
+        odds: dict[str, Any] = {
+            "weapon": est.weapon,
+            "aimed": list(est.aimed),
+            "area": [list(c) for c in est.area],
+            "scatter": str(est.scatter) if est.odds is not None else None,
+            "p_aimed_hit": None if est.odds is None else float(est.odds.p_aimed_hit),
+            "exposures": [
+                {
+                    "unit": e.unit,
+                    "own": e.own,
+                    "cell": list(e.cell),
+                    "p_hit": float(e.p_hit),
+                    "p_morale_test": float(e.p_morale_test),
+                }
+                for e in est.exposures
+            ],
+        }
+        rule = "R-ORG-1" if order.kind == OrderKind.ORGANIC else "R-OFF-3"
+        return {
+            "kind": order.kind.value,
+            "odds": odds,
+            "terms": [{"name": "scatter", "value": 0, "rule": rule}],
+        }
+    assert order.unit is not None and order.target is not None
+    a = attack_estimate(state, side, order.unit, order.target, order.cell, order.weapon)
+    outcomes = {k: float(v) for k, v in a.odds.outcomes().items()}
+    terms = [{"name": n, "value": v, "rule": _rule(n)} for n, v in a.modifiers]
+    terms.append({"name": "defence", "value": a.defence, "rule": "R-ATK-3"})
+    terms += [{"name": r, "value": 1, "rule": "R-ATK-7"} for r in a.advantage_reasons]
+    terms += [{"name": r, "value": -1, "rule": "R-ATK-7"} for r in a.disadvantage_reasons]
+    return {
+        "kind": order.kind.value,
+        "odds": {
+            "attacker": a.attacker,
+            "target": a.target,
+            "bonus": a.bonus,
+            "defence": a.defence,
+            "advantage": a.advantage.value,
+            "damage": a.damage,
+            "outcomes": outcomes,
+            "expected_damage": float(a.odds.expected_damage),
+        },
+        "terms": terms,
+    }

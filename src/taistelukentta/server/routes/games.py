@@ -1,0 +1,245 @@
+"""The game endpoints under ``/api``.
+
+Handlers are plain functions: FastAPI runs them in its worker threads, where the store's
+blocking database work belongs. Every answer about a game is built by
+:mod:`taistelukentta.server.present` from the seat's own side's knowledge.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Header, Query, Request, Response
+
+from taistelukentta.content.scenario import bundled_scenarios
+from taistelukentta.errors import TkError
+from taistelukentta.rules import GM_SEAT, legal_orders
+from taistelukentta.rules.orders import parse_order
+from taistelukentta.server import odds as odds_mod
+from taistelukentta.server.deps import GameId, Seat, Store
+from taistelukentta.server.games import COMMITMENT_SCHEME, StoreError, scenario_for
+from taistelukentta.server.present import seat_view, side_of
+from taistelukentta.server.schemas import (
+    Change,
+    ChangesOut,
+    ErrorOut,
+    GameCreate,
+    GameCreated,
+    OddsOut,
+    OrderPost,
+    OrdersOut,
+    RevealOut,
+    ScenarioOut,
+    SeatInfo,
+    SeatInvite,
+    ViewOut,
+)
+from taistelukentta.server.settings import MAX_KEY_CHARS, MAX_ORDER_CHARS, MAX_VERSION
+
+router = APIRouter(prefix="/api")
+
+_ERR: dict[int | str, dict[str, Any]] = {
+    401: {"model": ErrorOut, "description": "Missing or unknown token."},
+    404: {"model": ErrorOut, "description": "No such game (or a token of another game)."},
+    422: {"model": ErrorOut, "description": "Bad input."},
+}
+
+
+def invite_url(request: Request, game_id: str, token: str) -> str:
+    """The link a seat opens in the browser (the token rides in the fragment, which is
+    never sent to a server nor written in its logs)."""
+    base = str(request.base_url).rstrip("/")
+    return f"{base}/#game={game_id}&token={token}"
+
+
+@router.get("/scenarios", response_model=list[ScenarioOut])
+def list_scenarios() -> list[ScenarioOut]:
+    """The bundled scenarios a game can be started from."""
+    out = []
+    for info in bundled_scenarios():
+        scenario = scenario_for(info.id, {})
+        seats = [s.id for s in scenario.blue.seats] + [GM_SEAT]
+        out.append(
+            ScenarioOut(id=info.id, title={"fi": info.title.fi, "en": info.title.en}, seats=seats)
+        )
+    return out
+
+
+@router.post("/games", status_code=201, response_model=GameCreated, responses=_ERR)
+def create_game(body: GameCreate, request: Request, store: Store) -> GameCreated:
+    """Start a game. The creator is the GM and receives every seat's invite."""
+    created = store.create(body.scenario, dict(body.options), list(body.computer))
+    game = created.game
+    return GameCreated(
+        id=game.id,
+        scenario=game.scenario_ref,
+        seed_commitment=game.commitment,
+        commitment_scheme=COMMITMENT_SCHEME,
+        seats={
+            seat: SeatInvite(token=tok, url=invite_url(request, game.id, tok))
+            for seat, tok in created.tokens.items()
+        },
+        computer=sorted(game.computer),
+    )
+
+
+@router.get("/games/{game_id}/seat", response_model=SeatInfo, responses=_ERR)
+def whoami(game_id: GameId, auth: Seat, store: Store) -> SeatInfo:
+    """Which seat the token is, and its version."""
+    with store.reading(game_id) as game:
+        return SeatInfo(
+            game=game.id,
+            seat=auth.seat,
+            side=side_of(auth.seat),
+            version=game.seat_version(auth.seat),
+            computer=sorted(game.computer),
+        )
+
+
+@router.get("/games/{game_id}/view", response_model=ViewOut, responses=_ERR)
+def get_view(game_id: GameId, auth: Seat, store: Store) -> ViewOut:
+    """The seat's view (``tk20 show --as SEAT --json``) at its version."""
+    with store.reading(game_id) as game:
+        return ViewOut(version=game.seat_version(auth.seat), view=seat_view(game.state, auth.seat))
+
+
+@router.get("/games/{game_id}/orders", response_model=OrdersOut, responses=_ERR)
+def get_orders(game_id: GameId, auth: Seat, store: Store) -> OrdersOut:
+    """The seat's legal orders now, in notation."""
+    with store.reading(game_id) as game:
+        orders = [] if auth.seat in game.computer else legal_orders(game.state, auth.seat)
+        return OrdersOut(version=game.seat_version(auth.seat), orders=[str(o) for o in orders])
+
+
+@router.get("/games/{game_id}/odds", response_model=OddsOut, responses=_ERR)
+def get_odds(
+    game_id: GameId,
+    auth: Seat,
+    store: Store,
+    order: Annotated[str, Query(min_length=1, max_length=MAX_ORDER_CHARS)],
+) -> OddsOut:
+    """The exact odds of an attack, fire or fire request from the seat's knowledge, every
+    modifier with its rule ID."""
+    with store.reading(game_id) as game:
+        try:
+            parsed = parse_order(order)
+        except TkError as exc:
+            raise StoreError(422, "invalid_order", exc.message("en"), exc.message("fi")) from None
+        if parsed.kind not in odds_mod.KINDS:
+            kinds = ", ".join(k.value for k in odds_mod.KINDS)
+            raise StoreError(
+                422,
+                "no_odds",
+                f"odds are given for {kinds} orders",
+                f"todennäköisyydet annetaan käskyille {kinds}",
+            )
+        side = side_of(auth.seat)
+        try:
+            out = odds_mod.odds_of(game.state, side, parsed)
+        except TkError as exc:
+            raise StoreError(422, "no_odds", exc.message("en"), exc.message("fi")) from None
+        return OddsOut(version=game.seat_version(auth.seat), order=str(parsed), **out)
+
+
+@router.post(
+    "/games/{game_id}/orders",
+    response_model=Change,
+    responses={
+        **_ERR,
+        403: {"model": ErrorOut, "description": "The computer plays this seat."},
+        409: {"model": ErrorOut, "description": "Stale version (the answer has the current)."},
+    },
+)
+def post_order(
+    game_id: GameId,
+    body: OrderPost,
+    auth: Seat,
+    store: Store,
+    idempotency_key: Annotated[
+        str | None,
+        Header(
+            alias="Idempotency-Key",
+            max_length=MAX_KEY_CHARS,
+            pattern=r"^[\x21-\x7e]+$",
+            description="Retrying with the same key returns the first answer, applied once.",
+        ),
+    ] = None,
+) -> Change:
+    """Give one order at the seat's version. The answer is the seat's new version and its
+    copies of what happened."""
+    applied = store.post_order(game_id, auth.seat, body.order, body.version, idempotency_key)
+    return Change(version=applied.version, events=applied.events)
+
+
+@router.get("/games/{game_id}/events", response_model=ChangesOut, responses=_ERR)
+def get_events(
+    game_id: GameId,
+    auth: Seat,
+    store: Store,
+    after: Annotated[int, Query(ge=0, le=MAX_VERSION)] = 0,
+) -> ChangesOut:
+    """The seat's copies of every change after its version ``after``."""
+    with store.reading(game_id) as game:
+        return ChangesOut(
+            version=game.seat_version(auth.seat),
+            changes=[Change(**c) for c in game.changes_after(auth.seat, after)],
+        )
+
+
+def _gm_only(auth: Seat) -> None:
+    if auth.seat != GM_SEAT:
+        raise StoreError(403, "gm_only", "only the GM may do this", "vain pelinjohtaja voi")
+
+
+@router.post(
+    "/games/{game_id}/undo",
+    response_model=Change,
+    responses={**_ERR, 403: {"model": ErrorOut}, 409: {"model": ErrorOut}},
+)
+def undo(game_id: GameId, auth: Seat, store: Store) -> Change:
+    """GM only: take back the last order (replayed from the log, announced to every seat)."""
+    _gm_only(auth)
+    applied = store.undo(game_id)
+    return Change(version=applied.version, events=applied.events)
+
+
+@router.get(
+    "/games/{game_id}/reveal",
+    response_model=RevealOut,
+    responses={**_ERR, 403: {"model": ErrorOut}},
+)
+def reveal(game_id: GameId, auth: Seat, store: Store) -> RevealOut:
+    """After the end: the seed, its commitment and every order (403 before)."""
+    with store.reading(game_id) as game:
+        if not game.state.finished:
+            raise StoreError(403, "not_finished", "the game has not ended", "peli ei ole päättynyt")
+        from taistelukentta.server.export import reveal_of
+
+        return RevealOut(**reveal_of(game))
+
+
+@router.get(
+    "/games/{game_id}/export",
+    responses={
+        **_ERR,
+        200: {"content": {"application/json": {}}, "description": "A tk20 game file."},
+        403: {"model": ErrorOut},
+    },
+)
+def export(game_id: GameId, auth: Seat, store: Store) -> Response:
+    """The game file (``tk20 replay`` reads it): the GM any time, every seat after the end."""
+    with store.reading(game_id) as game:
+        if auth.seat != GM_SEAT and not game.state.finished:
+            raise StoreError(
+                403,
+                "not_finished",
+                "only the GM may export before the end",
+                "vain pelinjohtaja voi viedä pelin ennen loppua",
+            )
+        from taistelukentta.server.export import export_text
+
+        return Response(
+            export_text(game),
+            media_type="application/json",
+            headers={"Content-Disposition": f'attachment; filename="tk20-{game.id}.json"'},
+        )

@@ -1,0 +1,132 @@
+"""``WS /api/games/{id}/ws``: every change of a game as the seat sees it.
+
+The token comes as the ``token`` query parameter or in the first message
+``{"token": T, "after": N}``. The server sends ``{"version", "events"}`` for each change
+after version ``after`` (default: the seat's current version, i.e. only new changes), in
+order and without gaps: on every wake-up it reads the log after the last version it sent.
+A reconnecting client passes the last version it got as ``after``. Errors are sent as
+``{"error": {...}}`` and the socket is closed (4401 unknown token, 4404 no such game).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from typing import Any
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from starlette.concurrency import run_in_threadpool
+
+from taistelukentta.server.deps import resolve_seat
+from taistelukentta.server.games import GameStore, StoreError
+from taistelukentta.server.hub import Hub
+from taistelukentta.server.settings import MAX_VERSION
+
+router = APIRouter(prefix="/api")
+
+POLL_SECONDS = 15.0
+"""A connection re-reads the log at least this often even without a wake-up."""
+
+
+def _error(exc: StoreError) -> dict[str, Any]:
+    return {"error": {"code": exc.code, "message": {"fi": exc.fi, "en": exc.en}}}
+
+
+async def _first_message(ws: WebSocket) -> dict[str, Any]:
+    try:
+        message = await asyncio.wait_for(ws.receive(), timeout=10)
+    except (TimeoutError, WebSocketDisconnect, RuntimeError):
+        return {}
+    raw = message.get("text")
+    if not isinstance(raw, str) or len(raw) > 1024:
+        return {}
+    try:
+        msg = json.loads(raw)
+    except ValueError:
+        return {}
+    return msg if isinstance(msg, dict) else {}
+
+
+def _after_of(value: Any) -> int | None:
+    if value is None:
+        return None
+    try:
+        n = int(value)
+    except (TypeError, ValueError):
+        raise StoreError(
+            422, "bad_after", "after: expected a version number", "after: odotettiin versiota"
+        ) from None
+    if not 0 <= n <= MAX_VERSION:
+        raise StoreError(422, "bad_after", "after: out of range", "after: arvo ei kelpaa")
+    return n
+
+
+@router.websocket("/games/{game_id}/ws")
+async def game_socket(ws: WebSocket, game_id: str) -> None:
+    """Live changes for one seat."""
+    store: GameStore = ws.app.state.store
+    hub: Hub = ws.app.state.hub
+    await ws.accept()
+    token = ws.query_params.get("token")
+    after_raw: Any = ws.query_params.get("after")
+    if token is None:
+        msg = await _first_message(ws)
+        token = msg.get("token") if isinstance(msg.get("token"), str) else None
+        after_raw = msg.get("after", after_raw)
+    try:
+        auth = await run_in_threadpool(resolve_seat, store, game_id, token)
+        after = _after_of(after_raw)
+    except StoreError as exc:
+        await ws.send_json(_error(exc))
+        await ws.close(code=4000 + exc.status)
+        return
+    wake = hub.subscribe(game_id)
+    try:
+
+        def current() -> int:
+            with store.reading(game_id) as game:
+                return game.seat_version(auth.seat)
+
+        sent = await run_in_threadpool(current) if after is None else after
+
+        def changes(since: int) -> list[dict[str, Any]]:
+            with store.reading(game_id) as game:
+                return game.changes_after(auth.seat, since)
+
+        reader = asyncio.ensure_future(_drain(ws))
+        try:
+            while True:
+                wake.clear()
+                for change in await run_in_threadpool(changes, sent):
+                    await ws.send_json(change)
+                    sent = change["version"]
+                waiter = asyncio.ensure_future(wake.wait())
+                done, _ = await asyncio.wait(
+                    {waiter, reader}, timeout=POLL_SECONDS, return_when=asyncio.FIRST_COMPLETED
+                )
+                if reader in done:
+                    waiter.cancel()
+                    return
+                waiter.cancel()
+        finally:
+            reader.cancel()
+            with contextlib.suppress(BaseException):
+                await reader
+    except (WebSocketDisconnect, RuntimeError):
+        return
+    except StoreError as exc:
+        with contextlib.suppress(Exception):
+            await ws.send_json(_error(exc))
+            await ws.close(code=4000 + exc.status)
+    finally:
+        hub.unsubscribe(game_id, wake)
+
+
+async def _drain(ws: WebSocket) -> None:
+    """Read (and ignore) what the client sends until it goes away."""
+    with contextlib.suppress(WebSocketDisconnect, RuntimeError):
+        while True:
+            message = await ws.receive()
+            if message.get("type") == "websocket.disconnect":
+                return

@@ -1,0 +1,144 @@
+"""Request and answer bodies of the HTTP API (pydantic; unknown fields are refused)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+
+from taistelukentta.server.settings import MAX_ORDER_CHARS, MAX_VERSION
+
+_Id = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_\-]{0,31}$")]
+_Order = Annotated[str, StringConstraints(min_length=1, max_length=MAX_ORDER_CHARS)]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class GameCreate(_Strict):
+    """``POST /api/games``."""
+
+    scenario: _Id = Field(description="A bundled scenario id (GET /api/scenarios).")
+    options: dict[_Id, bool | int | float | str] = Field(
+        default_factory=dict, max_length=64, description="Rule options (tk20 rules)."
+    )
+    computer: list[_Id] = Field(
+        default_factory=list, max_length=16, description="Seats the server's computer plays."
+    )
+
+
+class SeatInvite(BaseModel):
+    """One seat's access: its token (shown once) and its invite link."""
+
+    token: str
+    url: str
+
+
+class GameCreated(BaseModel):
+    """The new game: the GM receives every seat's invite."""
+
+    id: str
+    scenario: str
+    seed_commitment: str
+    commitment_scheme: str
+    seats: dict[str, SeatInvite]
+    computer: list[str]
+
+
+class OrderPost(_Strict):
+    """``POST /api/games/{id}/orders``."""
+
+    order: _Order = Field(description="One order in notation, e.g. 'move 1R1 12,7'.")
+    version: int = Field(ge=0, le=MAX_VERSION, description="The seat's version it saw.")
+
+
+class ViewOut(BaseModel):
+    """A seat's view of the game at its version."""
+
+    version: int
+    view: dict[str, Any]
+
+
+class OrdersOut(BaseModel):
+    """The seat's legal orders now."""
+
+    version: int
+    orders: list[str]
+
+
+class Change(BaseModel):
+    """One change as a seat sees it."""
+
+    version: int
+    events: list[dict[str, Any]]
+
+
+class ChangesOut(BaseModel):
+    """The seat's changes after a version."""
+
+    version: int
+    changes: list[Change]
+
+
+class SeatInfo(BaseModel):
+    """Who a token is."""
+
+    game: str
+    seat: str
+    side: str
+    version: int
+    computer: list[str]
+
+
+class OddsTerm(BaseModel):
+    """One modifier of a roll, with the rule that gives it."""
+
+    name: str
+    value: int
+    rule: str
+
+
+class OddsOut(BaseModel):
+    """The exact odds of an order from the seat's knowledge."""
+
+    version: int
+    order: str
+    kind: str
+    odds: dict[str, Any]
+    terms: list[OddsTerm]
+
+
+class RevealOut(BaseModel):
+    """The secrets after the end: the seed and every order."""
+
+    id: str
+    scenario: str
+    options: dict[str, Any]
+    seed: str
+    seed_commitment: str
+    commitment_scheme: str
+    orders: list[dict[str, str]]
+    state_hash: str
+
+
+class ErrorBody(BaseModel):
+    """``{"code", "message": {"fi", "en"}}``."""
+
+    code: str
+    message: dict[str, str]
+    version: int | None = None
+
+
+class ErrorOut(BaseModel):
+    """Every 4xx answer."""
+
+    error: ErrorBody
+
+
+class ScenarioOut(BaseModel):
+    """A bundled scenario."""
+
+    id: str
+    title: dict[str, str]
+    seats: list[str]

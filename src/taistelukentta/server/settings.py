@@ -1,0 +1,53 @@
+"""Server settings: where the database is and the limits on input."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ENV_DATABASE_URL = "TK20_DATABASE_URL"
+DEFAULT_PORT = 8420
+
+MAX_BODY_BYTES = 16 * 1024
+"""Largest request body accepted (413 above)."""
+MAX_ORDER_CHARS = 200
+"""Longest order text accepted (orders are short notation: ``move 1R1 12,7``)."""
+MAX_KEY_CHARS = 200
+"""Longest Idempotency-Key accepted."""
+MAX_VERSION = 2**31 - 1
+"""Largest version number a client may send."""
+
+
+def data_dir() -> Path:
+    """The user's data directory for tk20 (platformdirs), created on demand."""
+    from platformdirs import user_data_dir
+
+    path = Path(user_data_dir("taistelukentta", appauthor=False))
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def default_database_url() -> str:
+    """``TK20_DATABASE_URL`` if set, else a SQLite file in the user's data directory."""
+    env = os.environ.get(ENV_DATABASE_URL)
+    if env:
+        return env
+    return f"sqlite:///{data_dir() / 'tk20.sqlite3'}"
+
+
+def web_dist_dir() -> Path:
+    """Where the built browser client lives inside the package (``web/`` builds into it)."""
+    return Path(__file__).resolve().parent.parent / "web_dist"
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything a server process is configured with."""
+
+    database_url: str = field(default_factory=default_database_url)
+    snapshot_every: int = 25
+    """A state snapshot is stored every this many log entries (fast load)."""
+    run_computer: bool = True
+    """Play the computer seats (tests of the raw log may switch it off)."""
+    web_dist: Path = field(default_factory=web_dist_dir)

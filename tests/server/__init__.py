@@ -1,0 +1,1 @@
+"""Game server tests: over real HTTP/WebSocket against a uvicorn subprocess."""

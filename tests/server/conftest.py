@@ -1,0 +1,24 @@
+"""Fixtures: a server on SQLite and, where PostgreSQL is available, one on PostgreSQL."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.server.live import Server, fresh_pg_database, require_pg, running
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgres"])
+def server(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Server]:
+    """A running server per database kind (module scope: started once per test file)."""
+    folder: Path = tmp_path_factory.mktemp("server")
+    if request.param == "sqlite":
+        url = f"sqlite:///{folder / 'tk20.sqlite3'}"
+    else:
+        url = fresh_pg_database(require_pg())
+    with running(url, folder / "server.log") as srv:
+        yield srv

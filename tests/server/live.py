@@ -1,0 +1,187 @@
+"""A real ``tk20 serve`` in a subprocess, and a small client for the tests.
+
+The database is SQLite (a file in a temporary folder) or PostgreSQL when
+``TK20_TEST_PG_URL`` names one (``scripts/test`` starts a cluster and sets it); a fresh
+PostgreSQL database is created per server group so tests never see each other's games.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+PG_ENV = "TK20_TEST_PG_URL"
+
+
+def free_port() -> int:
+    """A TCP port free on the loopback interface now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def pg_admin_url() -> str | None:
+    """The test PostgreSQL server's URL (a role that may create databases), if any."""
+    return os.environ.get(PG_ENV) or None
+
+
+def require_pg() -> str:
+    """The PostgreSQL URL; in CI (``CI=true``) a missing one is a failure, not a skip."""
+    import pytest
+
+    url = pg_admin_url()
+    if url is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"{PG_ENV} is not set: scripts/test must start PostgreSQL in CI")
+        pytest.skip(f"no PostgreSQL ({PG_ENV} unset; scripts/test sets it)")
+    return url
+
+
+def fresh_pg_database(admin_url: str) -> str:
+    """Create an empty database on the test server; its SQLAlchemy URL."""
+    import psycopg
+    from sqlalchemy.engine import make_url
+
+    name = f"tk20_test_{secrets.token_hex(6)}"
+    base = make_url(admin_url)
+    dsn = base.set(drivername="postgresql").render_as_string(hide_password=False)
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    return base.set(drivername="postgresql+psycopg", database=name).render_as_string(
+        hide_password=False
+    )
+
+
+class Server:
+    """One ``tk20 serve`` process."""
+
+    def __init__(self, db_url: str, log: Path) -> None:
+        self.db_url = db_url
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.log = log
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self, timeout: float = 60.0) -> Server:
+        """Start the process and wait until it answers."""
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        env.pop("TK20_DATABASE_URL", None)
+        fh = self.log.open("ab")
+        self.proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "taistelukentta",
+                "serve",
+                "--port",
+                str(self.port),
+                "--db",
+                self.db_url,
+                "--log-level",
+                "warning",
+            ],
+            stdout=fh,
+            stderr=subprocess.STDOUT,
+            env=env,
+        )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server exited: {self.log.read_text(errors='replace')}")
+            try:
+                if httpx.get(self.base + "/api/scenarios", timeout=2).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
+        raise RuntimeError("server did not start in time")
+
+    def kill(self) -> None:
+        """``kill -9``."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(10)
+
+    def stop(self) -> None:
+        """Stop gracefully (SIGTERM), then kill."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+@contextmanager
+def running(db_url: str, log: Path) -> Iterator[Server]:
+    """A started server, stopped afterwards."""
+    server = Server(db_url, log).start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+class Seat:
+    """A client for one seat's token."""
+
+    def __init__(self, server: Server, game_id: str, token: str) -> None:
+        self.base = server.base
+        self.game = game_id
+        self.token = token
+        self.http = httpx.Client(
+            base_url=f"{server.base}/api/games/{game_id}",
+            headers={"Authorization": f"Bearer {token}"},
+            timeout=60,
+        )
+
+    def get(self, path: str, **params: Any) -> httpx.Response:
+        """GET a game endpoint."""
+        return self.http.get(path, params=params)
+
+    def view(self) -> dict[str, Any]:
+        """``{"version", "view"}``."""
+        r = self.get("/view")
+        assert r.status_code == 200, r.text
+        out: dict[str, Any] = r.json()
+        return out
+
+    def order(self, text: str, version: int, key: str | None = None) -> httpx.Response:
+        """POST an order."""
+        headers = {"Idempotency-Key": key} if key else {}
+        return self.http.post("/orders", json={"order": text, "version": version}, headers=headers)
+
+    def ws_url(self, after: int | None = None) -> str:
+        """The WebSocket URL with the token as a query parameter."""
+        url = f"ws://127.0.0.1:{self.base.rsplit(':', 1)[1]}/api/games/{self.game}/ws"
+        url += f"?token={self.token}"
+        if after is not None:
+            url += f"&after={after}"
+        return url
+
+
+def create(server: Server, scenario: str = "demo", **body: Any) -> dict[str, Any]:
+    """POST /api/games; the answer."""
+    r = httpx.post(f"{server.base}/api/games", json={"scenario": scenario, **body}, timeout=60)
+    assert r.status_code == 201, r.text
+    out: dict[str, Any] = r.json()
+    return out
+
+
+def seats(server: Server, created: dict[str, Any]) -> dict[str, Seat]:
+    """A client per seat of a created game."""
+    return {
+        name: Seat(server, created["id"], inv["token"]) for name, inv in created["seats"].items()
+    }
