@@ -150,6 +150,7 @@ def check_invariants(st: GameState) -> None:
         assert st.winner in ("blue", "red", "draw") and st.vp is not None
 
 
+@pytest.mark.slow
 def test_random_games_never_crash_and_keep_invariants() -> None:
     sc = small_scenario()
     started = time.perf_counter()

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from fractions import Fraction
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -18,6 +19,8 @@ from taistelukentta.odds.exact import attack_odds, morale_odds, recon_odds
 from taistelukentta.rules.combat import resolve_attack
 from taistelukentta.rules.morale import resolve_morale
 from taistelukentta.rules.recon import resolve_recon
+
+pytestmark = pytest.mark.slow  # 200 000 rolls per example; test_exact checks the odds fast
 
 SAMPLES = 200_000
 TOLERANCE = 0.01

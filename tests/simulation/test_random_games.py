@@ -16,10 +16,14 @@ from collections.abc import Iterator
 from functools import cache
 from typing import Any
 
+import pytest
+
 from taistelukentta.content.scenario import Scenario, load_scenario, scenario_from_data
 from taistelukentta.rules import GameState, Order, OrderKind, Phase, apply, legal_orders, new_game
 from taistelukentta.rules.company import company_kp
 from tests.engine.conftest import build_data, open_rows
+
+pytestmark = pytest.mark.slow  # hundreds of whole games: the long tier (README, Tests)
 
 SQUAD = "jaakariryhma"
 RED = "motorisoitu_jalkavakiryhma"

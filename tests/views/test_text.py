@@ -173,7 +173,10 @@ def _random_played(scenario: str, seed: int, orders: int) -> tuple[object, ...]:
     return (scen, tuple(events))
 
 
-@pytest.mark.parametrize(("scenario", "seed"), [("demo", 5), ("demo", 6), ("terasvalli", 7)])
+@pytest.mark.parametrize(
+    ("scenario", "seed"),
+    [("demo", 5), ("demo", 6), pytest.param("terasvalli", 7, marks=pytest.mark.slow)],
+)
 def test_r_rec_5_every_event_of_a_random_game_has_a_text(scenario: str, seed: int) -> None:
     scen, events = _random_played(scenario, seed, 400)
     for viewer in ("blue", "red", "gm"):

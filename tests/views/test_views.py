@@ -71,6 +71,7 @@ def test_r_rec_5_blue_view_never_shows_uncontacted_red_terasvalli() -> None:
     assert searched > 100
 
 
+@pytest.mark.slow
 @settings(max_examples=8, deadline=None)
 @given(seed=st.integers(min_value=0, max_value=10_000), picks=st.randoms(use_true_random=False))
 def test_r_rec_5_random_play_never_leaks(seed: int, picks: random.Random) -> None:
