@@ -1,0 +1,726 @@
+// The table for one seat token: map, counters, phase bar, unit panel, orders, odds, event
+// log, live updates. Every number and every order comes from the server: the client draws
+// and asks, and after each change it fetches the seat's view again (resync, not trust).
+
+import { ApiError, GameApi, type Seat } from "./api";
+import { clear, h } from "./dom";
+import { type Cell, type Viewport, cellAt, cellKey, fitViewport, pan, zoomAt } from "./geometry";
+import { lang, phaseWord, setLang, sideWord, statusWord, t, tx, type Lang } from "./i18n";
+import { eventRow } from "./log";
+import { oddsPanel } from "./odds";
+import {
+  type ParsedOrder, commonPrefix, complete, ordersForCell, ordersForTarget, ordersOfUnit, parseOrder, reachCells,
+} from "./orders";
+import { type Layers, MapRenderer, type Scene } from "./render";
+import type { ContactView, GameView, MapData, UnitView } from "./types";
+
+const SHORTCUTS: [string, string, string][] = [
+  ["← ↑ → ↓", "Panoroi", "Pan"],
+  ["+ / −", "Lähennä / loitonna", "Zoom in / out"],
+  ["0", "Sovita kartta", "Fit the map"],
+  ["R", "Ulottuvuus päälle/pois", "Reach overlay on/off"],
+  ["L", "Näköyhteys päälle/pois", "Line of sight on/off"],
+  ["O", "Tavoitteet päälle/pois", "Objectives on/off"],
+  ["G", "Ruudukko ja koordinaatit", "Grid and coordinates"],
+  ["C", "Kontaktit päälle/pois", "Contacts on/off"],
+  ["N", "Seuraava oma yksikkö", "Next own unit"],
+  ["Enter", "Kirjoita käsky", "Type an order"],
+  ["Esc", "Poista valinta / sulje", "Deselect / close"],
+  ["?", "Tämä ohje", "This help"],
+];
+
+export class Table {
+  private api: GameApi;
+  private root: HTMLElement;
+  private canvas!: HTMLCanvasElement;
+  private ctx!: CanvasRenderingContext2D;
+  private renderer: MapRenderer | null = null;
+  private map: MapData | null = null;
+  private view: GameView | null = null;
+  private version = -1;
+  private legal: ParsedOrder[] = [];
+  private legalText: string[] = [];
+  private costs: Record<string, number> = {};
+  private vp: Viewport = { scale: 16, ox: 0, oy: 0 };
+  private selected: string | null = null;
+  private hover: Cell | null = null;
+  private los: Scene["los"] = null;
+  private layers: Layers = { reach: new Set(), grid: true, objectives: true, contacts: true };
+  private showReach = true;
+  private showLos = true;
+  private logFilter = "";
+  private connected = false;
+  private els: Record<string, HTMLElement> = {};
+  private oddsCache = new Map<string, Record<string, unknown>>();
+  private oddsShown = "";
+  private frame = 0;
+  private pending: string | null = null;
+  private refreshing: Promise<void> | null = null;
+  private again = false;
+  private stopLive: (() => void) | null = null;
+
+  constructor(root: HTMLElement, seat: Seat) {
+    this.root = root;
+    this.api = new GameApi(seat);
+  }
+
+  async start(): Promise<void> {
+    this.build();
+    try {
+      const [map, { version, view }] = await Promise.all([this.api.map(), this.api.view()]);
+      this.map = map;
+      this.renderer = new MapRenderer(map);
+      this.version = version;
+      this.view = view;
+      this.fit();
+      this.renderAll();
+      document.body.dataset["ready"] = "1";
+      await this.loadOrders();
+    } catch (e) {
+      this.showError(e);
+      return;
+    }
+    this.stopLive = this.api.live(
+      () => this.version,
+      (msg) => {
+        if (msg.version !== this.version) void this.refresh();
+      },
+      (on) => {
+        this.connected = on;
+        this.renderBar();
+        if (on) void this.refresh();
+      },
+    );
+  }
+
+  stop(): void {
+    this.stopLive?.();
+  }
+
+  // ------------------------------------------------------------------ data
+
+  private async refresh(): Promise<void> {
+    if (this.refreshing) {
+      this.again = true;
+      return this.refreshing;
+    }
+    this.refreshing = (async () => {
+      do {
+        this.again = false;
+        try {
+          const { version, view } = await this.api.view();
+          if (version !== this.version || !this.view) {
+            this.version = version;
+            this.view = view;
+            this.oddsCache.clear();
+            await this.loadOrders();
+            if (this.selected && !this.view.units.some((u) => u.id === this.selected)) this.selected = null;
+            this.renderAll();
+          }
+        } catch (e) {
+          this.showError(e);
+        }
+      } while (this.again);
+    })();
+    await this.refreshing;
+    this.refreshing = null;
+  }
+
+  private async loadOrders(): Promise<void> {
+    try {
+      const { orders, costs } = await this.api.orders();
+      this.legalText = orders;
+      this.legal = orders.map(parseOrder);
+      this.costs = costs ?? {};
+    } catch (e) {
+      if (e instanceof ApiError && (e.status === 403 || e.status === 409)) {
+        this.legalText = [];
+        this.legal = [];
+      } else throw e;
+    }
+    this.updateReach();
+    this.renderPanel();
+    document.body.dataset["version"] = String(this.version);
+  }
+
+  // ------------------------------------------------------------------ layout
+
+  private build(): void {
+    clear(this.root);
+    this.canvas = h("canvas", { id: "map", tabindex: 0, "aria-label": "Kartta / map", role: "img" });
+    const ctx = this.canvas.getContext("2d");
+    if (!ctx) throw new Error("no canvas");
+    this.ctx = ctx;
+    this.els["bar"] = h("header", { class: "bar", id: "phasebar", role: "banner" });
+    this.els["panel"] = h("aside", { class: "panel", id: "panel", "aria-label": t("unit") });
+    this.els["odds"] = h("div", { id: "oddsbox" });
+    this.els["log"] = h("ol", { class: "log", id: "log", "aria-live": "polite" });
+    this.els["tip"] = h("div", { class: "tip", id: "tip", role: "tooltip", hidden: true });
+    this.els["error"] = h("div", { class: "error", id: "error", role: "alert", hidden: true });
+    const filter = h("input", {
+      type: "search", id: "logfilter", placeholder: t("filter"), "aria-label": t("filter"),
+      oninput: (ev: Event) => {
+        this.logFilter = (ev.target as HTMLInputElement).value.trim().toLowerCase();
+        this.renderLog();
+      },
+    });
+    const logBox = h("details", { class: "logbox", open: true }, h("summary", {}, t("log")), filter, this.els["log"]);
+    const mapBox = h("main", { class: "mapbox", id: "mapbox" }, this.canvas, this.els["tip"]);
+    this.root.append(this.els["bar"], h("div", { class: "middle" }, mapBox, this.els["panel"]), logBox, this.els["error"]);
+    this.bindMap();
+    window.addEventListener("resize", () => this.resize());
+    document.addEventListener("keydown", (ev) => this.onKey(ev));
+  }
+
+  private resize(): void {
+    const box = this.canvas.parentElement;
+    if (!box) return;
+    const dpr = window.devicePixelRatio || 1;
+    const w = box.clientWidth;
+    const hgt = box.clientHeight;
+    this.canvas.width = Math.round(w * dpr);
+    this.canvas.height = Math.round(hgt * dpr);
+    this.canvas.style.width = `${w}px`;
+    this.canvas.style.height = `${hgt}px`;
+    this.ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    this.draw();
+  }
+
+  private fit(): void {
+    const box = this.canvas.parentElement;
+    if (!box || !this.map) return;
+    this.vp = fitViewport(this.map.width, this.map.height, box.clientWidth, box.clientHeight);
+    this.resize();
+  }
+
+  private size(): [number, number] {
+    return [this.canvas.clientWidth, this.canvas.clientHeight];
+  }
+
+  // ------------------------------------------------------------------ drawing
+
+  private scene(): Scene {
+    const v = this.view;
+    const contacts: ContactView[] = !v
+      ? []
+      : Array.isArray(v.contacts)
+        ? v.contacts
+        : Object.values(v.contacts).flat();
+    const mines = (v?.["mines"] as { known?: [number, number][] } | undefined)?.known ?? [];
+    return {
+      units: v?.units ?? [],
+      contacts: contacts.filter((c) => c.level !== "SPOTTED"),
+      objectives: v?.objectives ?? [],
+      side: v?.side ?? null,
+      selected: this.selected,
+      hover: this.hover,
+      los: this.showLos ? this.los : null,
+      mines: Array.isArray(mines) ? mines : [],
+    };
+  }
+
+  draw(): void {
+    if (this.frame) return;
+    this.frame = requestAnimationFrame(() => {
+      this.frame = 0;
+      if (!this.renderer) return;
+      const [w, hgt] = this.size();
+      this.renderer.draw(this.ctx, this.vp, w, hgt, this.scene(), this.layers);
+      const d = this.canvas.dataset;
+      d["scale"] = String(this.vp.scale);
+      d["ox"] = String(this.vp.ox);
+      d["oy"] = String(this.vp.oy);
+    });
+  }
+
+  private renderAll(): void {
+    this.renderBar();
+    this.renderPanel();
+    this.renderLog();
+    this.draw();
+    this.updateTitle();
+  }
+
+  private myTurn(): boolean {
+    const v = this.view;
+    if (!v || v.finished) return false;
+    const seat = v.seat ?? v.viewer;
+    const side = v.side ?? "red";
+    return v.active_side === side && !v.done.includes(seat);
+  }
+
+  private updateTitle(): void {
+    const v = this.view;
+    const base = v ? `${tx(v.title)} — ${t("title")}` : t("title");
+    document.title = this.myTurn() ? `(●) ${t("your_turn")} — ${base}` : base;
+  }
+
+  private renderBar(): void {
+    const bar = this.els["bar"];
+    const v = this.view;
+    if (!bar) return;
+    clear(bar);
+    if (!v) {
+      bar.append(h("span", {}, t("loading")));
+      return;
+    }
+    const seat = v.seat ?? v.viewer;
+    const seats = Object.keys(v.command_points ?? {});
+    const waiting = v.active_side === (v.side ?? v.active_side) ? seats.filter((s) => !v.done.includes(s)) : [];
+    const kp = v.seat_command_points ?? v.command_points?.[seat];
+    const langSel = h(
+      "select",
+      { id: "lang", "aria-label": t("language"), onchange: (ev: Event) => this.switchLang((ev.target as HTMLSelectElement).value as Lang) },
+      h("option", { value: "fi", selected: lang() === "fi" }, "suomi"),
+      h("option", { value: "en", selected: lang() === "en" }, "English"),
+    );
+    const items: (HTMLElement | null)[] = [
+      h("h1", {}, tx(v.title)),
+      h("span", { class: "pill", id: "round" }, `${t("round")} ${v.turn}/${v.rounds}`),
+      h("span", { class: "pill", id: "phase" }, phaseWord(v.phase)),
+      h("span", { class: `pill side-${v.active_side}`, id: "active" }, `${t("turn_of")}: ${sideWord(v.active_side)}`),
+      h("span", { class: "pill", id: "done-seats" }, `${t("done_seats")}: ${v.done.join(", ") || "–"}`),
+      waiting.length ? h("span", { class: "pill", id: "waiting" }, `${t("waiting_for")}: ${waiting.join(", ")}`) : null,
+      kp !== undefined ? h("span", { class: "pill kp", id: "kp" }, `${t("kp")} ${kp}`) : null,
+      h("span", { class: "pill seat" }, seat),
+      v.finished
+        ? h("span", { class: "pill over", id: "gameover" }, `${t("game_over")}: ${t("winner")} ${sideWord(v.winner ?? "")}`)
+        : h("button", { id: "done", class: this.myTurn() ? "primary" : "", disabled: !this.legalText.includes("done"), onclick: () => this.confirmOrders([parseOrder("done")]) }, t("done_button")),
+      h("span", { class: `conn ${this.connected ? "on" : "off"}`, id: "conn", title: this.connected ? t("connected") : t("disconnected") }, this.connected ? "●" : `○ ${t("disconnected")}`),
+      langSel,
+      h("button", { id: "help", "aria-label": t("shortcuts"), onclick: () => this.help() }, "?"),
+    ];
+    for (const item of items) if (item) bar.append(item);
+  }
+
+  private renderPanel(): void {
+    const panel = this.els["panel"];
+    const v = this.view;
+    if (!panel || !v) return;
+    clear(panel);
+    const own = v.units.filter((u) => (v.side === null ? true : u.side === v.side));
+    const unit = v.units.find((u) => u.id === this.selected) ?? null;
+    if (unit) panel.append(this.unitCard(unit));
+    else panel.append(h("p", { class: "hint" }, t("no_unit_selected")));
+    if (unit) {
+      const mine = ordersOfUnit(this.legal, unit.id);
+      if (mine.length) {
+        const groups = new Map<string, ParsedOrder[]>();
+        for (const o of mine) groups.set(o.kind, [...(groups.get(o.kind) ?? []), o]);
+        const list = h("ul", { class: "orders", id: "unit-orders" });
+        for (const [kind, items] of groups) {
+          if (kind === "move" && items.length > 3) {
+            list.append(h("li", {}, `${kind}: ${items.length} ${lang() === "fi" ? "ruutua (klikkaa karttaa)" : "cells (click the map)"}`));
+            continue;
+          }
+          for (const o of items.slice(0, 8)) {
+            list.append(h("li", {}, h("button", { class: "order", "data-order": o.text, onclick: () => this.confirmOrders([o]) }, o.text, this.costTag(o.text))));
+          }
+          if (items.length > 8) list.append(h("li", {}, `… +${items.length - 8}`));
+        }
+        panel.append(h("h3", {}, t("orders")), list);
+      }
+    }
+    panel.append(this.els["odds"] ?? h("div"));
+    panel.append(this.orderInput());
+    panel.append(this.objectivesBox(v));
+    const ownList = h("ul", { class: "ownunits", id: "own-units" });
+    for (const u of own) {
+      ownList.append(
+        h("li", {}, h("button", { class: `unitbtn${u.id === this.selected ? " sel" : ""}`, "data-unit": u.id, onclick: () => this.select(u.id) },
+          `${u.id} ${tx(u.name)} ${u.strength}/${u.max_strength}`)),
+      );
+    }
+    panel.append(h("h3", {}, v.side === null ? t("gm") : t("own_units")), ownList);
+  }
+
+  private costTag(order: string): HTMLElement | null {
+    const c = this.costs[order];
+    return c === undefined ? null : h("span", { class: "cost" }, ` ${c} ${t("kp")}`);
+  }
+
+  private unitCard(u: UnitView): HTMLElement {
+    const w = u.weapon;
+    return h(
+      "section",
+      { class: "card", id: "unit-card", "data-unit": u.id },
+      h("h2", {}, `${u.id} — ${tx(u.name)}`),
+      h("div", { class: "tkbar", role: "meter", "aria-valuemin": 0, "aria-valuemax": u.max_strength, "aria-valuenow": u.strength, "aria-label": t("strength") },
+        h("span", { style: `width:${(100 * u.strength) / Math.max(1, u.max_strength)}%` })),
+      h("p", {}, `${t("strength")} (TK) ${u.strength}/${u.max_strength}`),
+      u.statuses.length
+        ? h("p", { class: "statuses" }, `${t("statuses")}: `, ...u.statuses.map((s) => h("abbr", { class: "status", title: statusWord(s) }, statusWord(s))))
+        : null,
+      w ? h("p", {}, `${t("weapon")}: ${w.id} (+${w.bonus}, ${w.damage}, ${t("range")} ${w.range})`) : null,
+      u.movement !== undefined ? h("p", {}, `${t("movement")} ${u.movement} · ${t("protection")} ${u.protection ?? "?"}`) : null,
+      u.action !== undefined ? h("p", {}, `${t("order_this_turn")}: ${u.action ?? t("none")}`) : null,
+    );
+  }
+
+  private objectivesBox(v: GameView): HTMLElement {
+    const list = h("ul", { class: "objectives", id: "objectives" });
+    for (const o of v.objectives) {
+      const held = o.occupied_by?.join("/") ?? (o.own_present ? sideWord(v.side) : o.enemy_seen ? "?" : "–");
+      list.append(h("li", {}, `${tx(o.name)}: ${o.vp} VP (${held})`));
+    }
+    const vp = v.victory_points;
+    return h("section", {}, h("h3", {}, t("objectives")), list,
+      vp ? h("p", { id: "vp" }, Object.entries(vp).map(([k, x]) => `${sideWord(k)} ${String(x)}`).join(" · ")) : null);
+  }
+
+  private orderInput(): HTMLElement {
+    const input = h("input", {
+      id: "order-input", type: "text", autocomplete: "off", spellcheck: "false",
+      placeholder: t("type_order"), "aria-label": t("type_order"), list: "order-completions",
+    });
+    const dl = h("datalist", { id: "order-completions" });
+    const sugg = h("ul", { class: "completions", id: "completions" });
+    const update = () => {
+      clear(dl);
+      clear(sugg);
+      const items = complete(this.legalText, input.value, 12);
+      for (const s of items) {
+        dl.append(h("option", { value: s }));
+        sugg.append(h("li", {}, h("button", { class: "completion", onclick: () => this.confirmOrders([parseOrder(s)]) }, s, this.costTag(s))));
+      }
+    };
+    input.addEventListener("input", update);
+    input.addEventListener("keydown", (ev) => {
+      if (ev.key === "Tab") {
+        const items = complete(this.legalText, input.value, 1000);
+        const p = commonPrefix(items);
+        if (p.length > input.value.length) {
+          input.value = p;
+          update();
+        }
+        ev.preventDefault();
+      } else if (ev.key === "Enter") {
+        const text = input.value.trim();
+        if (text) this.confirmOrders([parseOrder(text)]);
+        ev.preventDefault();
+      } else if (ev.key === "Escape") {
+        input.blur();
+      }
+      ev.stopPropagation();
+    });
+    return h("form", { class: "orderform", onsubmit: (ev: Event) => ev.preventDefault() },
+      h("label", { for: "order-input" }, t("orders")), input, dl, sugg);
+  }
+
+  private renderLog(): void {
+    const log = this.els["log"];
+    const v = this.view;
+    if (!log || !v) return;
+    clear(log);
+    const items = v.log.filter((e) => !this.logFilter || `${e.kind} ${JSON.stringify(e.data)}`.toLowerCase().includes(this.logFilter));
+    for (const ev of items.slice(-200).reverse()) log.append(eventRow(ev));
+  }
+
+  // ------------------------------------------------------------------ interaction
+
+  select(id: string | null): void {
+    this.selected = id;
+    this.los = null;
+    this.updateReach();
+    this.renderPanel();
+    this.draw();
+  }
+
+  private updateReach(): void {
+    this.layers.reach = this.selected && this.showReach ? reachCells(this.legal, this.selected) : new Set();
+  }
+
+  private unitAt(cell: Cell): UnitView | undefined {
+    return this.view?.units.find((u) => u.cell[0] === cell[0] && u.cell[1] === cell[1]);
+  }
+
+  private ownSide(u: UnitView): boolean {
+    const side = this.view?.side;
+    return side === null || side === undefined ? true : u.side === side;
+  }
+
+  private contactAt(cell: Cell): ContactView | undefined {
+    const v = this.view;
+    if (!v || !Array.isArray(v.contacts)) return undefined;
+    return v.contacts.find((c) => c.area && cell[0] >= c.area[0] && cell[1] >= c.area[1] && cell[0] < c.area[0] + c.area[2] && cell[1] < c.area[1] + c.area[2]);
+  }
+
+  private onClick(cell: Cell): void {
+    const u = this.unitAt(cell);
+    const sel = this.selected;
+    if (sel && u && u.id !== sel) {
+      const hits = ordersForTarget(this.legal, sel, u.id);
+      if (hits.length) return this.confirmOrders(hits);
+    }
+    if (sel && !u) {
+      const c = this.contactAt(cell);
+      if (c) {
+        const hits = ordersForTarget(this.legal, sel, c.label);
+        if (hits.length) return this.confirmOrders(hits);
+      }
+    }
+    if (u && (this.ownSide(u) || this.view?.side === null)) return this.select(u.id);
+    if (sel) {
+      const hits = ordersForCell(this.legal, sel, cell);
+      if (hits.length) return this.confirmOrders(hits);
+    }
+    if (!u) this.select(null);
+  }
+
+  private onHover(cell: Cell | null, px: number, py: number): void {
+    const same = cell && this.hover && cellKey(cell) === cellKey(this.hover);
+    this.hover = cell;
+    const tip = this.els["tip"];
+    if (!tip) return;
+    if (!cell) {
+      tip.hidden = true;
+      this.draw();
+      return;
+    }
+    const u = this.unitAt(cell);
+    const c = u ? undefined : this.contactAt(cell);
+    const terrain = this.renderer ? this.renderer.map.terrain[this.renderer.fillOf(cell[0], cell[1])] : undefined;
+    const elev = this.map?.elevation[cell[1]]?.[cell[0]] ?? 0;
+    clear(tip);
+    tip.append(h("div", {}, `${cell[0]},${cell[1]} · ${tx(terrain) || this.renderer?.fillOf(cell[0], cell[1])} · ${elev}`));
+    if (u) {
+      tip.append(h("div", {}, `${u.id} ${tx(u.name)} ${u.strength}/${u.max_strength}`));
+      if (u.statuses.length) tip.append(h("div", {}, u.statuses.map(statusWord).join(", ")));
+    } else if (c) {
+      tip.append(h("div", {}, `${c.label} · ${c.level === "KNOWN" ? t("contact_known") : t("contact_suspected")}`));
+    }
+    tip.style.left = `${px + 14}px`;
+    tip.style.top = `${py + 14}px`;
+    tip.hidden = false;
+    if (!same) {
+      this.hoverOdds(cell, u, c);
+      this.hoverLos(cell);
+    }
+    this.draw();
+  }
+
+  private hoverOdds(cell: Cell, u: UnitView | undefined, c: ContactView | undefined): void {
+    const sel = this.selected;
+    if (!sel) return;
+    const target = u && u.id !== sel && !this.ownSide(u) ? u.id : c?.label;
+    if (!target) return;
+    const order = ordersForTarget(this.legal, sel, target).find((o) => o.kind === "fire" || o.kind === "attack");
+    if (order) void this.showOdds(order.text);
+    void cell;
+  }
+
+  async showOdds(order: string): Promise<void> {
+    this.oddsShown = order;
+    const box = this.els["odds"];
+    if (!box) return;
+    let answer = this.oddsCache.get(order);
+    if (!answer) {
+      try {
+        answer = await this.api.odds(order);
+      } catch (e) {
+        if (this.oddsShown === order) {
+          clear(box);
+          box.append(h("p", { class: "muted" }, errorText(e)));
+        }
+        return;
+      }
+      this.oddsCache.set(order, answer);
+    }
+    if (this.oddsShown !== order) return;
+    clear(box);
+    box.append(oddsPanel(order, answer));
+  }
+
+  private hoverLos(cell: Cell): void {
+    const sel = this.view?.units.find((u) => u.id === this.selected);
+    if (!sel || !this.showLos) return;
+    const from = sel.cell;
+    void this.api.los(from, cell).then(
+      (a) => {
+        if (!this.hover || cellKey(this.hover) !== cellKey(cell)) return;
+        this.los = { from, to: cell, clear: Boolean(a["visible"] ?? a["clear"]) };
+        this.draw();
+      },
+      () => undefined,
+    );
+  }
+
+  /** Show the chosen order(s) with their KP cost; the player confirms one before it is sent. */
+  confirmOrders(options: ParsedOrder[]): void {
+    if (!options.length) return;
+    const dlg = h("dialog", { id: "confirm", class: "confirm", "aria-label": t("confirm") });
+    const close = () => {
+      dlg.close();
+      dlg.remove();
+    };
+    const list = h("ul", {});
+    options.slice(0, 12).forEach((o, i) => {
+      list.append(h("li", {}, h("button", {
+        class: i === 0 ? "primary send" : "send", "data-order": o.text,
+        onclick: () => {
+          close();
+          void this.send(o.text);
+        },
+      }, `${t("confirm")}: ${o.text}`, this.costTag(o.text) ?? "")));
+    });
+    dlg.append(h("h2", {}, t("orders")), list, h("button", { class: "cancel", onclick: close }, t("cancel")));
+    dlg.addEventListener("cancel", () => dlg.remove());
+    document.body.append(dlg);
+    dlg.showModal();
+    const first = options[0];
+    if (first && (first.kind === "fire" || first.kind === "attack")) void this.showOdds(first.text);
+  }
+
+  private async send(order: string): Promise<void> {
+    if (this.pending) return;
+    this.pending = order;
+    try {
+      const res = await this.api.order(order, this.version);
+      void res;
+      const input = document.getElementById("order-input") as HTMLInputElement | null;
+      if (input) input.value = "";
+      await this.refresh();
+    } catch (e) {
+      this.showError(e);
+      if (e instanceof ApiError && e.status === 409) await this.refresh();
+    } finally {
+      this.pending = null;
+    }
+  }
+
+  private showError(e: unknown): void {
+    const box = this.els["error"];
+    if (!box) return;
+    box.textContent = `${t("error")}: ${errorText(e)}`;
+    box.hidden = false;
+    window.setTimeout(() => {
+      box.hidden = true;
+    }, 6000);
+  }
+
+  private switchLang(l: Lang): void {
+    setLang(l);
+    const input = document.getElementById("order-input") as HTMLInputElement | null;
+    const typed = input?.value ?? "";
+    this.build();
+    this.resize();
+    this.renderAll();
+    const again = document.getElementById("order-input") as HTMLInputElement | null;
+    if (again) again.value = typed;
+  }
+
+  private help(): void {
+    const en = lang() === "en";
+    const dlg = h("dialog", { id: "shortcuts", "aria-label": t("shortcuts") },
+      h("h2", {}, t("shortcuts")),
+      h("table", {}, h("tbody", {}, ...SHORTCUTS.map(([k, fi, e]) => h("tr", {}, h("th", { scope: "row" }, h("kbd", {}, k)), h("td", {}, en ? e : fi))))),
+      h("button", { onclick: () => { dlg.close(); dlg.remove(); } }, t("close")));
+    dlg.addEventListener("cancel", () => dlg.remove());
+    document.body.append(dlg);
+    dlg.showModal();
+  }
+
+  private onKey(ev: KeyboardEvent): void {
+    const target = ev.target as HTMLElement | null;
+    if (target && (target.tagName === "INPUT" || target.tagName === "SELECT" || target.tagName === "TEXTAREA")) return;
+    if (document.querySelector("dialog[open]")) return;
+    const step = 60;
+    const [w, hgt] = this.size();
+    switch (ev.key) {
+      case "ArrowLeft": this.vp = pan(this.vp, step, 0); break;
+      case "ArrowRight": this.vp = pan(this.vp, -step, 0); break;
+      case "ArrowUp": this.vp = pan(this.vp, 0, step); break;
+      case "ArrowDown": this.vp = pan(this.vp, 0, -step); break;
+      case "+": case "=": this.vp = zoomAt(this.vp, 1.25, w / 2, hgt / 2); break;
+      case "-": this.vp = zoomAt(this.vp, 0.8, w / 2, hgt / 2); break;
+      case "0": this.fit(); break;
+      case "r": case "R": this.showReach = !this.showReach; this.updateReach(); break;
+      case "l": case "L": this.showLos = !this.showLos; break;
+      case "o": case "O": this.layers.objectives = !this.layers.objectives; break;
+      case "g": case "G": this.layers.grid = !this.layers.grid; break;
+      case "c": case "C": this.layers.contacts = !this.layers.contacts; break;
+      case "n": case "N": this.nextUnit(); return;
+      case "Escape": this.select(null); return;
+      case "Enter": document.getElementById("order-input")?.focus(); ev.preventDefault(); return;
+      case "?": this.help(); return;
+      default: return;
+    }
+    ev.preventDefault();
+    this.draw();
+  }
+
+  private nextUnit(): void {
+    const own = (this.view?.units ?? []).filter((u) => this.ownSide(u));
+    if (!own.length) return;
+    const i = own.findIndex((u) => u.id === this.selected);
+    this.select((own[(i + 1) % own.length] as UnitView).id);
+  }
+
+  private bindMap(): void {
+    const c = this.canvas;
+    const pointers = new Map<number, { x: number; y: number }>();
+    let moved = 0;
+    let pinch = 0;
+    const local = (ev: PointerEvent | WheelEvent): [number, number] => {
+      const r = c.getBoundingClientRect();
+      return [ev.clientX - r.left, ev.clientY - r.top];
+    };
+    c.addEventListener("pointerdown", (ev) => {
+      c.setPointerCapture(ev.pointerId);
+      pointers.set(ev.pointerId, { x: ev.clientX, y: ev.clientY });
+      moved = 0;
+      if (pointers.size === 2) {
+        const [a, b] = [...pointers.values()] as [{ x: number; y: number }, { x: number; y: number }];
+        pinch = Math.hypot(a.x - b.x, a.y - b.y);
+      }
+    });
+    c.addEventListener("pointermove", (ev) => {
+      const p = pointers.get(ev.pointerId);
+      const [px, py] = local(ev);
+      if (p) {
+        const dx = ev.clientX - p.x;
+        const dy = ev.clientY - p.y;
+        p.x = ev.clientX;
+        p.y = ev.clientY;
+        if (pointers.size === 2) {
+          const [a, b] = [...pointers.values()] as [{ x: number; y: number }, { x: number; y: number }];
+          const d = Math.hypot(a.x - b.x, a.y - b.y);
+          if (pinch > 0) this.vp = zoomAt(this.vp, d / pinch, px, py);
+          pinch = d;
+          moved += 10;
+        } else {
+          moved += Math.abs(dx) + Math.abs(dy);
+          if (moved > 4) this.vp = pan(this.vp, dx, dy);
+        }
+        this.draw();
+        return;
+      }
+      if (!this.map) return;
+      this.onHover(cellAt(this.vp, px, py, this.map.width, this.map.height), px, py);
+    });
+    const up = (ev: PointerEvent) => {
+      const was = pointers.size;
+      pointers.delete(ev.pointerId);
+      if (was === 1 && moved <= 4 && this.map && ev.type === "pointerup") {
+        const [px, py] = local(ev);
+        const cell = cellAt(this.vp, px, py, this.map.width, this.map.height);
+        if (cell) this.onClick(cell);
+      }
+    };
+    c.addEventListener("pointerup", up);
+    c.addEventListener("pointercancel", up);
+    c.addEventListener("pointerleave", () => this.onHover(null, 0, 0));
+    c.addEventListener("wheel", (ev) => {
+      ev.preventDefault();
+      const [px, py] = local(ev);
+      this.vp = zoomAt(this.vp, ev.deltaY < 0 ? 1.15 : 1 / 1.15, px, py);
+      this.draw();
+    }, { passive: false });
+  }
+}
+
+export function errorText(e: unknown): string {
+  if (e instanceof ApiError) return lang() === "fi" ? e.text.fi : e.text.en;
+  if (e instanceof Error) return e.message;
+  return String(e);
+}
