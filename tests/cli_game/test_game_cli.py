@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -55,12 +56,22 @@ def game(tmp_path: Path) -> Path:
 def test_new_default_path_and_random_seed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     data = _json(["new", "demo", "--seed", "12"])
-    assert data == {"path": str(Path("games") / "demo-12.json"), "scenario": "demo", "seed": 12}
-    assert load_game(tmp_path / "games" / "demo-12.json").seed == 12
+    path = Path(data.pop("path"))
+    assert data == {"scenario": "demo", "dice": "mt19937", "seed_commitment": None}
+    assert path.parent == Path("games") and path.name.startswith("demo-")
+    assert load_game(tmp_path / path).seed == 12
     first = _json(["new", "demo"])
     second = _json(["new", "demo"])
-    assert load_game(tmp_path / first["path"]).seed == first["seed"]
-    assert first["seed"] != second["seed"]  # drawn from the OS, recorded in the file
+    # A fresh secret 256-bit seed, recorded in the file only: the output and the file name
+    # give its SHA-256 commitment, never the seed.
+    seeds = [load_game(tmp_path / d["path"]).seed for d in (first, second)]
+    assert all(isinstance(s, bytes) and len(s) == 32 for s in seeds)
+    assert seeds[0] != seeds[1]
+    for d, s in zip((first, second), seeds, strict=True):
+        assert isinstance(s, bytes)
+        assert d["dice"] == "hmac-sha256"
+        assert d["seed_commitment"] == hashlib.sha256(s).hexdigest()
+        assert s.hex() not in json.dumps(d) and s.hex()[:8] not in d["path"]
 
 
 def test_new_refuses_to_overwrite_and_unknown_scenario(game: Path) -> None:
@@ -114,7 +125,8 @@ def test_order_applies_and_saves(game: Path) -> None:
     assert any(e["kind"] == "move" for e in data["events"])
     record = load_game(game)
     assert [(o.seat, o.order) for o in record.orders] == [("pl1", "move 1R1 12,7")]
-    assert record.state_hash == data["state_hash"]
+    # The hash of the full state would be a fingerprint of what the seat may not know.
+    assert "state_hash" not in data and str(record.state_hash) not in json.dumps(data)
     out = _ok(["order", str(game), "--as", "pl1", "puolusta 1R2"])
     assert "1R2" in out
 

@@ -13,6 +13,7 @@ from weakref import WeakKeyDictionary
 
 from taistelukentta.bots.baseline import BaselineBot, LazyOrders
 from taistelukentta.content.scenario import Scenario
+from taistelukentta.dice.roller import Seed, derive_int
 from taistelukentta.errors import IllegalOrderError
 from taistelukentta.grid.geometry import Cell, chebyshev
 from taistelukentta.rules import (
@@ -47,8 +48,14 @@ class Played:
     events: list[Event] = field(default_factory=list)
 
 
-def bot_seed(seed: int, side: Side) -> int:
-    """The seed of a side's bot in a game of ``seed`` (fixed, so games replay exactly)."""
+def bot_seed(seed: Seed, side: Side) -> int:
+    """The seed of a side's bot in a game of ``seed`` (fixed, so games replay exactly).
+
+    For an HMAC-scheme seed it is derived one-way (:func:`derive_int`): the bot's choices
+    tell nothing of the game's dice. A legacy integer seed keeps its old formula so the
+    recorded simulations replay."""
+    if isinstance(seed, bytes):
+        return derive_int(seed, f"bot:{side}")
     return seed * 2 + (0 if side == "blue" else 1)
 
 
@@ -300,7 +307,7 @@ def run_bots(
     return state, played
 
 
-def simulate(scenario: Scenario, seed: int) -> tuple[GameState, list[Played]]:
+def simulate(scenario: Scenario, seed: Seed) -> tuple[GameState, list[Played]]:
     """A whole game of ``scenario`` with the baseline bot on both sides."""
     state = new_game(scenario, seed)
     bots: dict[Side, BaselineBot] = {s: BaselineBot(bot_seed(seed, s)) for s in SIDES}

@@ -8,7 +8,6 @@ master) sees everything.
 
 from __future__ import annotations
 
-import secrets
 import sys
 from collections.abc import Callable, Sequence
 from fractions import Fraction
@@ -24,6 +23,14 @@ from taistelukentta.bots.runner import next_seat, simulate
 from taistelukentta.cli.common import console, fail, fail_error, print_json
 from taistelukentta.cli.scenario_cmds import render_map
 from taistelukentta.content.scenario import Scenario, bundled_ids, load_scenario
+from taistelukentta.dice.roller import (
+    Seed,
+    derive_int,
+    fresh_seed,
+    parse_seed,
+    seed_commitment,
+    seed_text,
+)
 from taistelukentta.errors import TkError
 from taistelukentta.grid.geometry import Cell
 from taistelukentta.i18n import get_language, term, tr
@@ -53,8 +60,14 @@ JsonFlag = Annotated[
 ]
 GameArg = Annotated[Path, typer.Argument(metavar="GAME", help="Pelitiedosto / game file (.json).")]
 SeedOpt = Annotated[
-    int | None,
-    typer.Option("--seed", help="Nopanheittojen siemen / dice seed (oletus satunnainen)."),
+    str | None,
+    typer.Option(
+        "--seed",
+        help=(
+            "Nopanheittojen siemen: 64 heksanumeroa tai vanha kokonaislukusiemen / dice seed: "
+            "64 hex digits, or a legacy integer seed (predictable; oletus salainen satunnainen)."
+        ),
+    ),
 ]
 ScenarioArg = Annotated[
     str,
@@ -87,9 +100,15 @@ def register(app: typer.Typer) -> None:
 # ------------------------------------------------------------------------------ helpers
 
 
-def _random_seed() -> int:
-    """A fresh seed for a new game (the CLI layer is the only place with true randomness)."""
-    return secrets.randbelow(2**31)
+def _seed(given: str | None) -> Seed:
+    """The seed of a new game: a fresh secret 256-bit one (the CLI layer is the only place
+    with true randomness), or the one given with ``--seed``."""
+    if given is None:
+        return fresh_seed()
+    try:
+        return parse_seed(given)
+    except TkError as exc:
+        fail_error(exc)
 
 
 def _open(path: Path) -> GameSession:
@@ -464,14 +483,23 @@ def new_cmd(
     ] = False,
     json_out: JsonFlag = False,
 ) -> None:
-    """Uusi peli: luo pelitiedoston / create a new game file and print its path."""
-    chosen = _random_seed() if seed is None else seed
+    """Uusi peli: luo pelitiedoston / create a new game file and print its path.
+
+    The seed stays in the file (the game master's); only its commitment is printed."""
+    chosen = _seed(seed)
     try:
         session = create_game(scenario, chosen, out, overwrite=force)
     except TkError as exc:
         fail_error(exc)
     if json_out:
-        print_json({"path": str(session.path), "scenario": session.scenario.id, "seed": chosen})
+        print_json(
+            {
+                "path": str(session.path),
+                "scenario": session.scenario.id,
+                "dice": session.state.dice_scheme,
+                "seed_commitment": seed_commitment(chosen),
+            }
+        )
         return
     typer.echo(str(session.path))
 
@@ -589,7 +617,6 @@ def order_cmd(
                 "phase": state.phase.value,
                 "active_side": state.active,
                 "finished": state.finished,
-                "state_hash": state.state_hash(),
             }
         )
         return
@@ -680,7 +707,7 @@ def simulate_cmd(
     json_out: JsonFlag = False,
 ) -> None:
     """Tietokone pelaa molempia puolia loppuun / the computer plays both sides to the end."""
-    chosen = _random_seed() if seed is None else seed
+    chosen = _seed(seed)
     try:
         scen = load_scenario(scenario)
         if out is not None:
@@ -694,7 +721,9 @@ def simulate_cmd(
     vp = dict(state.vp or {})
     payload = {
         "scenario": scen.id,
-        "seed": chosen,
+        # Both sides are computer players here: the output is the game master's.
+        "dice": state.dice_scheme,
+        "seed": seed_text(chosen),
         "winner": state.winner,
         "victory_points": vp,
         "rounds": state.round,
@@ -708,9 +737,9 @@ def simulate_cmd(
     who = tr("tasapeli", "draw") if winner == "draw" else term(str(winner))
     console.print(
         tr(
-            f"{scen.title.fi} (siemen {chosen}): {who} — VP sininen {vp.get('blue')}, "
+            f"{scen.title.fi} (siemen {seed_text(chosen)}): {who} — VP sininen {vp.get('blue')}, "
             f"punainen {vp.get('red')}; {state.round} kierrosta, {len(played)} käskyä.",
-            f"{scen.title.en} (seed {chosen}): {who} — VP blue {vp.get('blue')}, "
+            f"{scen.title.en} (seed {seed_text(chosen)}): {who} — VP blue {vp.get('blue')}, "
             f"red {vp.get('red')}; {state.round} rounds, {len(played)} orders.",
         ),
         highlight=False,
@@ -997,7 +1026,7 @@ def _give_human(
     return session.give(_order_seat(session.state, human, seats, order), order)
 
 
-def _computer_turn(session: GameSession, human: Side, bot_seed_base: int) -> None:
+def _computer_turn(session: GameSession, human: Side) -> None:
     """The computer plays until it is the human's turn or the game ends; each order is
     saved at once; the human is shown only the events its side may see."""
     cpu_side: Side = "red" if human == "blue" else "blue"
@@ -1008,9 +1037,10 @@ def _computer_turn(session: GameSession, human: Side, bot_seed_base: int) -> Non
         tr(f"— Tietokone ({term(cpu_side)}) pelaa —", f"— Computer ({term(cpu_side)}) plays —"),
         style="bold",
     )
-    # Seeded by the game seed and the number of orders so far: a resumed game plays on
-    # exactly as an uninterrupted one would.
-    bot = BaselineBot(bot_seed_base * 1_000_003 + len(session.record.orders))
+    # Derived one-way from the game seed and the number of orders so far: a resumed game
+    # plays on exactly as an uninterrupted one would, and the bot's choices tell nothing of
+    # the seed.
+    bot = BaselineBot(derive_int(session.record.seed, f"play-bot:{len(session.record.orders)}"))
     seen: list[dict[str, Any]] = []
     while not session.state.finished and session.state.active == cpu_side:
         seat = next_seat(session.state)
@@ -1024,7 +1054,7 @@ def _computer_turn(session: GameSession, human: Side, bot_seed_base: int) -> Non
 
 
 def _resolve_play_target(
-    target: str, who: str | None, seed: int | None, out: Path | None
+    target: str, who: str | None, seed: str | None, out: Path | None
 ) -> GameSession:
     path = Path(target)
     if target not in bundled_ids() and path.is_file() and path.suffix == ".json":
@@ -1040,7 +1070,7 @@ def _resolve_play_target(
             session.record.human = who or "blue"
             session.save()
         return session
-    chosen = _random_seed() if seed is None else seed
+    chosen = _seed(seed)
     try:
         session = create_game(target, chosen, out, human=who or "blue")
     except TkError as exc:
@@ -1080,12 +1110,12 @@ def play_cmd(
     human: Side = "red" if session.record.human == "red" else "blue"
     ask = _reader()
     _say(_help_text(full=False))
-    _computer_turn(session, human, session.record.seed)
+    _computer_turn(session, human)
     redraw = True
     while not session.state.finished:
         state = session.state
         if state.active != human:
-            _computer_turn(session, human, session.record.seed)
+            _computer_turn(session, human)
             redraw = True
             continue
         seats = [s for s in state.seats(human) if s not in state.done]

@@ -1,15 +1,32 @@
 """The game's seeded dice roller and its roll log (R-DICE-2, R-DICE-4, R-DICE-6).
 
-One :class:`Roller` per game wraps one ``random.Random(seed)``; nothing else in the rules
-draws random numbers. Every roll becomes a :class:`RollRecord` in :attr:`Roller.log`
-(purpose, raw dice, kept dice, modifier, total, secret flag), so the same seed and the same
-orders replay the same game. :meth:`Roller.getstate` gives a JSON-serialisable snapshot a game
-state can carry; :meth:`Roller.from_state` continues from it with exactly the same rolls.
+One :class:`Roller` per game; nothing else in the rules draws random numbers. Every roll
+becomes a :class:`RollRecord` in :attr:`Roller.log` (purpose, raw dice, kept dice, modifier,
+total, secret flag), so the same seed and the same orders replay the same game.
+:meth:`Roller.getstate` gives a JSON-serialisable snapshot a game state can carry;
+:meth:`Roller.from_state` continues from it with exactly the same rolls.
+
+Two dice schemes (the game record names its scheme, so every saved game replays exactly):
+
+- :data:`HMAC_SCHEME` (``"hmac-sha256"``, every new game): the seed is 32 secret bytes
+  (:func:`fresh_seed`, from :mod:`secrets`); the dice are read from the byte stream
+  ``HMAC-SHA-256(seed, b"dice" || counter)`` for counter 0, 1, 2 … (32 bytes per block),
+  one byte per die with rejection sampling (a byte ``b`` is used only when
+  ``b < 256 - 256 % sides``; the die is ``b % sides + 1``), so every face is exactly equally
+  likely. HMAC-SHA-256 is a pseudo-random function: any number of dice seen tells nothing
+  about the others nor about the seed. :func:`seed_commitment` (SHA-256 of the seed) is
+  published at game start so that the seed, revealed after the game, can be checked.
+- :data:`LEGACY_SCHEME` (``"mt19937"``): an integer seed feeding Python's Mersenne Twister,
+  as every game made before the HMAC scheme. Predictable from a few rolls; kept only so
+  those games (and tests that fix a small integer seed) replay exactly.
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import random
+import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
@@ -20,8 +37,140 @@ from taistelukentta.errors import ArgumentError
 
 D20 = DiceExpr(1, 20)
 
-#: Format tag of :meth:`Roller.getstate`; bump it if the layout changes.
+#: Format tag of :meth:`Roller.getstate` for the Mersenne Twister scheme.
 STATE_VERSION = 1
+#: Format tag of :meth:`Roller.getstate` for the HMAC-SHA-256 scheme.
+HMAC_STATE_VERSION = 2
+
+LEGACY_SCHEME = "mt19937"
+"""Integer seed, Python's Mersenne Twister (games made before the HMAC scheme)."""
+HMAC_SCHEME = "hmac-sha256"
+"""32-byte secret seed, HMAC-SHA-256 in counter mode, rejection sampling (new games)."""
+SCHEMES = (LEGACY_SCHEME, HMAC_SCHEME)
+
+SEED_BYTES = 32
+"""Length of an HMAC-scheme seed (256 bits)."""
+
+Seed = int | bytes
+"""A game seed: ``bytes`` (32) for the HMAC scheme, ``int`` for the Mersenne Twister one."""
+
+_BLOCK = 32
+_DICE_TAG = b"dice"
+
+
+def fresh_seed() -> bytes:
+    """A new secret 256-bit seed (HMAC scheme) from the operating system's CSPRNG."""
+    return secrets.token_bytes(SEED_BYTES)
+
+
+def scheme_of(seed: Seed) -> str:
+    """The dice scheme a seed selects: bytes → HMAC-SHA-256, int → Mersenne Twister."""
+    return HMAC_SCHEME if isinstance(seed, bytes) else LEGACY_SCHEME
+
+
+def seed_commitment(seed: Seed) -> str | None:
+    """SHA-256 (hex) of an HMAC-scheme seed, published at game start; None for a legacy
+    integer seed (its hash would not hide a 31-bit number)."""
+    if isinstance(seed, bytes):
+        return hashlib.sha256(seed).hexdigest()
+    return None
+
+
+def derive_int(seed: Seed, label: str) -> int:
+    """A 64-bit number derived from ``seed`` for another purpose (e.g. a computer player's
+    own random source): for an HMAC seed, ``HMAC-SHA-256(seed, b"derive\\0" + label)`` —
+    one-way, so the number tells nothing of the seed or the dice; for a legacy integer seed
+    the label's hash mixed with it (legacy dice are predictable anyway)."""
+    if isinstance(seed, bytes):
+        digest = hmac.new(seed, b"derive\0" + label.encode("utf-8"), hashlib.sha256).digest()
+    else:
+        text = f"{seed}\0{label}".encode()
+        digest = hashlib.sha256(text).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def seed_text(seed: Seed) -> str:
+    """How a game record writes a seed: 64 hex digits (HMAC) or the decimal integer."""
+    return seed.hex() if isinstance(seed, bytes) else str(seed)
+
+
+def parse_seed(text: str) -> Seed:
+    """Inverse of :func:`seed_text`: 64 hex digits → bytes, a decimal integer → int.
+    ArgumentError naming the value otherwise."""
+    t = text.strip()
+    if len(t) == 2 * SEED_BYTES:
+        try:
+            return bytes.fromhex(t)
+        except ValueError:
+            pass
+    try:
+        value = int(t, 10)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise ArgumentError(
+            f"seed {text!r}: expected {2 * SEED_BYTES} hex digits or a non-negative integer",
+            f"siemen {text!r}: odotettiin {2 * SEED_BYTES} heksanumeroa tai ei-negatiivista "
+            "kokonaislukua",
+        )
+    return value
+
+
+class _HmacStream:
+    """The HMAC-SHA-256 counter-mode byte stream of one seed, from byte ``pos`` on."""
+
+    __slots__ = ("_block", "_buf", "_mac", "_off", "_skip")
+
+    def __init__(self, key: bytes, pos: int = 0) -> None:
+        self._mac = hmac.new(key, _DICE_TAG, hashlib.sha256)
+        self.seek(pos)
+
+    def seek(self, pos: int) -> None:
+        """Continue from byte ``pos``. The block holding it is made when the first byte is
+        read (a restored roller that rolls nothing costs no hashing)."""
+        self._block = pos // _BLOCK - 1
+        self._buf = b""
+        self._off = _BLOCK
+        self._skip = pos % _BLOCK
+
+    def _make(self, n: int) -> bytes:
+        m = self._mac.copy()
+        m.update(n.to_bytes(8, "big"))
+        return m.digest()
+
+    @property
+    def pos(self) -> int:
+        """Bytes of the stream used so far."""
+        return self._block * _BLOCK + self._off + self._skip
+
+    def byte(self) -> int:
+        if self._off == _BLOCK:
+            self._block += 1
+            self._buf = self._make(self._block)
+            self._off = self._skip
+            self._skip = 0
+        b = self._buf[self._off]
+        self._off += 1
+        return b
+
+    def die(self, sides: int) -> int:
+        """1..sides, every face equally likely (rejection sampling)."""
+        if sides <= 256:
+            limit = 256 - 256 % sides
+            while True:
+                b = self.byte()
+                if b < limit:
+                    return b % sides + 1
+        span = 1 << 32
+        if sides > span:
+            raise ValueError(f"a d{sides} is larger than the stream's 32-bit words")
+        limit = span - span % sides
+        while True:
+            w = 0
+            for _ in range(4):
+                w = (w << 8) | self.byte()
+            if w < limit:
+                return w % sides + 1
 
 
 class Advantage(StrEnum):
@@ -120,18 +269,32 @@ class Roller:
     """The seeded random source of one game (R-DICE-2).
 
     ``seed`` fixes every roll: two rollers with the same seed asked the same things give
-    the same records. Subclasses may override :meth:`_die` (e.g. to script the dice in
-    tests, :class:`taistelukentta.dice.scripted.ScriptedRoller`).
+    the same records. A ``bytes`` seed (32 bytes) selects the HMAC-SHA-256 scheme, an
+    ``int`` the legacy Mersenne Twister one. Subclasses may override :meth:`_die` (e.g. to
+    script the dice in tests, :class:`taistelukentta.dice.scripted.ScriptedRoller`).
     """
 
-    def __init__(self, seed: int) -> None:
-        if isinstance(seed, bool) or not isinstance(seed, int):
+    def __init__(self, seed: Seed) -> None:
+        if isinstance(seed, bytes):
+            if len(seed) != SEED_BYTES:
+                raise ArgumentError(
+                    f"roller seed must be {SEED_BYTES} bytes, got {len(seed)}",
+                    f"heittäjän siemenen on oltava {SEED_BYTES} tavua, saatiin {len(seed)}",
+                )
+        elif isinstance(seed, bool) or not isinstance(seed, int):
             raise ArgumentError(
-                f"roller seed must be an integer, got {seed!r}",
-                f"heittäjän siemenen on oltava kokonaisluku, saatiin {seed!r}",
+                f"roller seed must be an integer or {SEED_BYTES} bytes, got {seed!r}",
+                f"heittäjän siemenen on oltava kokonaisluku tai {SEED_BYTES} tavua, "
+                f"saatiin {seed!r}",
             )
-        self.seed = seed
-        self._rng = random.Random(seed)
+        self.seed: Seed = seed
+        self.scheme = scheme_of(seed)
+        self._stream: _HmacStream | None = None
+        if isinstance(seed, bytes):
+            self._stream = _HmacStream(seed)
+            self._rng = random.Random(0)  # unused by this scheme
+        else:
+            self._rng = random.Random(seed)
         self._seq = 0
         self.log: list[RollRecord] = []
         """Every roll made by this roller object, oldest first."""
@@ -141,6 +304,8 @@ class Roller:
 
     def _die(self, sides: int) -> int:
         """One die, 1..sides."""
+        if self._stream is not None:
+            return self._stream.die(sides)
         return self._rng.randrange(sides) + 1
 
     def _record(
@@ -218,6 +383,15 @@ class Roller:
 
         The log is not part of it (the game log keeps the records).
         """
+        if self._stream is not None:
+            assert isinstance(self.seed, bytes)
+            return {
+                "version": HMAC_STATE_VERSION,
+                "scheme": HMAC_SCHEME,
+                "seed": self.seed.hex(),
+                "seq": self._seq,
+                "pos": self._stream.pos,
+            }
         global _LAST_STATE
         version, internal, gauss = self._rng.getstate()
         listed = list(internal)
@@ -233,6 +407,18 @@ class Roller:
     def from_state(cls, state: Mapping[str, Any]) -> Roller:
         """A roller that continues exactly where the one that gave ``state`` stood."""
         try:
+            if state["version"] == HMAC_STATE_VERSION:
+                if state.get("scheme") != HMAC_SCHEME:
+                    raise ValueError(f"unknown scheme {state.get('scheme')!r}")
+                seed = bytes.fromhex(str(state["seed"]))
+                pos = int(state["pos"])
+                if pos < 0:
+                    raise ValueError(f"negative stream position {pos}")
+                roller = cls(seed)
+                roller._seq = int(state["seq"])
+                if pos and roller._stream is not None:
+                    roller._stream.seek(pos)
+                return roller
             if state["version"] != STATE_VERSION:
                 raise ValueError(f"unknown version {state['version']!r}")
             roller = cls(int(state["seed"]))

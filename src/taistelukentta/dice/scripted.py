@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from taistelukentta.dice.roller import Roller
+from taistelukentta.dice.roller import Roller, Seed
 
 
 class ScriptedDiceError(AssertionError):
@@ -19,7 +19,7 @@ class ScriptedDiceError(AssertionError):
 class ScriptedRoller(Roller):
     """A :class:`Roller` that takes each die from a fixed sequence."""
 
-    def __init__(self, values: Iterable[int], seed: int = 0) -> None:
+    def __init__(self, values: Iterable[int], seed: Seed = 0) -> None:
         super().__init__(seed)
         self._values = list(values)
         self._next = 0

@@ -29,7 +29,7 @@ from collections.abc import Callable, Collection, Iterable
 from typing import Any
 
 from taistelukentta.content.scenario import Scenario
-from taistelukentta.dice.roller import Roller
+from taistelukentta.dice.roller import Roller, Seed, seed_commitment
 from taistelukentta.errors import IllegalOrderError
 from taistelukentta.grid.geometry import Cell, chebyshev
 from taistelukentta.rules import command, status
@@ -115,8 +115,10 @@ _ACTION_OF = {
 # --------------------------------------------------------------------------- new game
 
 
-def new_game(scenario: Scenario, seed: int) -> GameState:
-    """A new game of ``scenario`` whose dice are fixed by ``seed`` (R-DICE-2).
+def new_game(scenario: Scenario, seed: Seed) -> GameState:
+    """A new game of ``scenario`` whose dice are fixed by ``seed`` (R-DICE-2): 32 secret
+    bytes (:func:`taistelukentta.dice.roller.fresh_seed`, HMAC-SHA-256 dice) or a legacy
+    integer (Mersenne Twister; old games and tests).
 
     The first side's turn has started: its KP are refilled and both sides have observed
     (passive observation, R-REC-3)."""
@@ -154,12 +156,14 @@ def new_game(scenario: Scenario, seed: int) -> GameState:
         event_count=0,
     )
     tx = Tx(base)
-    tx.emit(
-        "game_started",
-        {"scenario": scenario.id, "seed": seed, "rounds": scenario.rounds},
-        # The seed fixes every future roll: only the GM may see it (R-DICE-6).
-        {side: {"scenario": scenario.id, "rounds": scenario.rounds} for side in SIDES},
-    )
+    # The seed fixes every future roll: it stays in the game state (the game file) and is in
+    # no event or view, not even the GM's (R-DICE-6). Every side gets the commitment.
+    started: dict[str, Any] = {"scenario": scenario.id, "rounds": scenario.rounds}
+    commitment = seed_commitment(seed)
+    if commitment is not None:
+        started["dice"] = base.dice_scheme
+        started["seed_commitment"] = commitment
+    tx.emit("game_started", started, {side: dict(started) for side in SIDES})
     for side in SIDES:
         passive_observe(tx, side, list(tx.units_of(side)))
     for hook in HOOKS.on_game_start:

@@ -25,6 +25,7 @@ from types import MappingProxyType
 from typing import Any, Literal
 
 from taistelukentta.content.scenario import Scenario
+from taistelukentta.dice.roller import HMAC_SCHEME, LEGACY_SCHEME, Seed, scheme_of
 from taistelukentta.errors import ArgumentError
 from taistelukentta.grid.geometry import Cell
 from taistelukentta.rules.events import Event
@@ -316,7 +317,9 @@ class GameState:
     """
 
     scenario: Scenario
-    seed: int
+    seed: Seed
+    """The dice seed (GM data, never shown to a side): 32 bytes (HMAC-SHA-256 dice) or a
+    legacy integer (Mersenne Twister), see :mod:`taistelukentta.dice.roller`."""
     round: int
     """Current round, from 1 (R-TURN-1)."""
     active: Side
@@ -358,6 +361,11 @@ class GameState:
     def finished(self) -> bool:
         """Whether the game is over."""
         return self.phase == Phase.OVER
+
+    @property
+    def dice_scheme(self) -> str:
+        """The dice scheme of this game (``hmac-sha256`` or the legacy ``mt19937``)."""
+        return scheme_of(self.seed)
 
     @property
     def events(self) -> tuple[Event, ...]:
@@ -405,7 +413,7 @@ class GameState:
         out: dict[str, Any] = {
             "format": STATE_FORMAT,
             "scenario": self.scenario.id,
-            "seed": self.seed,
+            "seed": self.seed.hex() if isinstance(self.seed, bytes) else self.seed,
             "round": self.round,
             "active": self.active,
             "phase": self.phase.value,
@@ -427,6 +435,9 @@ class GameState:
         }
         if self.ext:
             out["ext"] = _jsonable(self.ext)
+        if isinstance(self.seed, bytes):
+            # Legacy (Mersenne Twister) states keep their exact layout, hence their hashes.
+            out["dice"] = HMAC_SCHEME
         if include_log:
             out["events"] = [e.to_dict() for e in self.events]
         return out
@@ -442,9 +453,17 @@ class GameState:
             units = [UnitState.from_dict(u) for u in d["units"]]
             events = tuple(Event.from_dict(e) for e in d.get("events", []))
             vp = d.get("vp")
+            dice = d.get("dice", LEGACY_SCHEME)
+            seed: Seed
+            if dice == HMAC_SCHEME:
+                seed = bytes.fromhex(str(d["seed"]))
+            elif dice == LEGACY_SCHEME:
+                seed = int(d["seed"])
+            else:
+                raise ValueError(f"unknown dice scheme {dice!r}")
             return cls(
                 scenario=scenario,
-                seed=int(d["seed"]),
+                seed=seed,
                 round=int(d["round"]),
                 active=_side(d["active"]),
                 phase=Phase(d["phase"]),

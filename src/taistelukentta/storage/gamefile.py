@@ -1,8 +1,13 @@
 """Game files: scenario + seed + orders (+ the resulting state), written atomically.
 
 A game file is JSON. It records everything needed to replay the game exactly — the scenario
-(bundled id or path), the seed and every order in notation with the seat that gave it — plus
-the saved state and its hash so ``tk20 replay`` can prove the replay arrives at the same place.
+(bundled id or path), the dice scheme and seed and every order in notation with the seat that
+gave it — plus the saved state and its hash so ``tk20 replay`` can prove the replay arrives at
+the same place. The file is the game master's: it holds the secret seed.
+
+Dice schemes (``"dice"``): ``"hmac-sha256"`` with ``"seed"`` as 64 hex digits (every new
+game); absent or ``"mt19937"`` with an integer ``"seed"`` (games made before, which replay
+exactly as they did).
 Writes go to a temporary file in the same folder, are flushed to disk and then renamed over
 the old file, so an interrupted write never leaves a half-written game.
 """
@@ -17,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from taistelukentta.content.loader import read_text
+from taistelukentta.dice.roller import HMAC_SCHEME, LEGACY_SCHEME, SEED_BYTES, Seed
 from taistelukentta.errors import DataError
 
 FORMAT = "tk20-game"
@@ -36,7 +42,8 @@ class GameRecord:
     """What a game file holds."""
 
     scenario: str
-    seed: int
+    seed: Seed
+    """32 bytes (HMAC-SHA-256 dice) or a legacy integer (Mersenne Twister)."""
     orders: list[OrderEntry] = field(default_factory=list)
     state: dict[str, Any] | None = None
     state_hash: str | None = None
@@ -50,7 +57,11 @@ class GameRecord:
             "format": FORMAT,
             "version": VERSION,
             "scenario": self.scenario,
-            "seed": self.seed,
+            **(
+                {"dice": HMAC_SCHEME, "seed": self.seed.hex()}
+                if isinstance(self.seed, bytes)
+                else {"seed": self.seed}
+            ),
             "human": self.human,
             "orders": [{"seat": o.seat, "order": o.order} for o in self.orders],
             "state_hash": self.state_hash,
@@ -75,9 +86,24 @@ def parse_game(text: str, source: str) -> GameRecord:
     scenario = doc.get("scenario")
     if not isinstance(scenario, str) or not scenario:
         problems.append("scenario: expected a scenario id or path")
-    seed = doc.get("seed")
-    if not isinstance(seed, int) or isinstance(seed, bool):
-        problems.append("seed: expected an integer")
+    dice = doc.get("dice", LEGACY_SCHEME)
+    raw_seed = doc.get("seed")
+    seed: Seed | None = None
+    if dice == HMAC_SCHEME:
+        try:
+            seed = bytes.fromhex(raw_seed) if isinstance(raw_seed, str) else None
+        except ValueError:
+            seed = None
+        if seed is None or len(seed) != SEED_BYTES:
+            seed = None
+            problems.append(f"seed: expected {2 * SEED_BYTES} hex digits (dice {HMAC_SCHEME!r})")
+    elif dice == LEGACY_SCHEME:
+        if not isinstance(raw_seed, int) or isinstance(raw_seed, bool):
+            problems.append("seed: expected an integer")
+        else:
+            seed = raw_seed
+    else:
+        problems.append(f"dice: expected {HMAC_SCHEME!r} or {LEGACY_SCHEME!r}, got {dice!r}")
     orders_raw = doc.get("orders", [])
     orders: list[OrderEntry] = []
     if not isinstance(orders_raw, list):
@@ -103,7 +129,7 @@ def parse_game(text: str, source: str) -> GameRecord:
         problems.append(f"human: expected 'blue', 'red' or null, got {human!r}")
     if problems:
         raise DataError(source, problems)
-    assert isinstance(scenario, str) and isinstance(seed, int)
+    assert isinstance(scenario, str) and seed is not None
     return GameRecord(scenario, seed, orders, state, state_hash, human)
 
 

@@ -10,11 +10,13 @@ Opening a game uses the saved state (fast) after checking it against its recorde
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 from taistelukentta.content.scenario import Scenario, bundled_ids, load_scenario
+from taistelukentta.dice.roller import Seed
 from taistelukentta.errors import ArgumentError, DataError, TkError
 from taistelukentta.rules import Event, GameState, Order, apply, format_order, new_game
 from taistelukentta.rules.orders import parse_order
@@ -61,14 +63,15 @@ def scenario_ref(name_or_path: str) -> str:
     return str(Path(name_or_path).resolve())
 
 
-def default_game_path(scenario: Scenario, seed: int) -> Path:
-    """``games/<scenario>-<seed>.json`` under the current folder."""
-    return Path("games") / f"{scenario.id}-{seed}.json"
+def default_game_path(scenario: Scenario) -> Path:
+    """``games/<scenario>-<8 random hex digits>.json`` under the current folder. The name
+    has nothing to do with the seed (a file name is seen by whoever sees the folder)."""
+    return Path("games") / f"{scenario.id}-{secrets.token_hex(4)}.json"
 
 
 def create_game(
     scenario_name: str,
-    seed: int,
+    seed: Seed,
     path: Path | None = None,
     *,
     human: str | None = None,
@@ -76,7 +79,11 @@ def create_game(
 ) -> GameSession:
     """A new game file for ``scenario_name`` (bundled id or path) and ``seed``, saved."""
     scenario = load_scenario(scenario_name)
-    target = path if path is not None else default_game_path(scenario, seed)
+    target = path
+    if target is None:
+        target = default_game_path(scenario)
+        while target.exists():
+            target = default_game_path(scenario)
     if target.exists() and not overwrite:
         raise ArgumentError(
             f"{target} already exists (choose another --out or remove it)",

@@ -23,6 +23,7 @@ from typing import Any, Literal
 
 from taistelukentta.content.scenario import Scenario
 from taistelukentta.dice.expr import DiceExpr
+from taistelukentta.dice.roller import seed_commitment
 from taistelukentta.errors import ArgumentError
 from taistelukentta.grid.geometry import Cell
 from taistelukentta.rules import GM_SEAT, Event, GameState, UnitState, view_extras
@@ -74,11 +75,14 @@ def redact(
         data = ev.for_side(side)
         if data is None:
             continue
+        secret_keys = _SECRET_KEYS.get(ev.kind, ())
         if side == GM_SEAT:
-            out.append({"seq": ev.seq, "kind": ev.kind, "data": _jsonable(data)})
+            # Not even the GM's view holds the seed (games saved before it left the event).
+            gm = {k: v for k, v in data.items() if k not in secret_keys} if secret_keys else data
+            out.append({"seq": ev.seq, "kind": ev.kind, "data": _jsonable(gm)})
             continue
         clean = dict(data)
-        for key in _SECRET_KEYS.get(ev.kind, ()):
+        for key in secret_keys:
             clean.pop(key, None)
         if "rolls" in clean:
             clean["rolls"] = [r for r in clean["rolls"] if not r.get("secret")]
@@ -155,6 +159,10 @@ def view_for(
         "active_side": state.active,
         "done": sorted(state.done),
         "finished": state.finished,
+        # Public to every side: the scheme and the SHA-256 of the secret seed (None for a
+        # legacy game), so the seed can be checked when it is revealed after the game.
+        "dice": state.dice_scheme,
+        "seed_commitment": seed_commitment(state.seed),
     }
     if kind == "gm":
         out["units"] = [_unit(cache, u, full=True, shared=shared) for u in state.units.values()]
