@@ -42,7 +42,7 @@ def verify_export(path: Path | str) -> dict[str, Any]:
         problems.append("seed_commitment: missing (not a server export?)")
     elif scheme != COMMITMENT_SCHEME:
         problems.append(f"commitment_scheme: unknown scheme {scheme!r}")
-    elif seed_commitment(record.seed) != commitment:
+    elif not isinstance(record.seed, int) or seed_commitment(record.seed) != commitment:
         problems.append("seed_commitment: the seed does not match the published commitment")
     options = doc.get("options") or {}
     if not isinstance(options, dict):
