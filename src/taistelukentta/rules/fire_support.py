@@ -885,8 +885,13 @@ def _land_organic(tx: Tx, strike: dict[str, Any]) -> None:
     cells = organic_area(cache, cell)
     weapon = _indirect_weapon(cache, m)
     soft = weapon.damage if weapon is not None else cache.card(m).stats.firepower
-    armoured = (weapon.at_damage or weapon.damage) if weapon is not None else soft
     dtype = weapon.damage_type if weapon is not None else "FRAG"
+    # R-ATK-9 as direct fire: against an armoured target the weapon's separate AT damage
+    # (PST) is rolled and counts in full; without AT dice its own damage and type apply.
+    if weapon is not None and weapon.at_damage:
+        armoured, armoured_type = weapon.at_damage, "AT"
+    else:
+        armoured, armoured_type = soft, dtype
     _impact(
         tx,
         strike,
@@ -895,6 +900,7 @@ def _land_organic(tx: Tx, strike: dict[str, Any]) -> None:
         soft=soft,
         armoured=armoured,
         damage_type=dtype,
+        armoured_damage_type=armoured_type,
         bonus=int(strike.get("boost", 0)),
         dc=tx.opts.organic_morale_dc,
         extra={"aimed": [cell[0], cell[1]]},
@@ -949,9 +955,15 @@ def _impact(
     bonus: int,
     dc: int,
     extra: dict[str, Any],
+    armoured_damage_type: str | None = None,
 ) -> None:
     """Damage every unit in ``cells`` (own units: danger close d6), then morale tests for
-    every unit in ``cells`` and ``ring`` (R-OFF-3, R-ORG-1, R-FD-5)."""
+    every unit in ``cells`` and ``ring`` (R-OFF-3, R-ORG-1, R-FD-5).
+
+    ``damage_type`` applies to soft targets, ``armoured_damage_type`` (default: the same)
+    to armoured ones (R-ATK-9); ``None`` = the amount counts as rolled. ``bonus`` (the
+    CO's boost, R-FD-4) is added to the damage after its type met the target, so it is
+    never halved with FRAG damage."""
     side: Side = strike["side"]
     enemy = other_side(side)
     inside = set(cells)
@@ -987,22 +999,26 @@ def _impact(
             continue
         card = tx.cache.card(unit)
         expr = armoured if card.armoured else soft
+        dtype = (armoured_damage_type or damage_type) if card.armoured else damage_type
         tx.take_rolls()
         if per_unit or expr not in shared:
-            amount = tx.roller.roll(expr, f"strike:damage:{label}", modifier=bonus).total
+            amount = tx.roller.roll(expr, f"strike:damage:{label}").total
             shared[expr] = amount
         else:
             amount = shared[expr]
-        if damage_type is not None:
+        if dtype is not None:
             amount = apply_damage_type(
-                amount, damage_type, card.armoured, frag_vs_armour=tx.opts.frag_vs_armour
+                amount, dtype, card.armoured, frag_vs_armour=tx.opts.frag_vs_armour
             )
+        amount += bonus
         danger_roll: int | None = None
         if unit.side == side:
             danger_roll = tx.roller.roll("d6", f"strike:danger_close:{label}").total
             amount = amount // 2 if danger_roll <= tx.opts.danger_close_hit_max else 0
         # No strike id here: the unit's side may be the enemy, and ids count every strike.
         info: dict[str, Any] = {"weapon": label, "amount": amount, "rolls": tx.take_rolls()}
+        if bonus:
+            info["boost"] = bonus  # was the damage roll's modifier: the same readers
         if danger_roll is not None:
             info["danger_close"] = danger_roll
         tx.unit_event("strike_hit", uid, info, spotted_keys=("amount",))
