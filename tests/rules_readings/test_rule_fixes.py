@@ -9,7 +9,7 @@ from taistelukentta.rules import GameState, Order, apply
 from taistelukentta.rules.engine import new_game
 from taistelukentta.rules.events import Event
 from taistelukentta.rules.recon import ContactLevel
-from tests.engine.conftest import Dice, with_contact
+from tests.engine.conftest import Dice, build, open_rows, with_contact
 from tests.engine_fire_support.conftest import end_command, fs_scenario, until_turn
 
 MORTAR = "kranaatinheitinryhma"  # krh81: 2d6 FRAG, separate AT damage d4
@@ -71,3 +71,38 @@ def test_r_atk_9_at_damage_counts_even_when_frag_does_nothing_against_armour(dic
     assert _kinds(events, "strike_hit")[0].data["amount"] == 2 + 3 + 2
     events = _land(_mortar_vs(BMP, frag_vs_armour="none"), dice, 4, 20, 20, 20)
     assert _kinds(events, "strike_hit")[0].data["amount"] == 4
+
+
+# --------------------------------------------------------------------------- R-TER-5 area fire
+
+
+def _area_duel(elevation_diff: int) -> GameState:
+    # A CV9030 (its coaxial machine gun fires at an area: lamauttava_tuli) on a hill
+    # ``elevation_diff`` contours above a Red squad.
+    elev = [[0] * 12 for _ in range(7)]
+    elev[3][2] = elevation_diff
+    sc = build(
+        open_rows(12, 7, ","), [("1R1", "cv9030", (2, 3))], [("R1", RED, (6, 3))], elevation=elev
+    )
+    return with_contact(new_game(sc, 9), "blue", "R1", ContactLevel.SPOTTED)
+
+
+def _area_order(st: GameState) -> Order:
+    return Order.use("1R1", "lamauttava_tuli", cell=(6, 3))
+
+
+def test_r_ter_5_r_atk_8_area_fire_gets_the_elevation_bonus(dice: Dice) -> None:
+    # 004: "+2 bonuksen kaikkiin hyökkäys- ja tiedusteluheittoihinsa kyseistä kohdetta
+    # vastaan" — area fire is an attack roll too.
+    flat = _area_duel(0)
+    high = _area_duel(4)
+    totals = {}
+    for name, st in (("flat", flat), ("high", high)):
+        order = _area_order(st)
+        dice.script(10, 1, 1, 20, 20, 20)
+        _, events = apply(st, "pl1", order)
+        ev = _kinds(events, "area_attack")[0].data
+        target = ev["targets"][0]
+        totals[name] = (ev["total"], target["margin"], target.get("elevation"))
+    assert totals["flat"][2] is None and totals["high"][2] == 2
+    assert totals["high"][1] == totals["flat"][1] + 2

@@ -871,6 +871,8 @@ def area_fire(tx: Tx, uid: str, order: Order, plan: AreaPlan) -> None:
     defences = {
         t.id: cache.card(t).stats.protection + cache.sight(a.cell, t.cell).cover for t in targets
     }
+    # R-TER-5: the elevation modifier is "against that target" — per target, as direct fire.
+    elevations = {t.id: cache.elevation(a.cell, t.cell) for t in targets}
     if plan.weakened:
         fp = cache.firepower(a, DiceExpr.parse(plan.weapon.damage))
         dice, divisor = fp.dice, fp.divisor
@@ -890,6 +892,7 @@ def area_fire(tx: Tx, uid: str, order: Order, plan: AreaPlan) -> None:
         pinning_margin=opts.pinning_margin,
         area_degrees=opts.area_fire_degrees,
         purpose="area_fire",
+        target_bonus=elevations,
     )
     rolls = tx.take_rolls()
     tx.update(uid, shaken=None, pinned=None, pinning_penalty=0, fired=True)
@@ -911,6 +914,8 @@ def area_fire(tx: Tx, uid: str, order: Order, plan: AreaPlan) -> None:
             "effect": r.effect.value,
             "damage": amount,
         }
+        if elevations[t.id]:
+            results[t.id]["elevation"] = elevations[t.id]
     for side in sorted({t.side for t in targets}):
         reveal_firer(tx, uid, side)
     data: dict[str, Any] = {

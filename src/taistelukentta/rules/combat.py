@@ -265,6 +265,7 @@ def resolve_area_attack(
     pinning_margin: int = PINNING_MARGIN,
     area_degrees: bool = True,
     purpose: str = "area_attack",
+    target_bonus: Mapping[str, int] | None = None,
 ) -> AreaAttackResult:
     """Area fire (R-ATK-8): one attack roll compared separately with each target's defence.
 
@@ -285,6 +286,7 @@ def resolve_area_attack(
             attack,
             defence,
             damage,
+            extra=(target_bonus or {}).get(target, 0),
             degrees=area_degrees,
             heavy_hit_extra=heavy_hit_extra,
             damage_bonus=damage_bonus,
@@ -307,6 +309,7 @@ def _against_target(
     defence: int,
     damage: DiceExpr,
     *,
+    extra: int = 0,
     degrees: bool,
     heavy_hit_extra: HeavyHitExtra,
     damage_bonus: int,
@@ -322,7 +325,8 @@ def _against_target(
     per attack after every target's damage. ``degrees=False`` is the area-fire variant with
     no degrees (R-ATK-8): HIT at margin ≥ 0, else MISS, no natural-20 upgrade or mark."""
     natural = attack.natural
-    margin = attack.total - defence
+    total = attack.total + extra
+    margin = total - defence
     if degrees:
         effect = degree_of_effect(
             margin,
@@ -346,7 +350,7 @@ def _against_target(
     )
     return AttackResult(
         natural=natural,
-        total=attack.total,
+        total=total,
         defence=defence,
         margin=margin,
         effect=effect,
