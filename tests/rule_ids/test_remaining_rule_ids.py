@@ -32,25 +32,32 @@ def _morale_bonus(st: GameState, uid: str) -> int:
     return int(seen["bonus"])
 
 
-def test_r_mor_4_morale_modifiers_stack() -> None:
-    st = company_game()
+@pytest.mark.parametrize("per_mark", [1, 3])
+def test_r_mor_4_morale_modifiers_stack(per_mark: int) -> None:
+    """Sitova tuli marks as the company module leaves them (R-CO-1), each worth
+    ``pinning_mark_morale_penalty``, the natural-20 variant's marks (R-ATK-5) and the
+    leaderless company (R-LINK-3) all add up on one test."""
+    from taistelukentta.rules import company
+
+    st = company_game(options={"pinning_mark_morale_penalty": per_mark})
     base = _morale_bonus(st, "1R1")
     opts = st.scenario.options
+    assert opts.pinning_mark_morale_penalty == per_mark
 
-    def pinned(tx: Tx) -> None:  # two pinning-fire marks (Sitova tuli, −1 each)
-        tx.update("1R1", morale_marks=2)
+    def pinned(tx: Tx) -> None:  # two Sitova tuli marks
+        company._set_mark(tx, "1R1", sitova=2)
 
     two_marks = surgery(st, pinned)
-    assert _morale_bonus(two_marks, "1R1") == base - 2 * opts.pinning_mark_morale_penalty
+    assert _morale_bonus(two_marks, "1R1") == base - 2 * per_mark
 
-    def leaderless(tx: Tx) -> None:  # and the company has lost its commander (R-LINK-3)
-        tx.update("1R1", morale_marks=2)
+    def all_three(tx: Tx) -> None:  # + a natural-20 mark + the company has lost its CO
+        company._set_mark(tx, "1R1", sitova=2)
+        tx.update("1R1", morale_marks=opts.natural20_morale_penalty)
         tx.set_ext("company", {**(tx.ext("company") or {}), "leaderless": True})
 
-    both = surgery(st, leaderless)
-    assert (
-        _morale_bonus(both, "1R1")
-        == base - 2 * opts.pinning_mark_morale_penalty - opts.leaderless_morale_penalty
+    every = surgery(st, all_three)
+    assert _morale_bonus(every, "1R1") == (
+        base - 2 * per_mark - opts.natural20_morale_penalty - opts.leaderless_morale_penalty
     )
 
 

@@ -1096,11 +1096,12 @@ def _destroyed(tx: Tx, unit: UnitState) -> None:
 
 
 def _morale(tx: Tx, unit: UnitState) -> int:
-    """Sitova tuli marks (consumed by this test) and the leaderless penalty."""
+    """Sitova tuli marks, ``pinning_mark_morale_penalty`` each (R-MOR-4; consumed by this
+    test), and the leaderless penalty."""
     bonus = 0
     mark = unit.ext.get(MODULE) if unit.ext else None
     if mark and mark.get("sitova"):
-        bonus -= int(mark["sitova"])
+        bonus -= int(mark["sitova"]) * tx.opts.pinning_mark_morale_penalty
         if unit.id in tx.units:
             _set_mark(tx, unit.id, sitova=None)
     if unit.side == "blue":

@@ -5,8 +5,9 @@ R-MOR-1/2/4/5, R-TURN-3).
   battle calls a morale test (``first_damage_morale_dc``); so does falling below the
   DAMAGED threshold (``damaged_morale_dc``). One hit calls at most one test, at the higher
   DC. A destroyed unit's adjacent friendly units test (``adjacent_destroyed_morale_dc``).
-- Morale test: d20 + M − pinning-fire marks (``pinning_mark_morale_penalty`` each; the marks
-  are used up by the test) + strength-effect modifiers, against the DC (R-MOR-1/2).
+- Morale test: d20 + M − natural-20 marks (R-ATK-5 variant, ``natural20_morale_penalty``
+  each) − Sitova tuli marks (``pinning_mark_morale_penalty`` each, company module; marks are
+  used up by the test) + strength-effect modifiers, against the DC (R-MOR-1/2).
   SHAKEN/SUPPRESSED/RETREATING are set with the turn they began in.
 - End of every turn (004: "Tila poistuu ... vuoron päättyessä" / "... moraalitestillä vuoron
   lopussa"; options ``shaken_clears`` / ``suppressed_recovery`` = ``turn_end``): every SHAKEN
@@ -38,12 +39,10 @@ def morale_test(tx: Tx, uid: str, dc: int, reason: str) -> MoraleOutcome | None:
     if unit is None:
         return None
     cache = tx.cache
-    marks = unit.morale_marks
-    bonus = (
-        cache.card(unit).stats.morale
-        - marks * tx.opts.pinning_mark_morale_penalty
-        + cache.effects(unit).morale_modifier
-    )
+    # ``morale_marks`` holds the natural-20 variant's penalty already scaled by
+    # ``natural20_morale_penalty`` (R-ATK-5); Sitova tuli marks are the company module's
+    # (``pinning_mark_morale_penalty`` each, R-MOR-4), added by its morale hook.
+    bonus = cache.card(unit).stats.morale - unit.morale_marks + cache.effects(unit).morale_modifier
     for hook in HOOKS.morale_modifiers:
         bonus += hook(tx, unit)
     tx.take_rolls()
