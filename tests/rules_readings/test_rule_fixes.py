@@ -5,11 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from taistelukentta.rules import GameState, Order, apply
+import pytest
+
+from taistelukentta.errors import IllegalOrderError
+from taistelukentta.rules import GameState, Order, apply, check_order, legal_orders
 from taistelukentta.rules.engine import new_game
 from taistelukentta.rules.events import Event
 from taistelukentta.rules.recon import ContactLevel
-from tests.engine.conftest import Dice, build, open_rows, with_contact
+from tests.engine.conftest import Dice, build, open_rows, with_contact, with_unit
 from tests.engine_fire_support.conftest import end_command, fs_scenario, until_turn
 
 MORTAR = "kranaatinheitinryhma"  # krh81: 2d6 FRAG, separate AT damage d4
@@ -71,6 +74,42 @@ def test_r_atk_9_at_damage_counts_even_when_frag_does_nothing_against_armour(dic
     assert _kinds(events, "strike_hit")[0].data["amount"] == 2 + 3 + 2
     events = _land(_mortar_vs(BMP, frag_vs_armour="none"), dice, 4, 20, 20, 20)
     assert _kinds(events, "strike_hit")[0].data["amount"] == 4
+
+
+# --------------------------------------------------------------------------- R-FD-1 observer
+
+
+@pytest.mark.parametrize("status", ["suppressed", "retreating"])
+def test_r_fd_1_r_mor_2_r_mor_5_suppressed_or_retreating_unit_cannot_direct_fire(
+    status: str,
+) -> None:
+    # 004 Lamautunut: "ei voi liikkua tai käyttää toimintoja"; directing fire is an action.
+    st = _mortar_vs(RED)
+    order = Order.organic("KRH", (15, 10), "1R1")
+    check_order(st, "pl1", order)
+    troubled = with_unit(st, "1R1", **{status: st.turn_no, "status_dc": 12})
+    with pytest.raises(IllegalOrderError, match=status.upper()):
+        check_order(troubled, "pl1", order)
+    assert all(o.kind.value != "organic" for o in legal_orders(troubled, "pl1"))
+    # SHAKEN may (it "voi muuten toimia normaalisti")
+    check_order(with_unit(st, "1R1", shaken=st.turn_no), "pl1", order)
+
+
+@pytest.mark.parametrize("status", ["suppressed", "retreating"])
+def test_r_fd_1_off_board_observer_suppressed_or_retreating(status: str) -> None:
+    sc = fs_scenario(
+        blue=[("1R1", SQUAD, (10, 10))],
+        red=[("R1", RED, (15, 10))],
+        rounds={},
+        requests=5,
+        weapons=("k9",),
+    )
+    st = with_contact(new_game(sc, 3), "blue", "R1", ContactLevel.SPOTTED)
+    order = Order.strike("k9", (15, 10), "1R1")
+    check_order(st, "co", order)
+    troubled = with_unit(st, "1R1", **{status: st.turn_no, "status_dc": 12})
+    with pytest.raises(IllegalOrderError, match=status.upper()):
+        check_order(troubled, "co", order)
 
 
 # --------------------------------------------------------------------------- R-TER-5 area fire

@@ -270,6 +270,18 @@ def _check_observer(
             f"{unit.id} is too weak to direct fire (TK {unit.strength})",
             f"{unit.id} on liian heikko johtamaan tulta (TK {unit.strength})",
         )
+    # R-MOR-2/R-MOR-5: directing fire is an action (R-FD-1); a SUPPRESSED or RETREATING
+    # unit takes none ("ei voi liikkua tai käyttää toimintoja"). A SHAKEN one may.
+    if unit.suppressed is not None:
+        raise _illegal(
+            f"{unit.id} is SUPPRESSED and cannot direct fire",
+            f"{unit.id} on lamautunut eikä voi johtaa tulta",
+        )
+    if unit.retreating is not None:
+        raise _illegal(
+            f"{unit.id} is RETREATING and cannot direct fire",
+            f"{unit.id} vetäytyy eikä voi johtaa tulta",
+        )
     if unit.comms_until is not None and unit.comms_until >= state.turn_no:
         raise _illegal(
             f"{unit.id} has lost communications this turn",
@@ -582,6 +594,8 @@ def _observer_candidates(state: GameState, cache: ScenarioCache, side: Side) -> 
             if u.side == side
             and has_ability(cache, u, OBSERVER_ABILITY)
             and u.strength >= cache.opts.observer_min_strength
+            and u.suppressed is None
+            and u.retreating is None
         ),
         key=lambda u: u.id,
     )
