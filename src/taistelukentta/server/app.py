@@ -179,10 +179,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             error_body("internal", "internal error", "sisäinen virhe"), status_code=500
         )
 
-    from taistelukentta.server.routes import games, live
+    from taistelukentta.server.routes import games, live, table
 
     app.include_router(games.router)
     app.include_router(live.router)
+    app.include_router(table.router)
 
     dist = settings.web_dist
     if (dist / "index.html").is_file():

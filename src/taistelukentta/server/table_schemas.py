@@ -1,0 +1,49 @@
+"""Answer models of the browser table's endpoints (routes/table.py)."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel
+
+
+class MapOut(BaseModel):
+    """A map as the browser draws it."""
+
+    name: str
+    width: int
+    height: int
+    rows: list[str]
+    """One string per row (y = 0 first), one legend character per cell."""
+    legend: dict[str, list[str]]
+    """Legend character -> the terrain features of such a cell."""
+    elevation: list[list[int]]
+    """Contour count per cell, ``[y][x]``."""
+    terrain: dict[str, dict[str, str]]
+    """Terrain feature -> its name ``{"fi", "en"}``."""
+
+
+class ScenarioDetailOut(BaseModel):
+    """A bundled scenario for the lobby."""
+
+    id: str
+    title: dict[str, str]
+    briefing: dict[str, str]
+    rounds: int
+    seats: list[str]
+    map: MapOut
+
+
+class LosOut(BaseModel):
+    """Line of sight over the terrain (R-TER-4)."""
+
+    visible: bool
+    distance: int
+    cover: int
+    limited_by: str | None
+    rule: str
+
+
+class CostOut(BaseModel):
+    """The seat's KP an order takes."""
+
+    order: str
+    kp: int
