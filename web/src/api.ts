@@ -77,15 +77,22 @@ export class GameApi {
     return this.get("/map");
   }
 
-  orders(): Promise<{ version: number; orders: string[]; costs?: Record<string, number> }> {
+  orders(): Promise<{ version: number; orders: string[] }> {
     return this.get("/orders");
+  }
+
+  cost(order: string): Promise<{ order: string; kp: number }> {
+    return this.get(`/cost?order=${encodeURIComponent(order)}`);
   }
 
   odds(order: string): Promise<Record<string, unknown>> {
     return this.get(`/odds?order=${encodeURIComponent(order)}`);
   }
 
-  los(from: readonly [number, number], to: readonly [number, number]): Promise<Record<string, unknown>> {
+  los(
+    from: readonly [number, number],
+    to: readonly [number, number],
+  ): Promise<{ visible: boolean; distance: number; cover: number; limited_by: string | null; rule: string }> {
     return this.get(`/los?from=${from[0]},${from[1]}&to=${to[0]},${to[1]}`);
   }
 
@@ -157,8 +164,12 @@ export class GameApi {
   }
 }
 
-export async function listScenarios(): Promise<unknown[]> {
+export async function listScenarios(): Promise<{ id: string; title: { fi: string; en: string }; seats: string[] }[]> {
   return answer(await fetch("/api/scenarios"));
+}
+
+export async function scenarioDetail(id: string): Promise<unknown> {
+  return answer(await fetch(`/api/scenarios/${encodeURIComponent(id)}`));
 }
 
 export async function createGame(body: unknown): Promise<Record<string, unknown>> {

@@ -1,7 +1,7 @@
 // The lobby: bundled scenarios (title, briefing, seats, map preview), create a game with
 // rule options and computer seats; the creator (the GM) gets every seat's link to copy.
 
-import { createGame, listScenarios } from "./api";
+import { createGame, listScenarios, scenarioDetail } from "./api";
 import { clear, h } from "./dom";
 import { lang, setLang, t, tx, type Lang } from "./i18n";
 import { errorText } from "./table";
@@ -24,7 +24,10 @@ export class Lobby {
 
   async start(): Promise<void> {
     try {
-      this.scenarios = (await listScenarios()) as ScenarioInfo[];
+      const list = await listScenarios();
+      this.scenarios = await Promise.all(
+        list.map(async (s) => ({ ...s, ...((await scenarioDetail(s.id).catch(() => ({}))) as Partial<ScenarioInfo>) })),
+      );
     } catch (e) {
       this.scenarios = [];
       this.render(errorText(e));

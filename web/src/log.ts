@@ -56,12 +56,12 @@ export function rollsOf(ev: EventView): Roll[] {
   return Array.isArray(r) ? (r as Roll[]) : [];
 }
 
-export function eventRow(ev: EventView): HTMLElement {
+export function eventRow(ev: EventView, index: number): HTMLElement {
   const rolls = rollsOf(ev);
   return h(
     "li",
-    { class: `ev ev-${ev.kind}`, "data-seq": ev.seq, "data-kind": ev.kind },
-    h("span", { class: "ev-seq" }, `#${ev.seq}`),
+    { class: `ev ev-${ev.kind}`, "data-kind": ev.kind },
+    h("span", { class: "ev-seq" }, `${index + 1}.`),
     " ",
     h("strong", {}, eventTitle(ev)),
     " ",

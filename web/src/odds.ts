@@ -27,7 +27,8 @@ function asNumber(v: unknown): number | null {
 
 /** The degrees' probabilities, wherever the answer keeps them (`outcomes`, `odds` or top level). */
 export function degreesOf(answer: Json): Record<string, number> {
-  const pools = [answer["outcomes"], answer["odds"], answer["degrees"], answer];
+  const inner = answer["odds"] as Json | undefined;
+  const pools = [inner?.["outcomes"], answer["outcomes"], inner, answer];
   for (const pool of pools) {
     if (!pool || typeof pool !== "object") continue;
     const p = pool as Json;
@@ -48,7 +49,7 @@ interface Modifier {
 }
 
 export function modifiersOf(answer: Json): Modifier[] {
-  const m = answer["modifiers"];
+  const m = answer["terms"] ?? answer["modifiers"];
   if (!Array.isArray(m)) return [];
   return m.map((x): Modifier => {
     if (Array.isArray(x)) return { name: String(x[0]), value: x[1] as number, rule: x[2] as string | undefined };
@@ -74,7 +75,8 @@ export function oddsPanel(order: string, answer: Json): HTMLElement {
   for (const [key, fi, e, colour] of DEGREES) {
     legend.append(h("li", { "data-degree": key }, h("span", { class: "swatch", style: `background:${colour}` }), ` ${en ? e : fi} `, h("b", {}, pct(deg[key] ?? 0))));
   }
-  const exp = asNumber(answer["expected_damage"]);
+  const inner = (answer["odds"] ?? {}) as Json;
+  const exp = asNumber(inner["expected_damage"] ?? answer["expected_damage"]);
   const mods = modifiersOf(answer);
   return h(
     "section",
@@ -97,12 +99,12 @@ export function oddsPanel(order: string, answer: Json): HTMLElement {
           ),
         )
       : null,
-    ...extraLines(answer),
+    ...extraLines(inner),
   );
 }
 
 function extraLines(answer: Json): HTMLElement[] {
-  const skip = new Set(["outcomes", "odds", "degrees", "modifiers", "expected_damage", "version", ...DEGREES.map((d) => d[0])]);
+  const skip = new Set(["outcomes", "expected_damage", "attacker", "target", ...DEGREES.map((d) => d[0])]);
   const out: HTMLElement[] = [];
   for (const [k, v] of Object.entries(answer)) {
     if (skip.has(k) || v === null || typeof v === "object") continue;

@@ -1,0 +1,26 @@
+"""Fixtures of the browser tests: a real `tk20 serve` on SQLite and Debian's chromium."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.server.live import Server, running
+from tests.web.browser import chromium, require_browser
+
+
+@pytest.fixture(scope="module")
+def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    require_browser()
+    folder = tmp_path_factory.mktemp("web")
+    with running(f"sqlite:///{folder / 'tk20.sqlite3'}", folder / "server.log") as srv:
+        yield srv
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    require_browser()
+    with chromium() as b:
+        yield b
