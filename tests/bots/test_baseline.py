@@ -18,7 +18,6 @@ from taistelukentta.bots.runner import (
     bot_legal_orders,
     bot_seed,
     lazy_bot_orders,
-    next_seat,
     viewer_of,
 )
 from taistelukentta.content.scenario import Scenario, load_scenario
@@ -30,6 +29,7 @@ from taistelukentta.rules import (
     is_legal,
     legal_orders,
     new_game,
+    next_seat,
 )
 from taistelukentta.rules.recon import ContactLevel
 from taistelukentta.views import view_for

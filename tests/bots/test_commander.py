@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 
 from taistelukentta.bots import BaselineBot, choose_order
-from taistelukentta.bots.runner import bot_order, bot_seed, next_seat
+from taistelukentta.bots.runner import bot_order, bot_seed
 from taistelukentta.content.scenario import Scenario, load_scenario
 from taistelukentta.grid.geometry import chebyshev
-from taistelukentta.rules import Order, apply, is_legal, new_game
+from taistelukentta.rules import Order, apply, is_legal, new_game, next_seat
 from taistelukentta.rules.state import SIDES, GameState
 
 FEATURES = {

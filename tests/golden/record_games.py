@@ -23,10 +23,19 @@ from pathlib import Path
 from typing import Any
 
 from taistelukentta.bots.baseline import BaselineBot
-from taistelukentta.bots.runner import bot_seed, next_seat, run_bots
+from taistelukentta.bots.runner import bot_seed, run_bots
 from taistelukentta.content.loader import parse_toml
 from taistelukentta.content.scenario import Scenario, scenario_from_data, scenarios_dir
-from taistelukentta.rules import SIDES, GameState, Order, OrderKind, apply, format_order, new_game
+from taistelukentta.rules import (
+    SIDES,
+    GameState,
+    Order,
+    OrderKind,
+    apply,
+    format_order,
+    new_game,
+    next_seat,
+)
 from taistelukentta.rules import legal_orders as engine_legal_orders
 from taistelukentta.storage.gamefile import FORMAT, VERSION
 from tests.simulation.test_random_games import exposed_co_data

@@ -28,6 +28,7 @@ from taistelukentta.rules import (
     is_legal,
     legal_orders,
     new_game,
+    next_seat,
 )
 from taistelukentta.rules.context import ScenarioCache, cache_for
 from taistelukentta.rules.recon import ContactLevel
@@ -57,13 +58,6 @@ def bot_seed(seed: Seed, side: Side) -> int:
     if isinstance(seed, bytes):
         return derive_int(seed, f"bot:{side}")
     return seed * 2 + (0 if side == "blue" else 1)
-
-
-def next_seat(state: GameState) -> str | None:
-    """The seat that gives the next order (the first of the active side not yet done)."""
-    if state.finished:
-        return None
-    return next((s for s in state.seats(state.active) if s not in state.done), None)
 
 
 def viewer_of(seat: str) -> str:

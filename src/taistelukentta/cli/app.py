@@ -1,12 +1,87 @@
-"""Entry point of ``tk20``: the global options and the command registry."""
+"""Entry point of ``tk20``: the global options and the command registry.
+
+Commands are loaded lazily: :data:`COMMANDS` names the module of each command, and only the
+module of the command being run is imported (its heavy imports with it). ``tk20 --help``
+and a mistyped command load them all. ``tests/test_cli_startup.py`` checks that the table
+lists exactly what the modules register, in this order.
+"""
 
 from __future__ import annotations
 
+import importlib
+from typing import Any
+
 import typer
+from typer.core import TyperGroup
 
 from taistelukentta import __version__
 from taistelukentta.errors import TkError
 from taistelukentta.i18n import LANGUAGES, set_language
+
+COMMANDS: dict[str, str] = {
+    # command name -> module of taistelukentta.cli that registers it (help lists this order)
+    "new": "game_cmds",
+    "show": "game_cmds",
+    "orders": "game_cmds",
+    "order": "game_cmds",
+    "replay": "game_cmds",
+    "simulate": "game_cmds",
+    "play": "game_cmds",
+    "scenarios": "scenario_cmds",
+    "scenario": "scenario_cmds",
+    "move": "grid_cmds",
+    "los": "grid_cmds",
+    "reach": "grid_cmds",
+    "rules": "rules_cmds",
+    "units": "rules_cmds",
+    "unit": "rules_cmds",
+    "serve": "server_cmds",
+    "verify": "server_cmds",
+    # command groups (typer lists them after the plain commands)
+    "odds": "odds_cmds",
+    "db": "server_cmds",
+}
+"""Every ``tk20`` command and the module that adds it (``register(app)``)."""
+
+MODULES: tuple[str, ...] = (
+    "game_cmds",
+    "scenario_cmds",
+    "odds_cmds",
+    "grid_cmds",
+    "rules_cmds",
+    "server_cmds",
+)
+"""The command modules in help order: their plain commands in this order, then their
+command groups in this order (``COMMANDS`` is ordered so)."""
+
+
+def module_commands(module_name: str) -> dict[str, Any]:
+    """The click commands one command module registers, by name, in its order."""
+    module = importlib.import_module(f"taistelukentta.cli.{module_name}")
+    sub = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
+    module.register(sub)
+    return dict(typer.main.get_group(sub).commands)
+
+
+class LazyGroup(TyperGroup):
+    """The ``tk20`` group: a command's module is imported when the command is looked up."""
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        return list(COMMANDS)
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        module_name = COMMANDS.get(cmd_name)
+        if cmd_name not in self.commands and module_name is not None:
+            for name, cmd in module_commands(module_name).items():
+                self.commands.setdefault(name, cmd)
+        return self.commands.get(cmd_name)
+
+    def resolve_command(self, ctx: Any, args: list[str]) -> Any:
+        if args and args[0] not in COMMANDS:  # a typo: load all, for the suggestions
+            for name in COMMANDS:
+                self.get_command(ctx, name)
+        return super().resolve_command(ctx, args)
+
 
 app = typer.Typer(
     name="tk20",
@@ -14,6 +89,7 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    cls=LazyGroup,
 )
 
 
@@ -36,24 +112,6 @@ def _root(
     if lang not in LANGUAGES:
         raise typer.BadParameter(f"choose one of {', '.join(LANGUAGES)}", param_hint="--lang")
     set_language(lang)
-
-
-def _register() -> None:
-    # Each command module adds its own commands; keep this list the only shared edit point.
-    from taistelukentta.cli import (
-        game_cmds,
-        grid_cmds,
-        odds_cmds,
-        rules_cmds,
-        scenario_cmds,
-        server_cmds,
-    )
-
-    for module in (game_cmds, scenario_cmds, odds_cmds, grid_cmds, rules_cmds, server_cmds):
-        module.register(app)
-
-
-_register()
 
 
 def main() -> None:

@@ -18,8 +18,6 @@ import typer
 from rich.table import Table
 from rich.text import Text as RichText
 
-from taistelukentta.bots import BaselineBot, bot_order
-from taistelukentta.bots.runner import next_seat, simulate
 from taistelukentta.cli.common import console, fail, fail_error, print_json
 from taistelukentta.cli.scenario_cmds import render_map
 from taistelukentta.content.scenario import Scenario, bundled_ids, load_scenario
@@ -42,6 +40,7 @@ from taistelukentta.rules import (
     OrderKind,
     is_legal,
     legal_orders,
+    next_seat,
 )
 from taistelukentta.rules.orders import FINNISH_KEYWORDS, parse_order
 from taistelukentta.rules.state import Side
@@ -602,7 +601,8 @@ def order_cmd(
     seat = _seat_for(session.state, who)
     side = _side_of(session.state, seat)
     try:
-        events = session.give(seat, text)
+        order = parse_order(text)  # parsed once: the session records it, JSON echoes it
+        events = session.give(seat, order)
     except TkError as exc:
         fail_error(exc)
     seen = redact(events, side, session.scenario)
@@ -611,7 +611,7 @@ def order_cmd(
         print_json(
             {
                 "seat": seat,
-                "order": str(parse_order(text)),
+                "order": str(order),
                 "events": seen,
                 "turn": state.round,
                 "phase": state.phase.value,
@@ -707,6 +707,8 @@ def simulate_cmd(
     json_out: JsonFlag = False,
 ) -> None:
     """Tietokone pelaa molempia puolia loppuun / the computer plays both sides to the end."""
+    from taistelukentta.bots import simulate  # only here: the bots are heavy
+
     chosen = _seed(seed)
     try:
         scen = load_scenario(scenario)
@@ -1029,6 +1031,8 @@ def _give_human(
 def _computer_turn(session: GameSession, human: Side) -> None:
     """The computer plays until it is the human's turn or the game ends; each order is
     saved at once; the human is shown only the events its side may see."""
+    from taistelukentta.bots import BaselineBot, bot_order  # only here: the bots are heavy
+
     cpu_side: Side = "red" if human == "blue" else "blue"
     state = session.state
     if state.finished or state.active != cpu_side:

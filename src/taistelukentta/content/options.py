@@ -15,7 +15,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from taistelukentta.content.loader import data_path, find_line, format_loc, parse_toml, read_text
 from taistelukentta.content.units import DiceText
@@ -337,19 +337,6 @@ def _show_all(values: tuple[Any, ...] | list[Any]) -> str:
 OPTION_NAMES: tuple[str, ...] = tuple(RuleOptions.model_fields)
 
 
-def _single_field_model(name: str) -> type[BaseModel]:
-    info = RuleOptions.model_fields[name]
-    annotation: Any = info.annotation
-    return create_model(
-        f"Option_{name}",
-        __config__=ConfigDict(extra="forbid", strict=True),
-        value=(annotation, info),
-    )
-
-
-_FIELD_MODELS: dict[str, type[BaseModel]] = {n: _single_field_model(n) for n in OPTION_NAMES}
-
-
 def options_path() -> Path:
     """The bundled ``data/options.toml``."""
     return data_path("options.toml")
@@ -361,19 +348,40 @@ def _where(text: str | None, loc: tuple[int | str, ...]) -> str:
     return f"{format_loc(loc)}{at}"
 
 
-def _field_problems(
-    name: str, value: object, loc: tuple[int | str, ...], text: str | None
-) -> list[str]:
-    """Problems of one option value against its typed field (empty list if fine)."""
-    try:
-        _FIELD_MODELS[name].model_validate({"value": value})
-    except ValidationError as exc:
-        out = []
-        for err in exc.errors():
-            sub = tuple(err["loc"])[1:]
-            out.append(f"{_where(text, loc + sub)}: {err['msg']}")
-        return out
-    return []
+FieldCheck = tuple[str, object, tuple[int | str, ...]]
+"""One value to check against an option's typed field: (option name, value, its loc)."""
+
+
+def _field_problems(checks: list[FieldCheck], text: str | None) -> list[list[str]]:
+    """Problems of each value against its option's typed field of :class:`RuleOptions`
+    (an empty list where fine), in the order of ``checks``.
+
+    The values are validated together by the one ``RuleOptions`` model (no model per option
+    is built): each round takes each option at most once, and the errors of options left out
+    of a round (``Field required``) are ignored.
+    """
+    out: list[list[str]] = [[] for _ in checks]
+    pending = list(range(len(checks)))
+    while pending:
+        batch: dict[str, int] = {}
+        rest: list[int] = []
+        for i in pending:
+            name = checks[i][0]
+            if name in batch:
+                rest.append(i)
+            else:
+                batch[name] = i
+        try:
+            RuleOptions.model_validate({name: checks[i][1] for name, i in batch.items()})
+        except ValidationError as exc:
+            for err in exc.errors():
+                where = tuple(err["loc"])
+                at = batch.get(str(where[0])) if where else None
+                if at is not None:
+                    loc = checks[at][2] + where[1:]
+                    out[at].append(f"{_where(text, loc)}: {err['msg']}")
+        pending = rest
+    return out
 
 
 def parse_option_specs(text: str, source: str) -> tuple[OptionSpec, ...]:
@@ -387,26 +395,33 @@ def parse_option_specs(text: str, source: str) -> tuple[OptionSpec, ...]:
     if not isinstance(table, dict):
         raise DataError(source, [*problems, "options: missing [options.NAME] tables"])
     specs: list[OptionSpec] = []
+    checks: list[FieldCheck] = []
+    slots: list[str | int] = []  # a problem, or the index of a field check (in file order)
     for name, raw in table.items():
         loc: tuple[int | str, ...] = ("options", name)
-        if name not in _FIELD_MODELS:
-            problems.append(f"{_where(text, loc)}: {_unknown(name)}")
+        if name not in OPTION_NAMES:
+            slots.append(f"{_where(text, loc)}: {_unknown(name)}")
             continue
         if not isinstance(raw, dict):
-            problems.append(f"{_where(text, loc)}: expected a table [options.{name}]")
+            slots.append(f"{_where(text, loc)}: expected a table [options.{name}]")
             continue
         try:
             spec = OptionSpec.model_validate({**raw, "name": name})
         except ValidationError as exc:
             for err in exc.errors():
-                problems.append(f"{_where(text, loc + tuple(err['loc']))}: {err['msg']}")
+                slots.append(f"{_where(text, loc + tuple(err['loc']))}: {err['msg']}")
             continue
         specs.append(spec)
-        problems += _field_problems(name, spec.value, (*loc, "value"), text)
+        values = [(spec.value, (*loc, "value"))]
         if spec.variant is not None:
-            problems += _field_problems(name, spec.variant, (*loc, "variant"), text)
-        for i, choice in enumerate(spec.choices or ()):
-            problems += _field_problems(name, choice, (*loc, "choices", i), text)
+            values.append((spec.variant, (*loc, "variant")))
+        values += [(c, (*loc, "choices", i)) for i, c in enumerate(spec.choices or ())]
+        for value, at in values:
+            slots.append(len(checks))
+            checks.append((name, value, at))
+    found = _field_problems(checks, text)
+    for slot in slots:
+        problems += found[slot] if isinstance(slot, int) else [slot]
     missing = [n for n in OPTION_NAMES if n not in table]
     for name in missing:
         problems.append(f"options.{name}: missing (the engine needs this option)")
@@ -461,9 +476,8 @@ def check_overrides(
                 f"({spec.rule}); choose one of: {_show_all(spec.choices)}"
             )
             continue
-        problems += [
-            f"{p} (option {name}, {spec.rule})" for p in _field_problems(name, value, loc, text)
-        ]
+        (found,) = _field_problems([(name, value, loc)], text)
+        problems += [f"{p} (option {name}, {spec.rule})" for p in found]
     if problems:
         raise DataError(source, problems)
     return dict(overrides)

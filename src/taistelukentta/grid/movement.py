@@ -24,8 +24,6 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from scipy.sparse import csr_matrix
-from scipy.sparse.csgraph import dijkstra
 
 from taistelukentta.errors import ArgumentError
 from taistelukentta.grid.gamemap import STEEP_ASCENT, FloatArray, GameMap, check_ascent_limit
@@ -358,6 +356,9 @@ def _dijkstra(
         )
         indptr[layers * r :] = layers * e
         sources = [start, ascent_limit * r + start] if ascent_limit else [start]
+    from scipy.sparse import csr_matrix  # here: scipy is slow to import, few commands search
+    from scipy.sparse.csgraph import dijkstra
+
     graph = csr_matrix((data, indices, indptr), shape=(total, total))
     kwargs: dict[str, object] = {"directed": True, "indices": sources, "min_only": True}
     if limit is not None:
@@ -695,6 +696,9 @@ def cost_field(
         )
         flat_field: FloatArray = dist.reshape(game_map.height, game_map.width)
         return flat_field
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import dijkstra
+
     # regime B over the whole map: one layer, every uphill step doubled
     row = np.zeros(n + 1, dtype=np.int64)
     row[1:] = np.cumsum(np.bincount(ed.src, minlength=n))

@@ -34,6 +34,7 @@ from taistelukentta.rules.state import (
     UnitState,
     other_side,
 )
+from taistelukentta.rules.turn_order import next_seat
 
 __all__ = [
     "GM_SEAT",
@@ -57,6 +58,7 @@ __all__ = [
     "may_fire",
     "move_destinations",
     "new_game",
+    "next_seat",
     "other_side",
     "parse_order",
     "view_extras",

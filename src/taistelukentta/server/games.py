@@ -33,7 +33,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from taistelukentta.bots.baseline import BaselineBot
-from taistelukentta.bots.runner import bot_order, next_seat
+from taistelukentta.bots.runner import bot_order
 from taistelukentta.content.loader import parse_toml, read_text
 from taistelukentta.content.scenario import (
     Scenario,
@@ -42,7 +42,15 @@ from taistelukentta.content.scenario import (
     scenarios_dir,
 )
 from taistelukentta.errors import TkError
-from taistelukentta.rules import GM_SEAT, Event, GameState, apply, format_order, new_game
+from taistelukentta.rules import (
+    GM_SEAT,
+    Event,
+    GameState,
+    apply,
+    format_order,
+    new_game,
+    next_seat,
+)
 from taistelukentta.rules.orders import parse_order
 from taistelukentta.server.db import is_postgres
 from taistelukentta.server.models import EntryRow, GameRow, SeatRow, SnapshotRow

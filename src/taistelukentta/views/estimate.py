@@ -20,20 +20,23 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from taistelukentta.content.units import UnitCard, Weapon
 from taistelukentta.dice.expr import DiceExpr
 from taistelukentta.dice.roller import Advantage
 from taistelukentta.errors import ArgumentError, TkError
 from taistelukentta.grid.geometry import Cell, chebyshev
-from taistelukentta.odds.exact import AttackOdds, attack_odds
-from taistelukentta.odds.strike import StrikeOdds, strike_odds
 from taistelukentta.rules import GameState, UnitState
 from taistelukentta.rules.context import cache_for
 from taistelukentta.rules.fire import hook_attack_modifiers
 from taistelukentta.rules.orders import Order, OrderKind
 from taistelukentta.rules.recon import ContactLevel
 from taistelukentta.rules.state import Side
+
+if TYPE_CHECKING:  # the odds (icepool) are imported only when an estimate is made
+    from taistelukentta.odds.exact import AttackOdds
+    from taistelukentta.odds.strike import StrikeOdds
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,6 +125,8 @@ def attack_estimate(
         dice, divisor = fp.dice, fp.divisor
     else:
         dice, divisor = DiceExpr.parse(w.damage), 1
+    from taistelukentta.odds.exact import attack_odds
+
     odds = attack_odds(
         bonus,
         defence,
@@ -258,6 +263,8 @@ def strike_estimate(state: GameState, side: Side, order: Order) -> StrikeEstimat
     contact = "spotted" if level == ContactLevel.SPOTTED else "known"
     scatter = cache.opts.scatter
     try:
+        from taistelukentta.odds.strike import strike_odds
+
         odds = strike_odds(weapon_kind, contact, scatter=scatter)
     except ValueError as exc:
         raise ArgumentError(str(exc), str(exc)) from None

@@ -1,0 +1,93 @@
+"""Instant start (issue 7): ``tk20`` loads only what the command being run needs.
+
+The figures are in ``benchmarks/bench_startup.py`` / ``docs/performance.md``; these tests
+keep the structure that makes them possible: the command table of the lazy ``tk20`` group
+is complete, and the player's commands do not import the bots, the exact-odds library
+(icepool) or scipy, each of which costs more than the whole command should.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import typer
+from typer.testing import CliRunner
+
+from taistelukentta.cli.app import COMMANDS, MODULES, app, module_commands
+
+HEAVY = ("icepool", "scipy", "taistelukentta.bots", "taistelukentta.odds", "prompt_toolkit")
+
+
+def _heavy_modules_after(code: str) -> list[str]:
+    """The heavy modules in ``sys.modules`` after running ``code`` in a fresh interpreter."""
+    probe = (
+        f"{code}\nimport json, sys\n"
+        f"heavy = {HEAVY!r}\n"
+        "print(json.dumps(sorted(m for m in sys.modules "
+        "if any(m == h or m.startswith(h + '.') for h in heavy))))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=120
+    )
+    found: list[str] = json.loads(done.stdout.strip().splitlines()[-1])
+    return found
+
+
+def test_importing_the_cli_imports_no_command_and_nothing_heavy() -> None:
+    assert _heavy_modules_after("import taistelukentta.cli.app") == []
+    found = _heavy_modules_after(
+        "import sys, taistelukentta.cli.app\n"
+        "assert not [m for m in sys.modules if m.endswith('_cmds')], 'a command module'"
+    )
+    assert found == []
+
+
+def test_show_orders_and_order_import_no_bots_odds_or_scipy_on_their_way(tmp_path: Path) -> None:
+    game = tmp_path / "g.json"
+    new = CliRunner().invoke(app, ["new", "demo", "--seed", "3", "--out", str(game)])
+    assert new.exit_code == 0, new.output
+    for argv in (
+        ["show", str(game), "--as", "pl1"],
+        ["show", str(game), "--as", "gm", "--json"],
+        ["order", str(game), "--as", "pl1", "defend 1JJ"],
+    ):
+        code = (
+            "from typer.testing import CliRunner\n"
+            "from taistelukentta.cli.app import app\n"
+            f"r = CliRunner().invoke(app, {argv!r})\n"
+            "assert r.exit_code == 0, r.output"
+        )
+        assert _heavy_modules_after(code) == [], argv
+    # listing orders searches the map for the moves (scipy), but still without bots or odds
+    code = (
+        "from typer.testing import CliRunner\n"
+        "from taistelukentta.cli.app import app\n"
+        f"r = CliRunner().invoke(app, ['orders', {str(game)!r}, '--as', 'pl1'])\n"
+        "assert r.exit_code == 0 and 'defend' in r.output, r.output"
+    )
+    assert [m for m in _heavy_modules_after(code) if not m.startswith("scipy")] == []
+
+
+def test_the_command_table_is_what_the_modules_register_in_help_order() -> None:
+    registered: dict[str, str] = {}
+    groups: list[str] = []
+    assert set(COMMANDS.values()) <= set(MODULES)
+    for module in MODULES:
+        for name, cmd in module_commands(module).items():
+            assert name not in registered, f"{name} registered twice"
+            registered[name] = module
+            if isinstance(cmd, typer.core.TyperGroup):
+                groups.append(name)
+    assert registered == COMMANDS  # every command listed, with its module
+    # help lists the plain commands in registration order, then the groups (as typer does)
+    plain = [n for n in registered if n not in groups]
+    assert list(COMMANDS) == plain + groups
+
+
+def test_a_mistyped_command_is_still_told_apart_with_a_suggestion() -> None:
+    result = CliRunner().invoke(app, ["shwo"])
+    assert result.exit_code == 2
+    assert "show" in result.output
