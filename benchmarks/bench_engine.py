@@ -34,7 +34,7 @@ from taistelukentta.rules.context import cache_for
 
 def bot_order(state: GameState, seat: str) -> Order:
     """The simple bot's next order for ``seat`` (``done`` when it has nothing left)."""
-    cache = cache_for(state.scenario)
+    cache = cache_for(state)
     mine = sorted((u for u in state.units.values() if u.seat == seat), key=lambda u: u.id)
     if state.phase == Phase.FIRE:
         for u in mine:

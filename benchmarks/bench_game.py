@@ -61,14 +61,43 @@ def bench_games(n: int, rounds: int, profile: bool) -> None:
             orders += len(played)
             module += sum(1 for p in played if p.order.kind not in BASE_KINDS)
         wall, cpu = time.perf_counter() - w0, time.process_time() - c0
+        ref = plain_reference()
         print(
             f"  {n / wall:5.1f} games/s wall clock, {n / cpu:5.1f} games/s CPU time "
             f"(target ≥ 20); {orders / n:.0f} orders/game ({module / n:.1f} of the rule "
-            f"modules), {cpu / orders * 1000:.2f} ms CPU per order"
+            f"modules), {cpu / orders * 1000:.2f} ms CPU per order; "
+            f"CPU per game / plain reference = {cpu / n / ref:.2f}"
         )
     print("  (CPU time = per core; wall clock is slower when other work shares the core)")
     if profile:
         breakdown(scen, n)
+
+
+def plain_reference(size: int = 60, repeat: int = 8) -> float:
+    """CPU seconds of a plain-Python workload of the engine's kind (breadth-first distances
+    over a ``size``² grid with dicts and tuples, ``repeat`` times), best of 3: the
+    reference the game figures are divided by, measured in the same run, so machines and
+    loads compare."""
+    best = float("inf")
+    for _ in range(3):
+        c0 = time.process_time()
+        for r in range(repeat):
+            start = (r % size, (r * 7) % size)
+            dist = {start: 0}
+            frontier = [start]
+            while frontier:
+                nxt = []
+                for x, y in frontier:
+                    d = dist[(x, y)] + 1
+                    for dx in (-1, 0, 1):
+                        for dy in (-1, 0, 1):
+                            c = (x + dx, y + dy)
+                            if 0 <= c[0] < size and 0 <= c[1] < size and c not in dist:
+                                dist[c] = d
+                                nxt.append(c)
+                frontier = nxt
+        best = min(best, time.process_time() - c0)
+    return best
 
 
 def _load() -> str:

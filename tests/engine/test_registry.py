@@ -1,12 +1,13 @@
-"""The plug-in structure: order-handler registry, hooks, module state (docs/extending.md).
+"""The plug-in structure: rulesets of rule modules, order handlers, hooks, module state
+(docs/extending.md).
 
-A tiny test-only rule module (registered per test, unregistered afterwards) proves that an
-order kind and hooks can be added without touching engine.py.
+A tiny test-only rule module (in a ruleset of its own, built per test; nothing global is
+changed) proves that an order kind and hooks can be added without touching engine.py.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import pytest
@@ -26,21 +27,15 @@ from taistelukentta.rules import (
     new_game,
     view_extras,
 )
-from taistelukentta.rules.context import Tx
+from taistelukentta.rules.context import Tx, cache_for
 from taistelukentta.rules.orders import BASE_KINDS, parse_order
-from taistelukentta.rules.plugins import load_plugins, loaded_plugins
 from taistelukentta.rules.recon import ContactLevel
-from taistelukentta.rules.registry import (
-    HOOK_NAMES,
-    OrderHandler,
-    Plan,
-    add_hook,
-    handler_for,
-    register_order,
-    remove_hook,
-    restore_handlers,
-    saved_handlers,
-    unregister_order,
+from taistelukentta.rules.registry import HOOK_NAMES, OrderHandler, Plan
+from taistelukentta.rules.ruleset import (
+    DEFAULT_MODULES,
+    RuleModule,
+    Ruleset,
+    default_ruleset,
 )
 from taistelukentta.rules.state import Side, UnitState
 
@@ -52,13 +47,18 @@ RED = "motorisoitu_jalkavakiryhma"
 MODULE_KINDS = [k for k in OrderKind if k not in BASE_KINDS]
 
 
-def game() -> GameState:
+def game(ruleset: Ruleset | None = None) -> GameState:
     sc = build(
         open_rows(14, 8),
         [("1R1", SQUAD, (1, 1)), ("1R2", SQUAD, (1, 3))],
         [("R1", RED, (6, 1))],
     )
-    return new_game(sc, 3)
+    return new_game(sc, 3, ruleset=ruleset)
+
+
+def with_hooks(*hooks: tuple[str, Callable[..., Any]]) -> Ruleset:
+    """The default ruleset with a test module of ``hooks`` after its own."""
+    return default_ruleset().with_modules(RuleModule("t", hooks=tuple(hooks)))
 
 
 # --------------------------------------------------------------------------- a test module
@@ -119,36 +119,74 @@ _HOOKS: list[tuple[str, Any]] = [
 ]
 
 
-@pytest.fixture
-def plugin() -> Iterator[None]:
-    # A real module (rules/abilities.py) may own `hide`: borrow the kind, give it back.
-    real = handler_for(OrderKind.HIDE)
-    register_order(
-        OrderHandler(OrderKind.HIDE, _check_hide, _execute_hide, _legal_hide), replace=True
+def plugin_ruleset() -> Ruleset:
+    """The default ruleset, its own ``hide`` (rules/abilities.py) taken out and the test
+    module's ``hide`` and hooks added."""
+    module = RuleModule(
+        MOD,
+        orders=(OrderHandler(OrderKind.HIDE, _check_hide, _execute_hide, _legal_hide, module=MOD),),
+        hooks=tuple(_HOOKS),
     )
-    for name, fn in _HOOKS:
-        add_hook(name, fn)
-    try:
-        yield
-    finally:
-        unregister_order(OrderKind.HIDE)
-        if real is not None:
-            register_order(real)
-        for name, fn in _HOOKS:
-            remove_hook(name, fn)
+    return default_ruleset().without(OrderKind.HIDE).with_modules(module)
+
+
+@pytest.fixture
+def plugin() -> Ruleset:
+    return plugin_ruleset()
 
 
 # --------------------------------------------------------------------------- tests
 
 
 def test_base_kinds_are_handled_by_the_engine() -> None:
+    rules = default_ruleset()
+    assert rules.module_names == DEFAULT_MODULES
     for kind in BASE_KINDS - {OrderKind.DONE}:
-        h = handler_for(kind)
-        # A rule module may wrap a base kind (abilities: attack/fire `with W`, recon).
-        assert h is not None and (h.module == "engine" or h.module in loaded_plugins())
+        h = rules.handler(kind)
+        # A rule module may extend a base kind (abilities: attack/fire `with W`, recon).
+        assert h is not None and h.module in DEFAULT_MODULES
     for kind in MODULE_KINDS:
-        h = handler_for(kind)
+        h = rules.handler(kind)
         assert h is None or h.module != "engine"
+
+
+def test_extensions_chain_in_module_order() -> None:
+    """abilities extends the ``attack`` company built on the engine's, as the module list
+    declares (not as the modules happen to be imported): both extensions take part."""
+    seen: list[str] = []
+
+    def tag(name: str) -> Callable[[OrderHandler], OrderHandler]:
+        def extend(prev: OrderHandler) -> OrderHandler:
+            def check(state: GameState, seat: str, side: Side, order: Order) -> Plan:
+                seen.append(name)
+                return prev.check(state, seat, side, order)
+
+            return OrderHandler(prev.kind, check, prev.execute, prev.legal, prev.phases, name)
+
+        return extend
+
+    rules = default_ruleset().with_modules(
+        RuleModule("a", extends=((OrderKind.MOVE, tag("a")),)),
+        RuleModule("b", extends=((OrderKind.MOVE, tag("b")),)),
+    )
+    st_ = game(rules)
+    check_order(st_, "pl1", Order.move("1R1", (2, 1)))
+    assert seen == ["b", "a"]  # the last module's extension runs first, then the earlier
+    assert rules.handler(OrderKind.MOVE) is not None
+    assert default_ruleset().handler(OrderKind.MOVE).module == "engine"  # type: ignore[union-attr]
+    with pytest.raises(ValueError, match="no earlier module handles"):
+        Ruleset([RuleModule("x", extends=((OrderKind.MOVE, tag("x")),))])
+
+
+def test_rulesets_keep_their_own_caches_per_scenario() -> None:
+    st_ = game()
+    other = game(with_hooks())
+    assert st_.scenario is not other.scenario
+    assert cache_for(st_).rules is default_ruleset()
+    assert cache_for(other).rules is other.ruleset
+    same_sc = new_game(st_.scenario, 3, ruleset=other.ruleset)
+    assert cache_for(same_sc) is not cache_for(st_)
+    assert cache_for(same_sc).scenario is cache_for(st_).scenario
 
 
 @pytest.mark.parametrize(
@@ -173,22 +211,17 @@ def test_base_kinds_are_handled_by_the_engine() -> None:
     ],
 )
 def test_unregistered_kinds_are_refused_cleanly(text: str) -> None:
-    """Every module kind is handled in this version: take the handler away for the test
-    (and put the table back exactly) so the refusal of an unhandled kind is exercised."""
-    st_ = game()
+    """Every module kind is handled in the default ruleset: a ruleset without the kind's
+    handler exercises the refusal of an unhandled kind."""
     kind = parse_kind(text)
-    saved = saved_handlers()
-    try:
-        unregister_order(kind)
-        assert handler_for(kind) is None
-        with pytest.raises(IllegalOrderError) as info:
-            apply_text(st_, "pl1", text)
-        assert not is_legal(st_, "pl1", parse_order(text))
-        assert all(o.kind != kind for o in legal_orders(st_, "pl1"))
-    finally:
-        restore_handlers(saved)
-    assert handler_for(kind) is saved[kind]
-    assert list(saved_handlers()) == list(saved)
+    rules = default_ruleset().without(kind)
+    st_ = game(rules)
+    assert rules.handler(kind) is None
+    assert default_ruleset().handler(kind) is not None  # the default is left alone
+    with pytest.raises(IllegalOrderError) as info:
+        apply_text(st_, "pl1", text)
+    assert not is_legal(st_, "pl1", parse_order(text))
+    assert all(o.kind != kind for o in legal_orders(st_, "pl1"))
     assert "not available" in info.value.en
     assert "käytettävissä" in info.value.fi
 
@@ -208,18 +241,20 @@ def test_any_parsed_order_is_checked_without_crashing(order: Order) -> None:
             assert exc.en and exc.fi
 
 
-def test_register_twice_needs_replace() -> None:
-    base = handler_for(OrderKind.MOVE)
+def test_a_kind_handled_twice_or_an_unknown_hook_is_refused() -> None:
+    base = default_ruleset().handler(OrderKind.MOVE)
     assert base is not None
     with pytest.raises(ValueError, match="already has a handler"):
-        register_order(base)
+        default_ruleset().with_modules(RuleModule("again", orders=(base,)))
     with pytest.raises(ValueError, match="unknown hook"):
-        add_hook("on_everything", lambda: None)
+        with_hooks(("on_everything", lambda: None))
+    with pytest.raises(ValueError, match="listed twice"):
+        default_ruleset().with_modules(RuleModule("mines"))
     assert "on_enter_cell" in HOOK_NAMES
 
 
-def test_plugin_adds_an_order_kind_and_hooks(plugin: None) -> None:
-    st_ = game()
+def test_plugin_adds_an_order_kind_and_hooks(plugin: Ruleset) -> None:
+    st_ = game(plugin)
     # kp_refill ran at new_game's turn start: pl1 got +10.
     assert st_.kp["pl1"] == game_kp(st_) + 10
     listed = legal_orders(st_, "pl1")
@@ -244,19 +279,20 @@ def game_kp(state: GameState) -> int:
     return state.scenario.options.kp_platoon_leader
 
 
-def test_module_state_is_serialised_and_hashed(plugin: None) -> None:
-    st_ = game()
+def test_module_state_is_serialised_and_hashed(plugin: Ruleset) -> None:
+    st_ = game(plugin)
     st2, _ = apply_text(st_, "pl1", "hide 1R1")
     d = st2.to_dict()
-    back = GameState.from_dict(d, st2.scenario)
+    back = GameState.from_dict(d, st2.scenario, plugin)
+    assert back.ruleset is plugin
     assert back.state_hash() == st2.state_hash()
     assert back.units["1R1"].ext == st2.units["1R1"].ext and back.ext == st2.ext
     assert st2.state_hash() != st_.state_hash()
     assert "ext" not in st_.to_dict()  # no module state: the old format, unchanged
 
 
-def test_can_be_targeted_hook_filters_targets(plugin: None) -> None:
-    st_ = with_contact(game(), "red", "1R1", ContactLevel.SPOTTED)
+def test_can_be_targeted_hook_filters_targets(plugin: Ruleset) -> None:
+    st_ = with_contact(game(plugin), "red", "1R1", ContactLevel.SPOTTED)
     red_unit = st_.units["R1"]
     assert "1R1" in fire_targets(st_, red_unit.id)
     tx = Tx(st_)
@@ -277,13 +313,8 @@ def test_on_enter_cell_stops_a_move_and_unit_moved_sees_it() -> None:
     def seen(tx: Tx, uid: str, walked: list[tuple[int, int]]) -> None:
         moved.append((uid, list(walked)))
 
-    add_hook("on_enter_cell", mine)
-    add_hook("on_unit_moved", seen)
-    try:
-        st2, events = apply_text(game(), "pl1", "move 1R2 5,3")
-    finally:
-        remove_hook("on_enter_cell", mine)
-        remove_hook("on_unit_moved", seen)
+    rules = with_hooks(("on_enter_cell", mine), ("on_unit_moved", seen))
+    st2, events = apply_text(game(rules), "pl1", "move 1R2 5,3")
     assert len(entered) == 1
     assert st2.units["1R2"].cell == entered[0] != (1, 3)
     move = next(e for e in events if e.kind == "move")
@@ -295,16 +326,10 @@ def test_movement_allowance_and_morale_hooks() -> None:
     def immobile(cache: Any, unit: UnitState, base: int) -> int:
         return 0 if unit.id == "1R1" else base
 
-    add_hook("movement_allowance", immobile)
-    try:
-        st_ = game()
-        assert not any(
-            o.unit == "1R1" and o.kind == OrderKind.MOVE for o in legal_orders(st_, "pl1")
-        )
-        with pytest.raises(IllegalOrderError):
-            apply_text(st_, "pl1", "move 1R1 2,1")
-    finally:
-        remove_hook("movement_allowance", immobile)
+    st_ = game(with_hooks(("movement_allowance", immobile)))
+    assert not any(o.unit == "1R1" and o.kind == OrderKind.MOVE for o in legal_orders(st_, "pl1"))
+    with pytest.raises(IllegalOrderError):
+        apply_text(st_, "pl1", "move 1R1 2,1")
     assert is_legal(game(), "pl1", Order.move("1R1", (2, 1)))
 
 
@@ -329,18 +354,8 @@ def test_turn_hooks_run_in_order() -> None:
         ("on_fire_phase", fire),
         ("on_turn_end", end),
     ]
-    for name, fn in hooks:
-        add_hook(name, fn)
-    try:
-        st_ = game()
-        for seat in ("co", "pl1"):
-            st_, _ = apply(st_, seat, Order.done())
-    finally:
-        for name, fn in hooks:
-            remove_hook(name, fn)
+    st_ = game(with_hooks(*hooks))
+    for seat in ("co", "pl1"):
+        st_, _ = apply(st_, seat, Order.done())
     assert calls[:4] == ["game", "start:blue", "fire:blue", "end:blue"]
     assert calls[4] == "start:red"
-
-
-def test_load_plugins_skips_missing_modules() -> None:
-    assert load_plugins(("no_such_rule_module",)) == load_plugins(())

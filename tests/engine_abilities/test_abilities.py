@@ -471,7 +471,7 @@ def test_r_tk_1_vehicle_card_overrides_damaged_movement() -> None:
     st = with_unit(st, "V1", strength=5)
     st = with_unit(st, "1R1", strength=3)
     st = with_unit(st, "T1", strength=6)
-    cache = cache_for(st.scenario)
+    cache = cache_for(st)
     assert cache.is_damaged(st.units["V1"]) and cache.is_damaged(st.units["T1"])
     assert cache.movement(st.units["V1"]) == 16  # damaged_movement = "full"
     assert cache.movement(st.units["T1"]) == 14

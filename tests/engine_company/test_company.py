@@ -19,10 +19,9 @@ from taistelukentta.rules import (
     legal_orders,
     status,
 )
-from taistelukentta.rules.context import Tx
+from taistelukentta.rules.context import Tx, view_extras
 from taistelukentta.rules.events import Event
 from taistelukentta.rules.recon import ContactLevel
-from taistelukentta.rules.registry import view_extras
 from tests.engine.conftest import Dice, with_contact, with_unit
 
 from .helpers import company_game, end_turn, surgery

@@ -117,7 +117,7 @@ def test_r_mine_2_the_unit_cannot_move_until_it_chooses() -> None:
     # The choice is not forced at the end of the turn: it waits for the next own turn.
     st = pass_turn(pass_turn(st))
     assert st.active == "blue"
-    assert cache_for(st.scenario).movement(st.units["1R1"]) == 0
+    assert cache_for(st).movement(st.units["1R1"]) == 0
     with pytest.raises(IllegalOrderError):
         check_order(st, "pl1", Order.move("1R1", (3, 3)))
     listed = legal_orders(st, "pl1", unit="1R1")
@@ -163,9 +163,9 @@ def test_r_mine_3_careful_clearing_success_costs_1_kp_and_clears_the_cell(dice: 
     assert ev.data["result"] == "cleared" and ev.data["dc"] == 14
     assert ev.visible.get("red") is None
     # It moves on next turn, not this one.
-    assert cache_for(st.scenario).movement(st.units["1R1"]) == 0
+    assert cache_for(st).movement(st.units["1R1"]) == 0
     st = pass_turn(pass_turn(st))
-    assert cache_for(st.scenario).movement(st.units["1R1"]) == 7
+    assert cache_for(st).movement(st.units["1R1"]) == 7
     assert view_extras(st, "blue")[MODULE]["clear"] == [[4, 3]]
 
 
@@ -217,7 +217,7 @@ def test_r_mine_4_rushing_an_ap_mine_costs_nothing_and_hurts_infantry(dice: Dice
     assert morale[1]["dc"] == 14
     assert (4, 3) not in mined_cells(st)
     assert st.units["1R1"].cell == (4, 3)
-    assert cache_for(st.scenario).movement(st.units["1R1"]) == 0  # the move ended there
+    assert cache_for(st).movement(st.units["1R1"]) == 0  # the move ended there
 
 
 def test_r_mine_4_cell_stays_mined_without_the_default(dice: Dice) -> None:
@@ -240,7 +240,7 @@ def test_r_mine_4_at_mine_immobilises_an_armoured_vehicle(dice: Dice) -> None:
     assert ev.data["damage_type"] == "AT"
     assert view_extras(st, "blue")[MODULE]["immobilised"] == ["V1"]
     st = pass_turn(pass_turn(st))
-    assert cache_for(st.scenario).movement(st.units["V1"]) == 0  # permanently
+    assert cache_for(st).movement(st.units["V1"]) == 0  # permanently
     assert not [o for o in legal_orders(st, "pl1", unit="V1") if o.kind == OrderKind.MOVE]
 
 
@@ -462,7 +462,7 @@ def test_r_mine_4_immobilise_api_for_other_modules() -> None:
     st2 = tx.finish()
     assert is_immobilised(st2.units["V1"]) and not is_immobilised(st.units["V1"])
     assert [e.data["status"] for e in tx.events] == ["IMMOBILISED"]
-    assert cache_for(st2.scenario).movement(st2.units["V1"]) == 0
+    assert cache_for(st2).movement(st2.units["V1"]) == 0
 
 
 def test_r_mine_1_legal_orders_offer_both_mine_types_next_to_the_unit() -> None:

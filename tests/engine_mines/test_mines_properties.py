@@ -66,7 +66,7 @@ def invariants(st: GameState) -> None:
         if pending is not None:
             assert pending == f"{u.cell[0]},{u.cell[1]}", u
             assert pending in m["known"][u.side]
-            assert cache_for(st.scenario).movement(u) == 0
+            assert cache_for(st).movement(u) == 0
 
 
 def red_field_cells(st: GameState) -> set[tuple[int, int]]:

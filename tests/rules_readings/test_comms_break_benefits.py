@@ -83,7 +83,7 @@ def test_r_atk_6_cut_off_attacker_gets_no_recon_report_reroll() -> None:
 def test_r_atk_6_cut_off_unit_is_not_freed_by_organised_withdrawal() -> None:
     st = company_game()
     st = surgery(st, lambda tx: company._set_mark(tx, "1R1", ow=tx.turn_no))
-    cache = cache_for(st.scenario)
+    cache = cache_for(st)
     assert company._may_fire(cache, st.units["1R1"], st.turn_no)
     cut = broken(st, "1R1")
     assert not company._may_fire(cache, cut.units["1R1"], cut.turn_no)

@@ -116,7 +116,7 @@ def recon_candidates(state: GameState, seat: str) -> list[Order]:
         aims.append(((min(xs) + max(xs)) // 2, (min(ys) + max(ys)) // 2))
     if not aims:
         return []
-    cache = cache_for(state.scenario)
+    cache = cache_for(state)
     memo = _NEAREST.setdefault(cache, {})
     recons: list[Order] = []
     for u in sorted((u for u in state.units.values() if u.seat == seat), key=lambda v: v.id):
@@ -168,7 +168,7 @@ def attack_candidates(
             moving.setdefault((o.target, o.weapon), []).append(o)
     if not moving:
         return direct
-    card = cache_for(state.scenario).card(u)
+    card = cache_for(state).card(u)
     names: list[str | None] = [] if card.basic_weapon.indirect else [None]
     for w in card.weapons:
         if w.basic or w.area or w.indirect:

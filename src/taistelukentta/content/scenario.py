@@ -17,7 +17,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, model_validator
 
 from taistelukentta.content.loader import (
     data_path,
@@ -212,6 +212,19 @@ class ScenarioFile(_Frozen):
     secrets: Secrets = Field(default_factory=Secrets)
 
 
+class RuleCaches(dict[Any, Any]):
+    """The rules' caches of one scenario object. Derived data only: two scenarios compare
+    equal whatever their caches hold."""
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, RuleCaches)
+
+    def __ne__(self, other: object) -> bool:
+        return not isinstance(other, RuleCaches)
+
+    __hash__ = None
+
+
 class Scenario(_Frozen):
     """A loaded and checked scenario: everything a new game starts from."""
 
@@ -233,6 +246,14 @@ class Scenario(_Frozen):
     secrets: Secrets
     source: str | None = None
     """Where the scenario came from: its file's path, or the ``source`` given with the data."""
+    _rule_caches: RuleCaches = PrivateAttr(default_factory=lambda: RuleCaches())
+
+    @property
+    def rule_caches(self) -> RuleCaches:
+        """What the rules keep for this scenario object (one entry per ruleset, see
+        :meth:`taistelukentta.rules.ruleset.Ruleset.context`): it lives as long as the
+        scenario and is never part of its value."""
+        return self._rule_caches
 
     def placements(self) -> Iterator[tuple[Side, str, UnitPlacement]]:
         """Every unit as ``(side, seat or battle-group id, placement)``, in file order."""

@@ -8,6 +8,7 @@ The engine's public API (docs/engine.md)::
     state, events = apply(state, "pl1", parse_order("move 1R1 12,7"))
 """
 
+from taistelukentta.rules.context import view_extras
 from taistelukentta.rules.engine import (
     apply,
     apply_text,
@@ -21,8 +22,7 @@ from taistelukentta.rules.engine import (
 )
 from taistelukentta.rules.events import Event
 from taistelukentta.rules.orders import Order, OrderKind, format_order, parse_order
-from taistelukentta.rules.plugins import load_plugins
-from taistelukentta.rules.registry import view_extras
+from taistelukentta.rules.ruleset import RuleModule, Ruleset, default_ruleset
 from taistelukentta.rules.state import (
     GM_SEAT,
     SIDES,
@@ -46,11 +46,14 @@ __all__ = [
     "Order",
     "OrderKind",
     "Phase",
+    "RuleModule",
+    "Ruleset",
     "Side",
     "UnitState",
     "apply",
     "apply_text",
     "check_order",
+    "default_ruleset",
     "fire_targets",
     "format_order",
     "is_legal",
@@ -63,5 +66,3 @@ __all__ = [
     "parse_order",
     "view_extras",
 ]
-
-load_plugins()

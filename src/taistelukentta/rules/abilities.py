@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import Any
 
 from taistelukentta.content.units import (
@@ -40,7 +41,7 @@ from taistelukentta.rules.combat import (
     resolve_area_attack,
 )
 from taistelukentta.rules.contacts import reveal_firer
-from taistelukentta.rules.context import ScenarioCache, Tx, cache_for
+from taistelukentta.rules.context import ScenarioCache, Tx, cache_for, target_blocked
 from taistelukentta.rules.engine import (
     _free_to_act,
     _not_suppressed,
@@ -51,15 +52,8 @@ from taistelukentta.rules.fire import apply_setback, in_range, resolve_fire
 from taistelukentta.rules.movement import destinations, knowledge
 from taistelukentta.rules.orders import Order, OrderKind
 from taistelukentta.rules.recon import ContactLevel
-from taistelukentta.rules.registry import (
-    HOOKS,
-    OrderHandler,
-    Plan,
-    add_hook,
-    handler_for,
-    register_order,
-    target_blocked,
-)
+from taistelukentta.rules.registry import OrderHandler, Plan
+from taistelukentta.rules.ruleset import RuleModule
 from taistelukentta.rules.state import Action, Contact, GameState, Phase, Side, UnitState
 from taistelukentta.rules.status import damage_unit
 
@@ -173,7 +167,7 @@ def hidden_blocks(state: GameState, observer: UnitState, target_id: str) -> tupl
     target = state.units.get(target_id)
     if target is None or target.side == observer.side or not is_hidden(target):
         return None
-    r = hidden_radius(cache_for(state.scenario))
+    r = hidden_radius(cache_for(state))
     if chebyshev(observer.cell, target.cell) <= r:
         return None
     return (
@@ -340,11 +334,6 @@ def _may_fire_special(unit: UnitState) -> bool:
     return unit.action in (None, Action.DEFEND) and not unit.moved
 
 
-_BASE_ATTACK = handler_for(OrderKind.ATTACK)
-_BASE_FIRE = handler_for(OrderKind.FIRE)
-assert _BASE_ATTACK is not None and _BASE_FIRE is not None
-
-
 def _special(state: GameState, order: Order, side: Side) -> bool:
     """The order names a weapon that is not the unit's basic weapon."""
     if order.weapon is None or order.unit is None:
@@ -352,21 +341,22 @@ def _special(state: GameState, order: Order, side: Side) -> bool:
     unit = state.units.get(order.unit)
     if unit is None or unit.side != side:
         return False
-    return order.weapon != cache_for(state.scenario).card(unit).basic_weapon.id
+    return order.weapon != cache_for(state).card(unit).basic_weapon.id
 
 
-def _check_attack(state: GameState, seat: str, side: Side, order: Order) -> Plan:
-    assert _BASE_ATTACK is not None
+def _check_attack(
+    prev: OrderHandler, state: GameState, seat: str, side: Side, order: Order
+) -> Plan:
     if order.flags:
         raise _illegal(
             "the ability to disable is picked on the `fire … with W disable ABILITY` order",
             "lamautettava kyky valitaan `fire … with W disable KYKY` -käskyssä",
         )
     if not _special(state, order, side):
-        return _BASE_ATTACK.check(state, seat, side, order)
+        return prev.check(state, seat, side, order)
     assert order.unit is not None and order.target is not None and order.weapon is not None
     unit = _own_unit(state, side, seat, order.unit)
-    cache = cache_for(state.scenario)
+    cache = cache_for(state)
     _free_to_act(unit)
     _not_suppressed(unit, "move or act", "liikkua eikä toimia")
     contacts = state.contacts[side]
@@ -387,18 +377,17 @@ def _check_attack(state: GameState, seat: str, side: Side, order: Order) -> Plan
     return Plan(unit, path, command.order_cost(cache.opts, OrderKind.ATTACK), data=use)
 
 
-def _check_fire(state: GameState, seat: str, side: Side, order: Order) -> Plan:
-    assert _BASE_FIRE is not None
+def _check_fire(prev: OrderHandler, state: GameState, seat: str, side: Side, order: Order) -> Plan:
     if not _special(state, order, side):
         if order.flags:
             raise _illegal(
                 "only a weapon that disables abilities takes `disable ABILITY` (R-AB-2)",
                 "vain kykyjä lamauttava ase ottaa `disable KYKY` (R-AB-2)",
             )
-        return _BASE_FIRE.check(state, seat, side, order)
+        return prev.check(state, seat, side, order)
     assert order.unit is not None and order.target is not None and order.weapon is not None
     unit = _own_unit(state, side, seat, order.unit)
-    cache = cache_for(state.scenario)
+    cache = cache_for(state)
     use = resolve_weapon(cache.card(unit), unit, order.weapon)
     if not _may_fire_special(unit):
         raise _illegal(
@@ -444,15 +433,9 @@ def _check_pick(cache: ScenarioCache, use: WeaponUse, target: Contact, pick: str
         )
 
 
-def _execute_attack(tx: Tx, seat: str, order: Order, plan: Plan) -> None:
-    assert _BASE_ATTACK is not None
-    _BASE_ATTACK.execute(tx, seat, order, plan)
-
-
-def _execute_fire(tx: Tx, seat: str, order: Order, plan: Plan) -> None:
-    assert _BASE_FIRE is not None
+def _execute_fire(prev: OrderHandler, tx: Tx, seat: str, order: Order, plan: Plan) -> None:
     if not isinstance(plan.data, WeaponUse):
-        _BASE_FIRE.execute(tx, seat, order, plan)
+        prev.execute(tx, seat, order, plan)
         return
     assert plan.unit is not None and order.target is not None
     use = plan.data
@@ -472,7 +455,7 @@ def _legal_special(
 ) -> list[Order]:
     """``attack``/``fire … with W`` for the special weapons the engine does not list (only
     unit ``unit``'s when given)."""
-    cache = cache_for(state.scenario)
+    cache = cache_for(state)
     contacts = state.contacts[side]
     spotted = {
         t: c.cell
@@ -517,7 +500,7 @@ def _legal_special(
                     _weapon_permission(cache, u, use, contacts[tid])
                 except IllegalOrderError:
                     continue
-                if HOOKS.can_be_targeted and target_blocked(state, u, tid) is not None:
+                if cache.hooks.can_be_targeted and target_blocked(state, u, tid) is not None:
                     continue
                 if kind == OrderKind.FIRE:
                     out.append(Order.fire(u.id, tid, weapon=name))
@@ -539,7 +522,7 @@ def _legal_attack_moves(
     weapon, one per destination the side believes reachable and target in W's range from
     it. Only units with a non-basic direct weapon that may fire at some SPOTTED target
     (R-UNIT-3, R-ATK-9) compute their destinations."""
-    cache = cache_for(state.scenario)
+    cache = cache_for(state)
     contacts = state.contacts[side]
     spotted = {
         t: c.cell
@@ -569,7 +552,7 @@ def _legal_attack_moves(
                     _weapon_permission(cache, u, use, contacts[tid])
                 except IllegalOrderError:
                     continue
-                if HOOKS.can_be_targeted and target_blocked(state, u, tid) is not None:
+                if cache.hooks.can_be_targeted and target_blocked(state, u, tid) is not None:
                     continue
                 shots.append((name, w, tid, tcell))
         if not shots:
@@ -635,7 +618,7 @@ def sniper_disable(tx: Tx, aid: str, tid: str, pick: str | None = None) -> None:
 def _check_hide(state: GameState, seat: str, side: Side, order: Order) -> Plan:
     assert order.unit is not None
     unit = _own_unit(state, side, seat, order.unit)
-    cache = cache_for(state.scenario)
+    cache = cache_for(state)
     card = cache.card(unit)
     grants = [a for a in card.abilities if grants_hidden(a.id)]
     if not grants:
@@ -674,7 +657,7 @@ def _legal_hide(state: GameState, seat: str, side: Side, *, unit: str | None = N
             continue
         if MODULE in u.ext and is_hidden(u):
             continue
-        card = cache_for(state.scenario).card(u)
+        card = cache_for(state).card(u)
         if not any(grants_hidden(a.id) for a in card.abilities):
             continue
         o = Order.hide(u.id)
@@ -688,14 +671,14 @@ def _legal_hide(state: GameState, seat: str, side: Side, *, unit: str | None = N
 
 
 def _affordable(state: GameState, seat: str, unit: UnitState, cost: int) -> bool:
-    opts = cache_for(state.scenario).opts
+    opts = cache_for(state).opts
     return command.payment_problem(opts, state.kp, state.group_spent, seat, unit, cost) is None
 
 
 def _check_use(state: GameState, seat: str, side: Side, order: Order) -> Plan:
     assert order.unit is not None and order.word is not None
     unit = _own_unit(state, side, seat, order.unit)
-    card = cache_for(state.scenario).card(unit)
+    card = cache_for(state).card(unit)
     ability = card.ability(order.word)
     if ability is None:
         known = ", ".join(a.id for a in card.abilities) or "-"
@@ -743,7 +726,7 @@ def _execute_use(tx: Tx, seat: str, order: Order, plan: Plan) -> None:
 
 def _legal_use(state: GameState, seat: str, side: Side, *, unit: str | None = None) -> list[Order]:
     out: list[Order] = []
-    cache = cache_for(state.scenario)
+    cache = cache_for(state)
     for u in sorted(state.units.values(), key=lambda v: v.id):
         if u.seat != seat or (unit is not None and u.id != unit):
             continue
@@ -789,7 +772,7 @@ def _area_ready(state: GameState, unit: UnitState) -> tuple[str, str] | None:
 def _check_area(
     state: GameState, side: Side, unit: UnitState, order: Order, ability: Ability
 ) -> AreaPlan:
-    cache = cache_for(state.scenario)
+    cache = cache_for(state)
     card = cache.card(unit)
     weapon = _area_weapon(card)
     if weapon is None:
@@ -826,7 +809,7 @@ def _check_area(
 
 def _legal_area(state: GameState, unit: UnitState, ability: Ability) -> list[Order]:
     """Area fire centred on each SPOTTED or KNOWN-in-sight enemy cell in range."""
-    cache = cache_for(state.scenario)
+    cache = cache_for(state)
     weapon = _area_weapon(cache.card(unit))
     if weapon is None or _area_ready(state, unit) is not None:
         return []
@@ -1131,17 +1114,39 @@ def unit_statuses(unit: UnitState, viewer: str) -> frozenset[str]:
     return frozenset()
 
 
-def _wrap_recon() -> None:
+def _extend_recon(base: OrderHandler) -> OrderHandler:
     """Active recon is an action not related to hiding: it ends HIDDEN."""
-    base = handler_for(OrderKind.RECON)
-    assert base is not None
 
     def execute(tx: Tx, seat: str, order: Order, plan: Plan) -> None:
         if plan.unit is not None:
             end_hidden(tx, plan.unit.id, "recon")
         base.execute(tx, seat, order, plan)
 
-    register_order(replace(base, execute=execute, module=MODULE), replace=True)
+    return replace(base, execute=execute, module=MODULE)
+
+
+def _extend_attack(prev: OrderHandler) -> OrderHandler:
+    """``attack … with W``: a special weapon's attack; the basic weapon's goes to ``prev``
+    (the handler the ruleset built before this module: the engine's, extended by company)."""
+    return replace(
+        prev,
+        check=partial(_check_attack, prev),
+        legal=_legal_attack,
+        legal_moves=_legal_attack_moves,
+        module=MODULE,
+    )
+
+
+def _extend_fire(prev: OrderHandler) -> OrderHandler:
+    """``fire … with W [disable ABILITY]``: a special weapon's fire; the basic weapon's
+    goes to ``prev``."""
+    return replace(
+        prev,
+        check=partial(_check_fire, prev),
+        execute=partial(_execute_fire, prev),
+        legal=_legal_fire,
+        module=MODULE,
+    )
 
 
 # --------------------------------------------------------------------------- registration
@@ -1165,34 +1170,32 @@ for _info in load_abilities().values():
     if _info.id not in ABILITIES:
         register_ability(AbilitySpec(_info.id))
 
-register_order(
-    replace(
-        _BASE_ATTACK,
-        check=_check_attack,
-        execute=_execute_attack,
-        legal=_legal_attack,
-        legal_moves=_legal_attack_moves,
-        module=MODULE,
-    ),
-    replace=True,
-)
-register_order(
-    replace(_BASE_FIRE, check=_check_fire, execute=_execute_fire, legal=_legal_fire, module=MODULE),
-    replace=True,
-)
-register_order(
-    OrderHandler(OrderKind.HIDE, _check_hide, _execute_hide, _legal_hide, BOTH_PHASES, MODULE)
-)
-register_order(
-    OrderHandler(OrderKind.USE, _check_use, _execute_use, _legal_use, BOTH_PHASES, MODULE)
-)
-_wrap_recon()
-add_hook("can_be_targeted", _can_be_targeted)
-add_hook("can_be_detected", _can_be_detected)
-add_hook("on_unit_moved", _on_unit_moved)
-add_hook("attack_modifiers", _attack_modifiers)
-add_hook("after_attack", _after_attack)
-add_hook("morale_modifiers", _morale_modifiers)
-add_hook("on_turn_end", _on_turn_end)
-add_hook("on_game_start", _on_game_start)
-add_hook("view_extras", _view_extras)
+
+def rule_module() -> RuleModule:
+    """Unit abilities (R-AB, R-MOR-3 hiding) as a rule module: ``hide`` and ``use``, and
+    extensions of ``attack``, ``fire`` (special weapons) and ``recon`` (ends HIDDEN)."""
+    return RuleModule(
+        MODULE,
+        orders=(
+            OrderHandler(
+                OrderKind.HIDE, _check_hide, _execute_hide, _legal_hide, BOTH_PHASES, MODULE
+            ),
+            OrderHandler(OrderKind.USE, _check_use, _execute_use, _legal_use, BOTH_PHASES, MODULE),
+        ),
+        extends=(
+            (OrderKind.ATTACK, _extend_attack),
+            (OrderKind.FIRE, _extend_fire),
+            (OrderKind.RECON, _extend_recon),
+        ),
+        hooks=(
+            ("can_be_targeted", _can_be_targeted),
+            ("can_be_detected", _can_be_detected),
+            ("on_unit_moved", _on_unit_moved),
+            ("attack_modifiers", _attack_modifiers),
+            ("after_attack", _after_attack),
+            ("morale_modifiers", _morale_modifiers),
+            ("on_turn_end", _on_turn_end),
+            ("on_game_start", _on_game_start),
+            ("view_extras", _view_extras),
+        ),
+    )

@@ -19,7 +19,6 @@ from collections.abc import Mapping
 from taistelukentta.content.options import RuleOptions
 from taistelukentta.rules.context import Tx
 from taistelukentta.rules.orders import OrderKind
-from taistelukentta.rules.registry import HOOKS
 from taistelukentta.rules.state import GM_SEAT, Side, UnitState
 
 
@@ -94,7 +93,7 @@ def refill(tx: Tx, side: Side) -> None:
                 if seat.role == "company_commander"
                 else opts.kp_platoon_leader
             )
-            for hook in HOOKS.kp_refill:
+            for hook in tx.cache.hooks.kp_refill:
                 amount = hook(tx, side, seat.id, amount)
             tx.kp[seat.id] = amount
             tx.emit(
@@ -103,7 +102,7 @@ def refill(tx: Tx, side: Side) -> None:
     else:
         groups = {u.group for u in tx.units_of("red")}
         amount = opts.kp_red_per_group * len(groups)
-        for hook in HOOKS.kp_refill:
+        for hook in tx.cache.hooks.kp_refill:
             amount = hook(tx, side, GM_SEAT, amount)
         tx.kp[GM_SEAT] = amount
         tx.group_spent = {g.id: 0 for g in tx.scenario.red.battle_groups}

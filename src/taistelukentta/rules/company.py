@@ -28,13 +28,8 @@ from taistelukentta.rules.context import ScenarioCache, Tx, cache_for
 from taistelukentta.rules.morale import MoraleOutcome
 from taistelukentta.rules.orders import Order, OrderKind
 from taistelukentta.rules.recon import ContactLevel
-from taistelukentta.rules.registry import (
-    OrderHandler,
-    Plan,
-    add_hook,
-    handler_for,
-    register_order,
-)
+from taistelukentta.rules.registry import OrderHandler, Plan
+from taistelukentta.rules.ruleset import RuleModule
 from taistelukentta.rules.state import GameState, Side, UnitState
 
 MODULE = "company"
@@ -759,7 +754,7 @@ def _check_confirm(state: GameState, seat: str, side: Side, order: Order) -> Pla
             f"{target} is already a confirmed target",
             f"{target} on jo vahvistettu maali",
         )
-    cache = cache_for(state.scenario)
+    cache = cache_for(state)
     linked = "confirmed_target" in w.opts.co_link_required
     groups = {
         u.group
@@ -934,7 +929,7 @@ def _passing(state: GameState, seat: str, side: Side, orders: list[Order]) -> li
     out = []
     have = state.kp.get(seat, 0)
     for o in orders:
-        handler = handler_for(o.kind)
+        handler = cache_for(state).rules.handler(o.kind)
         if handler is None:
             continue
         try:
@@ -1229,32 +1224,35 @@ def view_extras_blue(state: GameState) -> dict[str, Any]:
 # --------------------------------------------------------------------------- registration
 
 
-def _register() -> None:
-    for kind, check, execute, legal in (
-        (OrderKind.TRANSFER, _check_transfer, _exec_transfer, _legal_transfer),
-        (OrderKind.RESTORE, _check_restore, _exec_restore, _legal_restore),
-        (OrderKind.TACTIC, _check_tactic, _exec_tactic, _legal_tactic),
-        (OrderKind.CONFIRM, _check_confirm, _exec_confirm, _legal_confirm),
-        (OrderKind.PROMOTE, _check_promote, _exec_promote, _legal_promote),
-        (OrderKind.REPORT, _check_report, _exec_report, _legal_report),
-    ):
-        register_order(OrderHandler(kind, check, execute, legal, module=MODULE))
-    attack = handler_for(OrderKind.ATTACK)
-    withdraw = handler_for(OrderKind.WITHDRAW)
-    assert attack is not None and withdraw is not None
-    register_order(_wrap_attack(attack), replace=True)
-    register_order(_wrap_withdraw(withdraw), replace=True)
-    add_hook("kp_refill", _kp_refill)
-    add_hook("on_turn_start", _turn_start)
-    add_hook("on_turn_end", _turn_end)
-    add_hook("on_destroyed", _destroyed)
-    add_hook("morale_modifiers", _morale)
-    add_hook("after_attack", _after_attack)
-    add_hook("attack_modifiers", _attack_mods)
-    add_hook("attack_reroll", _reroll)
-    add_hook("movement_allowance", _movement)
-    add_hook("may_fire", _may_fire)
-    add_hook("view_extras", _view)
-
-
-_register()
+def rule_module() -> RuleModule:
+    """Company command (R-CO, R-LINK, R-KP) as a rule module: its order kinds, its
+    extensions of ``attack`` (Painopiste) and ``withdraw`` (Järjestäytynyt vetäytyminen)
+    and its hooks."""
+    return RuleModule(
+        MODULE,
+        orders=tuple(
+            OrderHandler(kind, check, execute, legal, module=MODULE)
+            for kind, check, execute, legal in (
+                (OrderKind.TRANSFER, _check_transfer, _exec_transfer, _legal_transfer),
+                (OrderKind.RESTORE, _check_restore, _exec_restore, _legal_restore),
+                (OrderKind.TACTIC, _check_tactic, _exec_tactic, _legal_tactic),
+                (OrderKind.CONFIRM, _check_confirm, _exec_confirm, _legal_confirm),
+                (OrderKind.PROMOTE, _check_promote, _exec_promote, _legal_promote),
+                (OrderKind.REPORT, _check_report, _exec_report, _legal_report),
+            )
+        ),
+        extends=((OrderKind.ATTACK, _wrap_attack), (OrderKind.WITHDRAW, _wrap_withdraw)),
+        hooks=(
+            ("kp_refill", _kp_refill),
+            ("on_turn_start", _turn_start),
+            ("on_turn_end", _turn_end),
+            ("on_destroyed", _destroyed),
+            ("morale_modifiers", _morale),
+            ("after_attack", _after_attack),
+            ("attack_modifiers", _attack_mods),
+            ("attack_reroll", _reroll),
+            ("movement_allowance", _movement),
+            ("may_fire", _may_fire),
+            ("view_extras", _view),
+        ),
+    )

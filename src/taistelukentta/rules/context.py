@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from taistelukentta.content.options import RuleOptions
 from taistelukentta.content.scenario import Scenario
@@ -25,7 +25,7 @@ from taistelukentta.grid.sight import Sight, line_of_sight, visible_cells
 from taistelukentta.rules.events import Event, public_rolls
 from taistelukentta.rules.orders import Order, OrderKind, trusted_order
 from taistelukentta.rules.recon import ContactLevel
-from taistelukentta.rules.registry import HOOKS as _HOOKS
+from taistelukentta.rules.registry import Hooks
 from taistelukentta.rules.state import (
     SIDES,
     Contact,
@@ -44,6 +44,9 @@ from taistelukentta.rules.strength import (
     strength_effects,
 )
 
+if TYPE_CHECKING:
+    from taistelukentta.rules.ruleset import Ruleset
+
 SIGHT_MEMO_LIMIT = 100_000
 """Most line-of-sight results a scenario cache keeps (cleared when full)."""
 
@@ -55,10 +58,15 @@ OPEN_FEATURES = frozenset({"open", "road"})
 
 
 class ScenarioCache:
-    """Scenario-only lookups, shared by every state of every game of one scenario."""
+    """Scenario-only lookups of one ruleset, shared by every state of every game of one
+    scenario object and that ruleset (:meth:`Ruleset.context`). Everything kept here is
+    derived from the scenario and the ruleset, keyed by value."""
 
-    def __init__(self, scenario: Scenario) -> None:
+    def __init__(self, scenario: Scenario, rules: Ruleset) -> None:
         self.scenario = scenario
+        self.rules = rules
+        """The ruleset these caches belong to (its handlers and hooks)."""
+        self.hooks: Hooks = rules.hooks
         self.map: GameMap = scenario.map
         self.opts: RuleOptions = scenario.options
         self.cards: dict[str, UnitCard] = dict(scenario.cards)
@@ -199,7 +207,7 @@ class ScenarioCache:
         hooks."""
         card = self.cards[unit.card]
         base = card.stats.movement // self.effects(unit).movement_divisor
-        for fn in _HOOKS.movement_allowance:
+        for fn in self.hooks.movement_allowance:
             base = fn(self, unit, base)
         return base
 
@@ -222,25 +230,46 @@ class ScenarioCache:
         return unit.is_damaged(self.opts.damaged_threshold)
 
 
-_CACHES: dict[int, ScenarioCache] = {}
-_CACHE_LIMIT = 16
-
-
 SPOTTED_ONLY_KINDS = frozenset({"status"})
 """Unit events a side sees only when it has the unit SPOTTED: a status change of a KNOWN or
 SUSPECTED contact would tell it what its contacts do not (e.g. that the unit was SHAKEN)."""
 
 
-def cache_for(scenario: Scenario) -> ScenarioCache:
-    """The cache of ``scenario`` (kept for the most recent scenarios)."""
-    c = _CACHES.get(id(scenario))
-    if c is not None and c.scenario is scenario:
-        return c
-    c = ScenarioCache(scenario)
-    if len(_CACHES) >= _CACHE_LIMIT:
-        _CACHES.pop(next(iter(_CACHES)))
-    _CACHES[id(scenario)] = c
-    return c
+def cache_for(of: GameState | Scenario) -> ScenarioCache:
+    """The rule caches of a game state (its ruleset, its scenario), or of a scenario under
+    the default ruleset."""
+    if isinstance(of, GameState):
+        return ruleset_of(of).context(of.scenario)
+    from taistelukentta.rules.ruleset import default_ruleset
+
+    return default_ruleset().context(of)
+
+
+def ruleset_of(state: GameState) -> Ruleset:
+    """The ruleset ``state``'s game plays with."""
+    if state.ruleset is not None:
+        return state.ruleset
+    from taistelukentta.rules.ruleset import default_ruleset
+
+    return default_ruleset()
+
+
+def target_blocked(state: GameState, attacker: UnitState, target: str) -> tuple[str, str] | None:
+    """The first ``can_be_targeted`` refusal of the state's ruleset, or None."""
+    for fn in cache_for(state).hooks.can_be_targeted:
+        problem = fn(state, attacker, target)
+        if problem is not None:
+            return problem
+    return None
+
+
+def view_extras(state: GameState, viewer: str) -> dict[str, Any]:
+    """Module state a viewer may see: ``viewer`` is ``"blue"``, ``"red"`` or ``"gm"``
+    (everything). One key per module, merged from the ``view_extras`` hooks."""
+    out: dict[str, Any] = {}
+    for fn in cache_for(state).hooks.view_extras:
+        out.update(fn(state, viewer))
+    return out
 
 
 UnitRef = str | dict[str, Any] | None
@@ -257,7 +286,7 @@ class Tx:
     def __init__(self, state: GameState) -> None:
         self.base = state
         self.scenario = state.scenario
-        self.cache = cache_for(state.scenario)
+        self.cache = cache_for(state)
         self.opts = self.cache.opts
         self.map = self.cache.map
         self.units: dict[str, UnitState] = dict(state.units)
@@ -376,8 +405,9 @@ class Tx:
         )
         if old == new:
             return False
-        if _HOOKS.can_be_detected and (old is None or level > old.level):
-            for fn in _HOOKS.can_be_detected:
+        hooks = self.cache.hooks.can_be_detected
+        if hooks and (old is None or level > old.level):
+            for fn in hooks:
                 if not fn(self, side, uid, int(level)):
                     return False
         self.contacts[side][uid] = new
@@ -489,6 +519,7 @@ class Tx:
         b = self.base
         return GameState(
             scenario=b.scenario,
+            ruleset=b.ruleset,
             seed=b.seed,
             round=self.round,
             active=self.active,

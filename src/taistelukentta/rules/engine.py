@@ -34,7 +34,7 @@ from taistelukentta.errors import IllegalOrderError
 from taistelukentta.grid.geometry import Cell, chebyshev
 from taistelukentta.rules import command, status
 from taistelukentta.rules.contacts import active_recon, passive_observe
-from taistelukentta.rules.context import ScenarioCache, Tx, cache_for
+from taistelukentta.rules.context import ScenarioCache, Tx, cache_for, target_blocked
 from taistelukentta.rules.events import Event
 from taistelukentta.rules.fire import (
     can_fire_weapon,
@@ -60,15 +60,10 @@ from taistelukentta.rules.recon import ContactLevel
 from taistelukentta.rules.registry import (
     COMMAND_ONLY,
     FIRE_ONLY,
-    HOOKS,
     OrderHandler,
     Plan,
-    call_legal,
-    handler_for,
-    module_handlers,
-    register_base,
-    target_blocked,
 )
+from taistelukentta.rules.ruleset import RuleModule, Ruleset
 from taistelukentta.rules.state import (
     GM_SEAT,
     SIDES,
@@ -115,10 +110,11 @@ _ACTION_OF = {
 # --------------------------------------------------------------------------- new game
 
 
-def new_game(scenario: Scenario, seed: Seed) -> GameState:
+def new_game(scenario: Scenario, seed: Seed, *, ruleset: Ruleset | None = None) -> GameState:
     """A new game of ``scenario`` whose dice are fixed by ``seed`` (R-DICE-2): 32 secret
     bytes (:func:`taistelukentta.dice.roller.fresh_seed`, HMAC-SHA-256 dice) or a legacy
-    integer (Mersenne Twister; old games and tests).
+    integer (Mersenne Twister; old games and tests); played with ``ruleset`` (None: the
+    default ruleset, :func:`~taistelukentta.rules.ruleset.default_ruleset`).
 
     The first side's turn has started: its KP are refilled and both sides have observed
     (passive observation, R-REC-3)."""
@@ -154,6 +150,7 @@ def new_game(scenario: Scenario, seed: Seed) -> GameState:
         destroyed={s: () for s in SIDES},
         roller=roller.getstate(),
         event_count=0,
+        ruleset=ruleset,
     )
     tx = Tx(base)
     # The seed fixes every future roll: it stays in the game state (the game file) and is in
@@ -166,7 +163,7 @@ def new_game(scenario: Scenario, seed: Seed) -> GameState:
     tx.emit("game_started", started, {side: dict(started) for side in SIDES})
     for side in SIDES:
         passive_observe(tx, side, list(tx.units_of(side)))
-    for hook in HOOKS.on_game_start:
+    for hook in tx.cache.hooks.on_game_start:
         hook(tx)
     _start_turn(tx)
     _advance(tx)
@@ -267,7 +264,7 @@ def may_fire(cache: ScenarioCache, unit: UnitState, turn_no: int) -> bool:
         return True
     if unit.action in (None, Action.DEFEND) and not unit.moved:
         return True
-    return any(fn(cache, unit, turn_no) for fn in HOOKS.may_fire)
+    return any(fn(cache, unit, turn_no) for fn in cache.hooks.may_fire)
 
 
 def _check(state: GameState, seat: str, order: Order) -> Plan:
@@ -290,7 +287,8 @@ def _check(state: GameState, seat: str, order: Order) -> Plan:
     kind = order.kind
     if kind == OrderKind.DONE:
         return _DONE_PLAN
-    handler = handler_for(kind)
+    cache = cache_for(state)
+    handler = cache.rules.handler(kind)
     if handler is None:
         raise _illegal(
             f"`{kind.value}` orders are not available in this version (no rule module "
@@ -299,7 +297,7 @@ def _check(state: GameState, seat: str, order: Order) -> Plan:
         )
     if state.phase not in handler.phases:
         if state.phase == Phase.FIRE:
-            allowed = ", ".join(_fire_phase_kinds())
+            allowed = ", ".join(cache.rules.fire_phase_kinds)
             raise _illegal(
                 f"`{kind.value}` is a command-phase order; in the fire phase: {allowed}",
                 f"`{kind.value}` on komentovaiheen käsky; tulivaiheessa: {allowed}",
@@ -311,7 +309,6 @@ def _check(state: GameState, seat: str, order: Order) -> Plan:
         )
     plan = handler.check(state, seat, side, order)
     if plan.cost:
-        cache = cache_for(state.scenario)
         problem = command.payment_problem(
             cache.opts, state.kp, state.group_spent, seat, plan.unit, plan.cost
         )
@@ -320,17 +317,12 @@ def _check(state: GameState, seat: str, order: Order) -> Plan:
     return plan
 
 
-def _fire_phase_kinds() -> list[str]:
-    kinds = [k.value for k in OrderKind if (h := handler_for(k)) and Phase.FIRE in h.phases]
-    return [*kinds, "done"]
-
-
 def _check_base(state: GameState, seat: str, side: Side, order: Order) -> Plan:
     """Check the base orders of §3–10 (seat, turn and phase already checked)."""
     kind = order.kind
     assert order.unit is not None
     unit = _own_unit(state, side, seat, order.unit)
-    cache = cache_for(state.scenario)
+    cache = cache_for(state)
     contacts = state.contacts[side]
     cost = command.order_cost(cache.opts, kind)
     path: list[Cell] | None = None
@@ -341,7 +333,7 @@ def _check_base(state: GameState, seat: str, side: Side, order: Order) -> Plan:
         if not may_fire(cache, unit, state.turn_no):
             raise _illegal(*_fire_refusal(cache, unit, state.turn_no))
         problem = target_problem(cache, unit, order.target, contacts)
-        if problem is None and HOOKS.can_be_targeted:
+        if problem is None and cache.hooks.can_be_targeted:
             problem = target_blocked(state, unit, order.target)
         if problem is not None:
             raise _illegal(*problem)
@@ -419,7 +411,7 @@ def _check_base(state: GameState, seat: str, side: Side, order: Order) -> Plan:
                     f"{order.target} olisi etäisyydellä {dist}, yksikön {unit.id} kantaman "
                     f"({weapon.range}) ulkopuolella",
                 )
-            if HOOKS.can_be_targeted:
+            if cache.hooks.can_be_targeted:
                 problem = target_blocked(state, unit, order.target)
                 if problem is not None:
                     raise _illegal(*problem)
@@ -562,7 +554,7 @@ def _legal_of_kinds(
     families of other kinds (destinations, attack-after-move, withdraw, recon cells, module
     orders) are not built."""
     want = frozenset(OrderKind) if kinds is None else frozenset(kinds)
-    cache = cache_for(state.scenario)
+    cache = cache_for(state)
     contacts = state.contacts[side]
     out: list[Order] = []
     mine = _seat_units(state, seat, unit)
@@ -572,7 +564,7 @@ def _legal_of_kinds(
             for u in mine:
                 if may_fire(cache, u, state.turn_no):
                     targets = valid_targets(cache, u, contacts)
-                    if HOOKS.can_be_targeted:
+                    if cache.hooks.can_be_targeted:
                         targets = [t for t in targets if target_blocked(state, u, t) is None]
                     out.extend(make(OrderKind.FIRE, u.id, None, t) for t in targets)
         _module_orders(state, seat, side, unit, out, None if kinds is None else want, attack_moves)
@@ -628,7 +620,7 @@ def _legal_of_kinds(
             ):
                 weapon = weapon_of(cache, u)
                 targetable = spotted
-                if HOOKS.can_be_targeted:
+                if cache.hooks.can_be_targeted:
                     targetable = {
                         t: c for t, c in spotted.items() if target_blocked(state, u, t) is None
                     }
@@ -668,7 +660,8 @@ def _module_orders(
 ) -> None:
     """Append the legal orders of the rule modules' handlers for this phase (only the
     handlers of ``kinds`` when given; their ``legal_moves`` orders with ``attack_moves``)."""
-    for h in module_handlers():
+    rules = cache_for(state).rules
+    for h in rules.listing:
         if state.phase not in h.phases:
             continue
         if kinds is not None and h.kind not in kinds:
@@ -676,7 +669,7 @@ def _module_orders(
         for fn in (h.legal, h.legal_moves if attack_moves else None):
             if fn is None:
                 continue
-            for o in call_legal(fn, state, seat, side, unit):
+            for o in rules.call_legal(fn, state, seat, side, unit):
                 if (unit is None or o.unit == unit) and (kinds is None or o.kind in kinds):
                     out.append(o)
 
@@ -760,7 +753,7 @@ def move_destinations(state: GameState, unit_id: str) -> dict[Cell, float]:
     allowance each spends — the destinations of its move-like orders. Cheap (memoised);
     do not modify the result. Whether a basic move is allowed at all is not checked."""
     unit = state.units[unit_id]
-    cache = cache_for(state.scenario)
+    cache = cache_for(state)
     know = knowledge(cache, state.units, state.contacts[unit.side], unit)
     return destinations(cache, unit, know)
 
@@ -769,9 +762,9 @@ def fire_targets(state: GameState, unit_id: str) -> list[str]:
     """Enemy units ``unit_id`` could fire at from where it stands (its side's SPOTTED
     contacts in sight and range), whether or not it may fire in this phase."""
     unit = state.units[unit_id]
-    cache = cache_for(state.scenario)
+    cache = cache_for(state)
     targets = valid_targets(cache, unit, state.contacts[unit.side])
-    if HOOKS.can_be_targeted:
+    if cache.hooks.can_be_targeted:
         targets = [t for t in targets if target_blocked(state, unit, t) is None]
     return targets
 
@@ -814,7 +807,7 @@ def _execute(tx: Tx, seat: str, order: Order, plan: Plan) -> None:
         tx.emit("seat_done", {"seat": seat, "phase": tx.phase.value})
         return
     command.pay(tx, seat, plan.unit, plan.cost)
-    handler = handler_for(kind)
+    handler = tx.cache.rules.handler(kind)
     assert handler is not None
     handler.execute(tx, seat, order, plan)
 
@@ -864,7 +857,7 @@ def _start_turn(tx: Tx) -> None:
     for u in sorted(tx.units_of(side), key=lambda v: v.id):
         in_zoc = any(u.cell in cache.zoc(c) for c in known)
         tx.put(u.fresh_turn(in_zoc))
-    for hook in HOOKS.on_turn_start:
+    for hook in cache.hooks.on_turn_start:
         hook(tx, side)
     # R-MOR-5: RETREATING units run, uncontrolled.
     for uid in sorted(u.id for u in tx.units_of(side) if u.retreating is not None):
@@ -901,12 +894,12 @@ def _auto_done(tx: Tx, seat: str) -> bool:
         targets = valid_targets(cache, u, contacts)
         if not targets:
             continue
-        if not HOOKS.can_be_targeted:
+        if not cache.hooks.can_be_targeted:
             return False
         snapshot = snapshot or tx.finish()
         if any(target_blocked(snapshot, u, t) is None for t in targets):
             return False
-    handlers = [h for h in module_handlers() if Phase.FIRE in h.phases and h.legal is not None]
+    handlers = [h for h in cache.rules.listing if Phase.FIRE in h.phases and h.legal is not None]
     if not handlers:
         return True
     snapshot = snapshot or tx.finish()
@@ -938,8 +931,8 @@ def _advance(tx: Tx) -> None:
             tx.phase = Phase.FIRE
             tx.done = set()
             tx.emit("phase", {"phase": Phase.FIRE.value, "side": tx.active})
-            if HOOKS.on_fire_phase:
-                for hook in HOOKS.on_fire_phase:
+            if tx.cache.hooks.on_fire_phase:
+                for hook in tx.cache.hooks.on_fire_phase:
                     hook(tx, tx.active)
                 eliminated = status.side_eliminated(tx)
                 if eliminated is not None:
@@ -952,7 +945,7 @@ def _end_turn(tx: Tx) -> None:
     """R-TURN-1 end: statuses, KP reset; then the next turn, or the end of the game."""
     side = tx.active
     status.end_of_turn(tx, side)
-    for hook in HOOKS.on_turn_end:
+    for hook in tx.cache.hooks.on_turn_end:
         hook(tx, side)
     command.reset(tx, side)
     tx.emit("turn_ended", {"round": tx.round, "side": side, "turn_no": tx.turn_no})
@@ -971,17 +964,22 @@ def _end_turn(tx: Tx) -> None:
     _start_turn(tx)
 
 
-for _kind in OrderKind:
-    if _kind in _COMMAND_KINDS or _kind == OrderKind.FIRE:
-        register_base(
+def rule_module() -> RuleModule:
+    """The engine's own order kinds (§3–10) as a rule module: the first of every ruleset."""
+    return RuleModule(
+        "engine",
+        orders=tuple(
             OrderHandler(
-                kind=_kind,
+                kind=kind,
                 check=_check_base,
                 execute=_execute_base,
-                phases=FIRE_ONLY if _kind == OrderKind.FIRE else COMMAND_ONLY,
+                phases=FIRE_ONLY if kind == OrderKind.FIRE else COMMAND_ONLY,
                 module="engine",
             )
-        )
+            for kind in OrderKind
+            if kind in _COMMAND_KINDS or kind == OrderKind.FIRE
+        ),
+    )
 
 
 def _game_over(tx: Tx, reason: str, eliminated: Side | None = None) -> None:

@@ -42,7 +42,6 @@ from taistelukentta.rules.combat import (
 from taistelukentta.rules.contacts import position_revealed, reveal_firer
 from taistelukentta.rules.context import ScenarioCache, Tx
 from taistelukentta.rules.recon import ContactLevel
-from taistelukentta.rules.registry import HOOKS
 from taistelukentta.rules.state import Contact, GameState, Side, UnitState, other_side
 from taistelukentta.rules.status import comms_break_until, damage_unit
 
@@ -177,7 +176,7 @@ def resolve_fire(
     reasons_dis = []
     if opts.fortified_source == "building_or_position" and "building" in tx.map.features_at(t.cell):
         reasons_dis.append("fortified")
-    for hook in HOOKS.attack_modifiers:
+    for hook in tx.cache.hooks.attack_modifiers:
         extra, adv, dis = hook(tx, a, t)
         if extra:
             modifiers[_hook_name(hook)] = modifiers.get(_hook_name(hook), 0) + extra
@@ -219,8 +218,8 @@ def resolve_fire(
 
     res = roll(kind)
     rerolled = False
-    if HOOKS.attack_reroll and not res.effect.hits:
-        for rhook in HOOKS.attack_reroll:
+    if tx.cache.hooks.attack_reroll and not res.effect.hits:
+        for rhook in tx.cache.hooks.attack_reroll:
             if rhook(tx, a, t, res.effect.value):
                 res = roll(f"{kind}:reroll")
                 rerolled = True
@@ -228,7 +227,7 @@ def resolve_fire(
     amount = apply_damage_type(
         res.damage, dtype, card_t.armoured, frag_vs_armour=opts.frag_vs_armour
     )
-    for dhook in HOOKS.damage_modifier:
+    for dhook in tx.cache.hooks.damage_modifier:
         amount = max(0, dhook(tx, aid, tid, amount))
     rolls = tx.take_rolls()
     # The firer: its SHAKEN and pinning applied to this attack and clear (R-MOR-2, R-ATK-4).
@@ -274,7 +273,7 @@ def resolve_fire(
                 seen.pop(k, None)
         vis[side] = seen
     tx.emit("attack", data, vis)
-    for ahook in HOOKS.after_attack:
+    for ahook in tx.cache.hooks.after_attack:
         ahook(tx, aid, tid, data)
     # Setbacks (R-ATK-6).
     apply_setback(tx, aid, a.side, res.setback)
@@ -318,7 +317,7 @@ def hook_attack_modifiers(
     modifiers: dict[str, int] = {}
     adv_reasons: list[str] = []
     dis_reasons: list[str] = []
-    for hook in HOOKS.attack_modifiers:
+    for hook in tx.cache.hooks.attack_modifiers:
         extra, adv, dis = hook(tx, attacker, target)
         name = _hook_name(hook)
         if extra:

@@ -33,7 +33,8 @@ from taistelukentta.rules.command import payment_problem
 from taistelukentta.rules.context import ScenarioCache, Tx, cache_for
 from taistelukentta.rules.orders import Order, OrderKind
 from taistelukentta.rules.recon import ContactLevel
-from taistelukentta.rules.registry import OrderHandler, Plan, add_hook, register_order
+from taistelukentta.rules.registry import OrderHandler, Plan
+from taistelukentta.rules.ruleset import RuleModule
 from taistelukentta.rules.state import GM_SEAT, Contact, GameState, Side, UnitState, other_side
 from taistelukentta.rules.status import damage_unit, morale_test
 from taistelukentta.rules.strike_geometry import (
@@ -177,7 +178,7 @@ def _affordable(state: GameState, seat: str, plan: Plan) -> bool:
     """The engine would accept the payment (the seat's KP, Red's battle-group cap)."""
     if not plan.cost:
         return True
-    opts = cache_for(state.scenario).opts
+    opts = cache_for(state).opts
     return payment_problem(opts, state.kp, state.group_spent, seat, plan.unit, plan.cost) is None
 
 
@@ -256,7 +257,7 @@ def _is_hidden(tx: Tx, unit: UnitState) -> bool:
 def _check_observer(
     state: GameState, side: Side, oid: str | None
 ) -> UnitState:  # R-FD-1, R-FD-2 (legality part)
-    cache = cache_for(state.scenario)
+    cache = cache_for(state)
     unit = state.units.get(oid or "")
     if unit is None or unit.side != side:
         raise _illegal(f"you have no unit {oid!r}", f"sinulla ei ole yksikköä {oid!r}")
@@ -318,7 +319,7 @@ def _hidden_refusal(
 def _check_target(
     state: GameState, side: Side, cell: Cell | None, observer: UnitState
 ) -> tuple[Cell, ContactLevel]:
-    cache = cache_for(state.scenario)
+    cache = cache_for(state)
     if cell is None or not _on_map(cache, cell):
         raise _illegal(f"cell {cell} is not on the map", f"ruutu {cell} ei ole kartalla")
     level = contact_level_at(state.contacts[side], cell)
@@ -355,7 +356,7 @@ def _danger_check(state: GameState, side: Side, order: Order, cells: Iterable[Ce
     """R-FD-5: without ``danger`` a strike cannot be ordered onto own units (DEFAULT)."""
     if "danger" in order.flags:
         return
-    if cache_for(state.scenario).opts.danger_close_without_permission == "allowed":
+    if cache_for(state).opts.danger_close_without_permission == "allowed":
         return
     own = _own_in(state, side, cells)
     if own:
@@ -465,7 +466,7 @@ def delay_for(roller: Roller, kind: str, mode: str) -> tuple[int, int]:
 
 
 def check_organic(state: GameState, seat: str, side: Side, order: Order) -> Plan:
-    cache = cache_for(state.scenario)
+    cache = cache_for(state)
     m = state.units.get(order.unit or "")
     if m is None or m.side != side:
         raise _illegal(
@@ -620,7 +621,7 @@ def _first_observer_order(
 
 
 def legal_organic(state: GameState, seat: str, side: Side) -> Iterable[Order]:
-    cache = cache_for(state.scenario)
+    cache = cache_for(state)
     if state.kp.get(seat, 0) < cache.opts.kp_organic_fire:
         return []
     secrets = state.scenario.secrets.organic_rounds
@@ -655,7 +656,7 @@ def legal_organic(state: GameState, seat: str, side: Side) -> Iterable[Order]:
 
 def _target_cells(state: GameState, side: Side) -> list[Cell]:
     """One aim cell per contact: a SPOTTED contact's cell, a KNOWN area's centre."""
-    need = _needed_contact(cache_for(state.scenario))
+    need = _needed_contact(cache_for(state))
     cells: list[Cell] = []
     for c in sorted(state.contacts[side].values(), key=lambda c: c.label):
         if c.level == ContactLevel.SPOTTED and c.cell is not None:
@@ -670,7 +671,7 @@ def _target_cells(state: GameState, side: Side) -> list[Cell]:
 
 
 def check_boost(state: GameState, seat: str, side: Side, order: Order) -> Plan:
-    cache = cache_for(state.scenario)
+    cache = cache_for(state)
     if seat != commander_seat(state, side):
         raise _illegal(
             "only the company commander can boost organic fire",
@@ -739,7 +740,7 @@ def legal_boost(state: GameState, seat: str, side: Side) -> Iterable[Order]:
         return []
     if seat != commander_seat(state, side):
         return []
-    if _commander_kp(state, seat, side) < cache_for(state.scenario).opts.kp_organic_boost:
+    if _commander_kp(state, seat, side) < cache_for(state).opts.kp_organic_boost:
         return []
     out: list[Order] = []
     for p in ext["pending"]:
@@ -758,7 +759,7 @@ def legal_boost(state: GameState, seat: str, side: Side) -> Iterable[Order]:
 
 
 def check_strike(state: GameState, seat: str, side: Side, order: Order) -> Plan:
-    cache = cache_for(state.scenario)
+    cache = cache_for(state)
     kind = order.word or ""
     weapon = off_board_weapon(cache, kind)
     fs = state.scenario.secrets.fire_support
@@ -846,7 +847,7 @@ def legal_strike(state: GameState, seat: str, side: Side) -> Iterable[Order]:
     fs = state.scenario.secrets.fire_support
     if side != "blue" or not fs.weapons or requests_left(state, side) <= 0:
         return []
-    cache = cache_for(state.scenario)
+    cache = cache_for(state)
     if seat != commander_seat(state, side):
         return []
     if _commander_kp(state, seat, side) < cache.opts.kp_fire_support_request:
@@ -1081,14 +1082,18 @@ def view(state: GameState, viewer: str) -> dict[str, Any]:
     return {MODULE: out}
 
 
-register_order(
-    OrderHandler(OrderKind.ORGANIC, check_organic, execute_organic, legal_organic, module=MODULE)
-)
-register_order(
-    OrderHandler(OrderKind.BOOST, check_boost, execute_boost, legal_boost, module=MODULE)
-)
-register_order(
-    OrderHandler(OrderKind.STRIKE, check_strike, execute_strike, legal_strike, module=MODULE)
-)
-add_hook("on_fire_phase", land_due)
-add_hook("view_extras", view)
+def rule_module() -> RuleModule:
+    """Fire support (R-ORG, R-OFF) as a rule module."""
+    return RuleModule(
+        MODULE,
+        orders=(
+            OrderHandler(
+                OrderKind.ORGANIC, check_organic, execute_organic, legal_organic, module=MODULE
+            ),
+            OrderHandler(OrderKind.BOOST, check_boost, execute_boost, legal_boost, module=MODULE),
+            OrderHandler(
+                OrderKind.STRIKE, check_strike, execute_strike, legal_strike, module=MODULE
+            ),
+        ),
+        hooks=(("on_fire_phase", land_due), ("view_extras", view)),
+    )

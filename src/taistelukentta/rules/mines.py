@@ -31,7 +31,8 @@ from taistelukentta.grid.geometry import Cell, chebyshev
 from taistelukentta.rules import command, status
 from taistelukentta.rules.context import ScenarioCache, Tx, cache_for
 from taistelukentta.rules.orders import Order, OrderKind
-from taistelukentta.rules.registry import OrderHandler, Plan, add_hook, register_order
+from taistelukentta.rules.registry import OrderHandler, Plan
+from taistelukentta.rules.ruleset import RuleModule
 from taistelukentta.rules.state import SIDES, Action, GameState, Side, UnitState
 
 MODULE = "mines"
@@ -383,7 +384,7 @@ def _check_in_field(state: GameState, seat: str, side: Side, order: Order) -> Un
 def _check_clear(state: GameState, seat: str, side: Side, order: Order) -> Plan:
     unit = _check_in_field(state, seat, side, order)
     _able(unit, "clear mines", "purkaa miinoja")
-    cache = cache_for(state.scenario)
+    cache = cache_for(state)
     if not _can_clear(cache, unit):
         raise _illegal(
             f"{unit.id} cannot clear mines carefully (infantry, pioneers or a mine-clearing "
@@ -523,7 +524,7 @@ def _check_search(state: GameState, seat: str, side: Side, order: Order) -> Plan
             f"{unit.id} has already made active recon this turn",
             f"{unit.id} on jo tiedustellut tässä vuorossa",
         )
-    cache = cache_for(state.scenario)
+    cache = cache_for(state)
     cell = _adjacent_cell(cache, unit, order.cell)
     return Plan(unit=unit, cost=_search_cost(cache, unit), data=cell)
 
@@ -555,7 +556,7 @@ def _execute_search(tx: Tx, seat: str, order: Order, plan: Plan) -> None:
 
 def _check_breach(state: GameState, seat: str, side: Side, order: Order) -> Plan:
     unit = _own_unit(state, side, seat, order.unit)
-    cache = cache_for(state.scenario)
+    cache = cache_for(state)
     card = cache.card(unit)
     if not (card.has_ability(_PIONEER) or card.has_ability(_KIT)):
         raise _illegal(
@@ -664,7 +665,7 @@ def _lay_anchors(cache: ScenarioCache, unit: UnitState) -> list[Cell]:
 
 def _check_lay(state: GameState, seat: str, side: Side, order: Order) -> Plan:
     unit = _own_unit(state, side, seat, order.unit)
-    cache = cache_for(state.scenario)
+    cache = cache_for(state)
     if not cache.card(unit).has_ability(_LAYER):
         raise _illegal(
             f"{unit.id} cannot lay mines (needs the Murtosulute ability)",
@@ -734,7 +735,7 @@ def _execute_lay(tx: Tx, seat: str, order: Order, plan: Plan) -> None:
 
 
 def _affordable(state: GameState, seat: str, unit: UnitState, cost: int) -> bool:
-    cache = cache_for(state.scenario)
+    cache = cache_for(state)
     problem = command.payment_problem(cache.opts, state.kp, state.group_spent, seat, unit, cost)
     return problem is None
 
@@ -748,7 +749,7 @@ def _troubled(unit: UnitState) -> bool:
 
 
 def _legal_clear(state: GameState, seat: str, side: Side) -> Iterable[Order]:
-    cache = cache_for(state.scenario)
+    cache = cache_for(state)
     cost = cache.opts.kp_careful_clearing
     return [
         cache.order(OrderKind.CLEAR, u.id)
@@ -761,7 +762,7 @@ def _legal_clear(state: GameState, seat: str, side: Side) -> Iterable[Order]:
 
 
 def _legal_rush(state: GameState, seat: str, side: Side) -> Iterable[Order]:
-    cache = cache_for(state.scenario)
+    cache = cache_for(state)
     return [
         cache.order(OrderKind.RUSH, u.id)
         for u in _own_units(state, seat)
@@ -774,7 +775,7 @@ _NEIGHBOURS = tuple((dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if (dx, d
 
 
 def _legal_search(state: GameState, seat: str, side: Side) -> Iterable[Order]:
-    cache = cache_for(state.scenario)
+    cache = cache_for(state)
     opts = cache.opts
     if state.kp.get(seat, 0) <= 0 and opts.kp_active_recon > 0 and not opts.trap_test_without_kp:
         return []
@@ -816,7 +817,7 @@ def _legal_breach(state: GameState, seat: str, side: Side) -> Iterable[Order]:
     m = state.ext.get(MODULE)
     if not m or not m["known"][side]:
         return []
-    cache = cache_for(state.scenario)
+    cache = cache_for(state)
     known = sorted(_cell(k) for k in m["known"][side])
     out: list[Order] = []
     for u in _own_units(state, seat):
@@ -834,7 +835,7 @@ def _legal_breach(state: GameState, seat: str, side: Side) -> Iterable[Order]:
 
 
 def _legal_lay(state: GameState, seat: str, side: Side) -> Iterable[Order]:
-    cache = cache_for(state.scenario)
+    cache = cache_for(state)
     m = state.ext.get(MODULE)
     known: Mapping[str, str] = m["known"][side] if m else {}
     out: list[Order] = []
@@ -908,23 +909,30 @@ def _view_extras(state: GameState, viewer: str) -> dict[str, Any]:
 # --------------------------------------------------------------------------- registration
 
 
-register_order(
-    OrderHandler(OrderKind.CLEAR, _check_clear, _execute_clear, _legal_clear, module=MODULE)
-)
-register_order(OrderHandler(OrderKind.RUSH, _check_rush, _execute_rush, _legal_rush, module=MODULE))
-register_order(
-    OrderHandler(OrderKind.SEARCH, _check_search, _execute_search, _legal_search, module=MODULE)
-)
-register_order(
-    OrderHandler(OrderKind.BREACH, _check_breach, _execute_breach, _legal_breach, module=MODULE)
-)
-register_order(OrderHandler(OrderKind.LAY, _check_lay, _execute_lay, _legal_lay, module=MODULE))
-add_hook("on_game_start", _on_game_start)
-add_hook("on_enter_cell", _on_enter_cell)
-add_hook("on_unit_moved", _on_unit_moved)
-add_hook("movement_allowance", _movement_allowance)
-add_hook("on_turn_end", _on_turn_end)
-add_hook("view_extras", _view_extras)
+def rule_module() -> RuleModule:
+    """Mines (R-MINE) as a rule module."""
+    return RuleModule(
+        MODULE,
+        orders=tuple(
+            OrderHandler(kind, check, execute, legal, module=MODULE)
+            for kind, check, execute, legal in (
+                (OrderKind.CLEAR, _check_clear, _execute_clear, _legal_clear),
+                (OrderKind.RUSH, _check_rush, _execute_rush, _legal_rush),
+                (OrderKind.SEARCH, _check_search, _execute_search, _legal_search),
+                (OrderKind.BREACH, _check_breach, _execute_breach, _legal_breach),
+                (OrderKind.LAY, _check_lay, _execute_lay, _legal_lay),
+            )
+        ),
+        hooks=(
+            ("on_game_start", _on_game_start),
+            ("on_enter_cell", _on_enter_cell),
+            ("on_unit_moved", _on_unit_moved),
+            ("movement_allowance", _movement_allowance),
+            ("on_turn_end", _on_turn_end),
+            ("view_extras", _view_extras),
+        ),
+    )
+
 
 __all__ = [
     "MINE_TYPES",
@@ -936,4 +944,5 @@ __all__ = [
     "laid_cells",
     "lay_type",
     "mined_cells",
+    "rule_module",
 ]

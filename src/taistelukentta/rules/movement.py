@@ -28,7 +28,6 @@ from taistelukentta.rules.contacts import after_move
 from taistelukentta.rules.context import ScenarioCache, Tx
 from taistelukentta.rules.fire import can_fire_weapon, resolve_fire
 from taistelukentta.rules.recon import ContactLevel
-from taistelukentta.rules.registry import HOOKS
 from taistelukentta.rules.state import Contact, Side, UnitState, other_side
 
 REACH_MEMO_LIMIT = 4096
@@ -239,7 +238,7 @@ def execute_move(tx: Tx, uid: str, path: list[Cell], *, kind: str, provoke: bool
         walked.append(cell)
         prev = cell
         zoc_now = {e.id for e in tx.units_of(enemy_side) if cell in cache.zoc(e.cell)}
-        if HOOKS.on_enter_cell and _entered_stops(tx, uid, cell):
+        if tx.cache.hooks.on_enter_cell and _entered_stops(tx, uid, cell):
             stopped_by = "hook"
             bump_cell = None
             break
@@ -263,7 +262,7 @@ def execute_move(tx: Tx, uid: str, path: list[Cell], *, kind: str, provoke: bool
             spotted_keys=("cell",),
         )
     after_move(tx, uid, walked)
-    for hook in HOOKS.on_unit_moved:
+    for hook in tx.cache.hooks.on_unit_moved:
         hook(tx, uid, walked)
     tx.unit_event(
         "move",
@@ -286,7 +285,7 @@ def _entered_stops(tx: Tx, uid: str, cell: Cell) -> bool:
     one stops the move there. Every hook runs."""
     tx.update(uid, cell=cell)
     stop = False
-    for hook in HOOKS.on_enter_cell:
+    for hook in tx.cache.hooks.on_enter_cell:
         if hook(tx, uid, cell):
             stop = True
         if uid not in tx.units:

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from operator import attrgetter
 from types import MappingProxyType
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from taistelukentta.content.scenario import Scenario
 from taistelukentta.dice.roller import HMAC_SCHEME, LEGACY_SCHEME, Seed, scheme_of
@@ -30,6 +30,9 @@ from taistelukentta.errors import ArgumentError
 from taistelukentta.grid.geometry import Cell
 from taistelukentta.rules.events import Event
 from taistelukentta.rules.recon import ContactLevel
+
+if TYPE_CHECKING:
+    from taistelukentta.rules.ruleset import Ruleset
 
 Side = Literal["blue", "red"]
 SIDES: tuple[Side, Side] = ("blue", "red")
@@ -204,18 +207,17 @@ _UNIT_INDEX = {name: i for i, name in enumerate(_UNIT_FIELDS)}
 _unit_values = attrgetter(*_UNIT_FIELDS)
 
 
-_BLUE_SEATS: dict[int, tuple[Scenario, tuple[str, ...]]] = {}
+_BLUE_SEATS = "state.blue_seats"
 
 
 def _blue_seat_ids(scenario: Scenario) -> tuple[str, ...]:
-    """The Blue seat ids of a scenario (immutable), kept per scenario object."""
-    hit = _BLUE_SEATS.get(id(scenario))
-    if hit is None or hit[0] is not scenario:
-        if len(_BLUE_SEATS) > 16:
-            _BLUE_SEATS.clear()
-        hit = (scenario, tuple(s.id for s in scenario.blue.seats))
-        _BLUE_SEATS[id(scenario)] = hit
-    return hit[1]
+    """The Blue seat ids of a scenario (immutable), kept with the scenario object."""
+    store = scenario.rule_caches
+    hit: tuple[str, ...] | None = store.get(_BLUE_SEATS)
+    if hit is None:
+        hit = tuple(s.id for s in scenario.blue.seats)
+        store[_BLUE_SEATS] = hit
+    return hit
 
 
 @dataclass(frozen=True, slots=True)
@@ -352,6 +354,9 @@ class GameState:
     """Rule-module state, one JSON-safe value per module name (docs/extending.md);
     serialised and hashed, never shown to a side except through ``view_extras``."""
     log: _LogNode | None = field(default=None, repr=False)
+    ruleset: Ruleset | None = field(default=None, repr=False)
+    """The rules the game plays with (None: the default ruleset); never serialised, never
+    part of the hash."""
     memo: dict[str, Any] = field(default_factory=dict, repr=False)
     """Derived lookups computed on demand (never serialised, never part of the hash)."""
 
@@ -443,8 +448,11 @@ class GameState:
         return out
 
     @classmethod
-    def from_dict(cls, d: Mapping[str, Any], scenario: Scenario) -> GameState:
-        """Rebuild a state from :meth:`to_dict` output and its scenario."""
+    def from_dict(
+        cls, d: Mapping[str, Any], scenario: Scenario, ruleset: Ruleset | None = None
+    ) -> GameState:
+        """Rebuild a state from :meth:`to_dict` output, its scenario and the ruleset its
+        game plays with (None: the default)."""
         try:
             if d.get("format") != STATE_FORMAT:
                 raise ValueError(f"unknown state format {d.get('format')!r}")
@@ -484,6 +492,7 @@ class GameState:
                 vp=None if vp is None else {side: int(vp[side]) for side in SIDES},
                 ext=dict(d["ext"]) if d.get("ext") else NO_EXT,
                 log=log_append(None, events),
+                ruleset=ruleset,
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise ArgumentError(

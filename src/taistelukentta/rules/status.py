@@ -29,7 +29,6 @@ from typing import Any
 from taistelukentta.grid.geometry import chebyshev
 from taistelukentta.rules.context import Tx
 from taistelukentta.rules.morale import MoraleOutcome, resolve_morale
-from taistelukentta.rules.registry import HOOKS
 from taistelukentta.rules.state import SIDES, Side, UnitState, other_side
 
 
@@ -43,7 +42,7 @@ def morale_test(tx: Tx, uid: str, dc: int, reason: str) -> MoraleOutcome | None:
     # ``natural20_morale_penalty`` (R-ATK-5); Sitova tuli marks are the company module's
     # (``pinning_mark_morale_penalty`` each, R-MOR-4), added by its morale hook.
     bonus = cache.card(unit).stats.morale - unit.morale_marks + cache.effects(unit).morale_modifier
-    for hook in HOOKS.morale_modifiers:
+    for hook in tx.cache.hooks.morale_modifiers:
         bonus += hook(tx, unit)
     tx.take_rolls()
     res = resolve_morale(
@@ -125,7 +124,7 @@ def destroy(tx: Tx, uid: str, reason: str) -> None:
     tx.destroyed[unit.side].append(uid)
     for side in (unit.side, other_side(unit.side)):
         tx.contacts[side].pop(uid, None)
-    for hook in HOOKS.on_destroyed:
+    for hook in tx.cache.hooks.on_destroyed:
         hook(tx, unit)
     friendly_only = tx.opts.adjacent_destroyed_side == "friendly"
     near = sorted(
@@ -239,7 +238,7 @@ def _recovery_test(tx: Tx, uid: str, dc: int, reason: str) -> MoraleOutcome:
     unit = tx.units[uid]
     cache = tx.cache
     bonus = cache.card(unit).stats.morale + cache.effects(unit).morale_modifier
-    for hook in HOOKS.morale_modifiers:
+    for hook in tx.cache.hooks.morale_modifiers:
         bonus += hook(tx, unit)
     tx.take_rolls()
     res = resolve_morale(

@@ -71,7 +71,7 @@ def attack_estimate(
     """Odds of ``attacker`` (own unit of ``side``) firing at ``target`` (a SPOTTED contact)
     from ``origin`` (default: where it stands) with ``weapon`` (a weapon id or weapon
     ability of its card; default the basic weapon). ArgumentError if any is not known."""
-    cache = cache_for(state.scenario)
+    cache = cache_for(state)
     opts = cache.opts
     a = state.units.get(attacker)
     if a is None or a.side != side:
@@ -181,7 +181,7 @@ def _weapon(card: UnitCard, unit: UnitState, name: str | None) -> tuple[Weapon, 
 
 def _flanked(state: GameState, side: Side, attacker: str, at: Cell, tcell: Cell) -> bool:
     """R-ATK-7 flanking from the side's own unit positions (the attacker at ``at``)."""
-    opts = cache_for(state.scenario).opts
+    opts = cache_for(state).opts
     cells = [at if u.id == attacker else u.cell for u in state.units_of(side)]
     angles = [
         math.degrees(math.atan2(c[1] - tcell[1], c[0] - tcell[0]))
@@ -236,7 +236,7 @@ def strike_estimate(state: GameState, side: Side, order: Order) -> StrikeEstimat
             "odds are given for strike and organic orders with a cell",
             "todennäköisyydet annetaan isku- ja tukitulikäskyille, joissa on ruutu",
         )
-    cache = cache_for(state.scenario)
+    cache = cache_for(state)
     aimed = order.cell
     known: list[tuple[str, bool, Cell]] = [(u.id, True, u.cell) for u in state.units_of(side)]
     known += [

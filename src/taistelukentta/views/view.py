@@ -142,7 +142,7 @@ def view_for(
     ``shared=True`` lets the unit entries share their parts with other views (the same
     content; cheaper): for a caller that only reads the view, such as a computer player."""
     kind, seat = resolve_viewer(state, viewer)
-    cache = cache_for(state.scenario)
+    cache = cache_for(state)
     scenario = state.scenario
     out: dict[str, Any] = {
         "format": VIEW_FORMAT,

@@ -1,0 +1,187 @@
+"""Rulesets: the rule modules a game plays with, their order handlers and hooks.
+
+A :class:`Ruleset` is an immutable value built from a declared list of
+:class:`RuleModule` values, in order. Each module brings
+
+- ``orders``: handlers of order kinds no earlier module handles;
+- ``extends``: per kind, a function that gets the handler built so far (the engine's, or
+  an earlier module's extension of it) and returns the one that replaces it — the chain is
+  the module order, never an import order;
+- ``hooks``: functions added to the ruleset's :class:`~taistelukentta.rules.registry.Hooks`,
+  called in module order.
+
+A game references its ruleset (:attr:`GameState.ruleset`; None means
+:func:`default_ruleset`). The per-scenario caches a ruleset's rules use
+(:class:`~taistelukentta.rules.context.ScenarioCache`) belong to the ruleset and the
+scenario object together (:meth:`Ruleset.context`), so games of different rulesets and
+scenarios in one process never share a cache or a handler table.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+from taistelukentta.rules.orders import Order, OrderKind
+from taistelukentta.rules.registry import HOOK_NAMES, Hooks, OrderHandler, takes_unit
+from taistelukentta.rules.state import GameState, Phase, Side
+
+if TYPE_CHECKING:
+    from taistelukentta.content.scenario import Scenario
+    from taistelukentta.rules.context import ScenarioCache
+
+Extension = Callable[[OrderHandler], OrderHandler]
+"""Gets the handler of a kind as built so far and returns the one that replaces it."""
+
+
+@dataclass(frozen=True)
+class RuleModule:
+    """One rule module as a ruleset uses it (see the module docstring)."""
+
+    name: str
+    orders: tuple[OrderHandler, ...] = ()
+    extends: tuple[tuple[OrderKind, Extension], ...] = ()
+    hooks: tuple[tuple[str, Callable[..., Any]], ...] = ()
+
+
+class Ruleset:
+    """The modules in play, their handlers (a declared chain per kind) and their hooks.
+
+    Immutable once built; compare by identity. :meth:`context` hands out the per-scenario
+    caches of this ruleset."""
+
+    def __init__(self, modules: Sequence[RuleModule]) -> None:
+        names = [m.name for m in modules]
+        if len(set(names)) != len(names):
+            raise ValueError(f"a rule module is listed twice: {names}")
+        handlers: dict[OrderKind, OrderHandler] = {}
+        hooks: dict[str, list[Callable[..., Any]]] = {n: [] for n in HOOK_NAMES}
+        for m in modules:
+            for h in m.orders:
+                old = handlers.get(h.kind)
+                if old is not None:
+                    raise ValueError(
+                        f"order kind {h.kind.value!r} of module {m.name!r} already has a "
+                        f"handler (module {old.module!r}); extend it instead"
+                    )
+                handlers[h.kind] = h
+            for kind, extend in m.extends:
+                chained = handlers.get(kind)
+                if chained is None:
+                    raise ValueError(
+                        f"module {m.name!r} extends order kind {kind.value!r}, which no "
+                        "earlier module handles"
+                    )
+                handlers[kind] = extend(chained)
+            for name, fn in m.hooks:
+                if name not in hooks:
+                    raise ValueError(
+                        f"module {m.name!r}: unknown hook {name!r} (hooks: {', '.join(HOOK_NAMES)})"
+                    )
+                hooks[name].append(fn)
+        self.modules: tuple[RuleModule, ...] = tuple(modules)
+        self.module_names: tuple[str, ...] = tuple(names)
+        self.handlers: Mapping[OrderKind, OrderHandler] = handlers
+        self.hooks = Hooks(**{n: tuple(fns) for n, fns in hooks.items()})
+        self.listing: tuple[OrderHandler, ...] = tuple(
+            h for h in handlers.values() if h.legal is not None or h.legal_moves is not None
+        )
+        """Handlers whose own legal orders ``legal_orders`` adds (table order)."""
+        self._takes_unit: dict[Callable[..., Any], bool] = {
+            fn: takes_unit(fn)
+            for h in self.listing
+            for fn in (h.legal, h.legal_moves)
+            if fn is not None
+        }
+        self.fire_phase_kinds: tuple[str, ...] = (
+            *(
+                k.value
+                for k in OrderKind
+                if (fh := handlers.get(k)) is not None and Phase.FIRE in fh.phases
+            ),
+            "done",
+        )
+        self._lock = threading.Lock()
+
+    def __repr__(self) -> str:
+        return f"Ruleset({', '.join(self.module_names)})"
+
+    def handler(self, kind: OrderKind) -> OrderHandler | None:
+        """The handler of ``kind``, or None if no module of this ruleset handles it."""
+        return self.handlers.get(kind)
+
+    def has(self, module: str) -> bool:
+        """Whether module ``module`` is in play."""
+        return module in self.module_names
+
+    def call_legal(
+        self,
+        fn: Callable[..., Iterable[Order]],
+        state: GameState,
+        seat: str,
+        side: Side,
+        unit: str | None,
+    ) -> Iterable[Order]:
+        """``fn(state, seat, side)``, with ``unit=unit`` when a unit is asked for and ``fn``
+        takes it (see :class:`OrderHandler`); the caller still filters by unit."""
+        if unit is not None and self._takes_unit.get(fn, False):
+            return fn(state, seat, side, unit=unit)
+        return fn(state, seat, side)
+
+    def without(self, *kinds: OrderKind) -> Ruleset:
+        """This ruleset with the handlers of ``kinds`` taken out of every module (a
+        version in which nothing handles them)."""
+        gone = frozenset(kinds)
+        mods = [
+            replace(
+                m,
+                orders=tuple(h for h in m.orders if h.kind not in gone),
+                extends=tuple((k, e) for k, e in m.extends if k not in gone),
+            )
+            for m in self.modules
+        ]
+        return Ruleset(mods)
+
+    def with_modules(self, *modules: RuleModule) -> Ruleset:
+        """This ruleset with ``modules`` added after its own."""
+        return Ruleset([*self.modules, *modules])
+
+    def context(self, scenario: Scenario) -> ScenarioCache:
+        """The caches of this ruleset for ``scenario``: kept on the scenario object (they
+        live and die with it), one per ruleset."""
+        from taistelukentta.rules.context import ScenarioCache
+
+        store = scenario.rule_caches
+        found: ScenarioCache | None = store.get(self)
+        if found is not None and found.scenario is scenario:
+            return found
+        with self._lock:
+            found = store.get(self)
+            if found is None or found.scenario is not scenario:
+                found = ScenarioCache(scenario, self)
+                store[self] = found
+        return found
+
+
+DEFAULT_MODULES: tuple[str, ...] = ("engine", "company", "fire_support", "mines", "abilities")
+"""The rule modules of the default ruleset, in order (the order of their hook calls and of
+the handler chains: company's ``attack`` extends the engine's, abilities' extends
+company's)."""
+
+
+@cache
+def default_ruleset() -> Ruleset:
+    """The ruleset of :data:`DEFAULT_MODULES` (built once; immutable)."""
+    from taistelukentta.rules import abilities, company, engine, fire_support, mines
+
+    factories: dict[str, Callable[[], RuleModule]] = {
+        "engine": engine.rule_module,
+        "company": company.rule_module,
+        "fire_support": fire_support.rule_module,
+        "mines": mines.rule_module,
+        "abilities": abilities.rule_module,
+    }
+    return Ruleset([factories[name]() for name in DEFAULT_MODULES])
