@@ -96,3 +96,17 @@ def test_scenario_detail_for_the_lobby(server: Server) -> None:
     assert "gm" in body["seats"]
     missing = httpx.get(f"{server.base}/api/scenarios/nope")
     assert missing.status_code == 404
+
+
+def test_view_as_a_side_is_gm_only_and_is_that_sides_view(server: Server) -> None:
+    created = create(server)
+    s = seats(server, created)
+    r = s["gm"].get("/view-as", side="blue")
+    assert r.status_code == 200, r.text
+    blue = r.json()["view"]
+    assert blue["side"] == "blue" and blue["viewer"] == "blue"
+    assert not any(u["side"] == "red" for u in blue["units"])  # nothing spotted at the start
+    assert s["gm"].get("/view-as", side="red").json()["view"]["side"] == "red"
+    assert s["gm"].get("/view-as", side="gm").status_code == 422
+    denied = s["co"].get("/view-as", side="red")
+    assert denied.status_code == 403 and denied.json()["error"]["code"] == "gm_only"

@@ -2,7 +2,16 @@
 // the seat link and sent only as `Authorization: Bearer` (never in a URL the page requests,
 // never stored: the link itself is the key).
 
+import type { components } from "./api-types";
 import type { EventView, GameView, MapData } from "./types";
+
+type Schemas = components["schemas"];
+export type OddsOut = Schemas["OddsOut"];
+export type LosOut = Schemas["LosOut"];
+export type GameCreated = Schemas["GameCreated"];
+export type ScenarioOut = Schemas["ScenarioOut"];
+export type ScenarioDetailOut = Schemas["ScenarioDetailOut"];
+export type RevealOut = Schemas["RevealOut"];
 
 export interface Seat {
   game: string;
@@ -69,44 +78,55 @@ export class GameApi {
     return answer<T>(await fetch(this.base + path, { headers: this.headers() }));
   }
 
-  view(): Promise<{ version: number; view: GameView }> {
-    return this.get("/view");
+  async view(): Promise<{ version: number; view: GameView }> {
+    const out = await this.get<Schemas["ViewOut"]>("/view");
+    return { version: out.version, view: out.view as unknown as GameView };
+  }
+
+  async viewAs(side: string): Promise<{ version: number; view: GameView }> {
+    const out = await this.get<Schemas["ViewOut"]>(`/view-as?side=${encodeURIComponent(side)}`);
+    return { version: out.version, view: out.view as unknown as GameView };
   }
 
   map(): Promise<MapData> {
-    return this.get("/map");
+    return this.get<Schemas["MapOut"]>("/map");
   }
 
-  orders(): Promise<{ version: number; orders: string[] }> {
+  orders(): Promise<Schemas["OrdersOut"]> {
     return this.get("/orders");
   }
 
-  cost(order: string): Promise<{ order: string; kp: number }> {
+  cost(order: string): Promise<Schemas["CostOut"]> {
     return this.get(`/cost?order=${encodeURIComponent(order)}`);
   }
 
-  odds(order: string): Promise<Record<string, unknown>> {
+  odds(order: string): Promise<OddsOut> {
     return this.get(`/odds?order=${encodeURIComponent(order)}`);
   }
 
-  los(
-    from: readonly [number, number],
-    to: readonly [number, number],
-  ): Promise<{ visible: boolean; distance: number; cover: number; limited_by: string | null; rule: string }> {
+  los(from: readonly [number, number], to: readonly [number, number]): Promise<LosOut> {
     return this.get(`/los?from=${from[0]},${from[1]}&to=${to[0]},${to[1]}`);
   }
 
-  events(after: number): Promise<{ version: number; events: EventView[] }> {
+  events(after: number): Promise<Schemas["ChangesOut"]> {
     return this.get(`/events?after=${after}`);
   }
 
-  async order(order: string, version: number): Promise<{ version: number; events: EventView[] }> {
+  reveal(): Promise<RevealOut> {
+    return this.get("/reveal");
+  }
+
+  undo(): Promise<Schemas["Change"]> {
+    return this.post("/undo");
+  }
+
+  async order(order: string, version: number): Promise<Schemas["Change"]> {
     const key = crypto.randomUUID ? crypto.randomUUID() : `${Date.now()}-${Math.random()}`;
     return answer(
       await fetch(`${this.base}/orders`, {
         method: "POST",
         headers: this.headers({ "Content-Type": "application/json", "Idempotency-Key": key }),
-        body: JSON.stringify({ order, version }),
+        body: JSON.stringify({ order, version } satisfies Schemas["OrderPost"]),
       }),
     );
   }
@@ -164,15 +184,15 @@ export class GameApi {
   }
 }
 
-export async function listScenarios(): Promise<{ id: string; title: { fi: string; en: string }; seats: string[] }[]> {
+export async function listScenarios(): Promise<ScenarioOut[]> {
   return answer(await fetch("/api/scenarios"));
 }
 
-export async function scenarioDetail(id: string): Promise<unknown> {
+export async function scenarioDetail(id: string): Promise<ScenarioDetailOut> {
   return answer(await fetch(`/api/scenarios/${encodeURIComponent(id)}`));
 }
 
-export async function createGame(body: unknown): Promise<Record<string, unknown>> {
+export async function createGame(body: Schemas["GameCreate"]): Promise<GameCreated> {
   return answer(
     await fetch("/api/games", {
       method: "POST",

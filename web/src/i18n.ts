@@ -117,9 +117,9 @@ export function t(word: Word): string {
 }
 
 /** A `{fi, en}` text from the server in the current language. */
-export function tx(text: { fi: string; en: string } | null | undefined): string {
+export function tx(text: { fi?: string; en?: string } | Record<string, string> | null | undefined): string {
   if (!text) return "";
-  return current === "fi" ? text.fi : text.en;
+  return (current === "fi" ? text["fi"] : text["en"]) ?? "";
 }
 
 export function statusLetter(code: string): string {

@@ -11,7 +11,7 @@ import { fitViewport } from "./geometry";
 
 interface ScenarioInfo {
   id: string;
-  title: Text;
+  title: Text | Record<string, string>;
   briefing?: Text;
   rounds?: number;
   seats?: string[];

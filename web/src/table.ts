@@ -6,7 +6,7 @@ import { ApiError, GameApi, type Seat } from "./api";
 import { clear, h } from "./dom";
 import { type Cell, type Viewport, cellAt, cellKey, fitViewport, pan, zoomAt } from "./geometry";
 import { lang, phaseWord, setLang, sideWord, statusWord, t, tx, type Lang } from "./i18n";
-import { eventRow } from "./log";
+import { eventRow, eventSummary, eventTitle } from "./log";
 import { oddsPanel } from "./odds";
 import {
   type ParsedOrder, commonPrefix, complete, ordersForCell, ordersForTarget, ordersOfUnit, parseOrder, reachCells,
@@ -56,6 +56,10 @@ export class Table {
   private oddsShown = "";
   private frame = 0;
   private touched = false;
+  /** GM only: whose view the table shows ("gm", "blue" or "red"). */
+  private viewAs = "gm";
+  private ownView: GameView | null = null;
+  private shownAs = "gm";
   private pending: string | null = null;
   private refreshing: Promise<void> | null = null;
   private again = false;
@@ -75,6 +79,7 @@ export class Table {
       this.renderer = new MapRenderer(map);
       this.version = version;
       this.view = view;
+      this.ownView = view;
       this.fit();
       this.renderAll();
       await this.loadOrders();
@@ -111,9 +116,11 @@ export class Table {
         this.again = false;
         try {
           const { version, view } = await this.api.view();
-          if (version !== this.version || !this.view) {
+          if (version !== this.version || !this.view || this.viewAs !== this.shownAs) {
+            this.shownAs = this.viewAs;
             this.version = version;
-            this.view = view;
+            this.ownView = view;
+            this.view = this.viewAs === "gm" ? view : (await this.api.viewAs(this.viewAs)).view;
             this.oddsCache.clear();
             await this.loadOrders();
             if (this.selected && !this.view.units.some((u) => u.id === this.selected)) this.selected = null;
@@ -295,10 +302,35 @@ export class Table {
         ? h("span", { class: "pill over", id: "gameover" }, `${t("game_over")}: ${t("winner")} ${sideWord(v.winner ?? "")}`)
         : h("button", { id: "done", class: this.myTurn() ? "primary" : "", disabled: !this.legalText.includes("done"), onclick: () => this.confirmOrders([parseOrder("done")]) }, t("done_button")),
       h("span", { class: `conn ${this.connected ? "on" : "off"}`, id: "conn", title: this.connected ? t("connected") : t("disconnected") }, this.connected ? "●" : `○ ${t("disconnected")}`),
+      this.ownView?.side === null ? this.gmControls() : null,
       langSel,
       h("button", { id: "help", "aria-label": t("shortcuts"), onclick: () => this.help() }, "?"),
     ];
     for (const item of items) if (item) bar.append(item);
+  }
+
+  private gmControls(): HTMLElement {
+    const sel = h(
+      "select",
+      {
+        id: "view-as", "aria-label": t("view_as"),
+        onchange: (ev: Event) => {
+          this.viewAs = (ev.target as HTMLSelectElement).value;
+          this.selected = null;
+          void this.refresh();
+        },
+      },
+      ...(["gm", "blue", "red"] as const).map((k) =>
+        h("option", { value: k, selected: this.viewAs === k }, k === "gm" ? t("gm") : sideWord(k))),
+    );
+    const undo = h("button", {
+      id: "undo",
+      onclick: () => {
+        if (!window.confirm(`${t("undo")}?`)) return;
+        void this.api.undo().then(() => this.refresh(), (e: unknown) => this.showError(e));
+      },
+    }, t("undo"));
+    return h("span", { class: "gm" }, h("label", {}, `${t("view_as")} `, sel), " ", undo);
   }
 
   private renderPanel(): void {
@@ -308,8 +340,10 @@ export class Table {
     clear(panel);
     const own = v.units.filter((u) => (v.side === null ? true : u.side === v.side));
     const unit = v.units.find((u) => u.id === this.selected) ?? null;
+    if (v.finished) panel.append(this.report(v));
     if (unit) panel.append(this.unitCard(unit));
     else panel.append(h("p", { class: "hint" }, t("no_unit_selected")));
+    if (v.side === null) panel.append(this.gmBox(v));
     if (unit) {
       const mine = ordersOfUnit(this.legal, unit.id);
       if (mine.length) {
@@ -342,6 +376,67 @@ export class Table {
       );
     }
     panel.append(h("h3", {}, v.side === null ? t("gm") : t("own_units")), ownList);
+  }
+
+  /** GM: every side's KP and the pending strikes with their delay. */
+  private gmBox(v: GameView): HTMLElement {
+    const fs = (v["fire_support"] ?? {}) as { pending?: Record<string, unknown>[] };
+    const pending = Array.isArray(fs.pending) ? fs.pending : [];
+    return h("section", { id: "gm-box" },
+      h("h3", {}, t("kp")),
+      h("p", {}, Object.entries(v.command_points).map(([k, x]) => `${k} ${x}`).join(" · ") || "–"),
+      h("h3", {}, lang() === "fi" ? "Tulossa olevat iskut" : "Pending strikes"),
+      pending.length
+        ? h("ul", { id: "pending" }, ...pending.map((p) => h("li", {}, Object.entries(p).map(([k, x]) => `${k} ${JSON.stringify(x)}`).join(" · "))))
+        : h("p", {}, "–"));
+  }
+
+  /** End of game: the after-action report, the reveal and the dice check. */
+  private report(v: GameView): HTMLElement {
+    const destroyed = (v["destroyed"] ?? {}) as Record<string, string[]>;
+    const timeline = h("ol", { class: "timeline" });
+    let round = 0;
+    for (const e of v.log) {
+      if (e.kind === "turn_started") round = Number(e.data["round"] ?? round);
+      if (["destroyed", "game_over", "tactic", "strike_landed", "recon_report"].includes(e.kind)) {
+        timeline.append(h("li", {}, `${t("round")} ${round}: ${eventTitle(e)} ${eventSummary(e)}`));
+      }
+    }
+    const out = h("div", { class: "reveal", "aria-live": "polite" });
+    return h("section", { id: "report", class: "report" },
+      h("h2", {}, `${t("game_over")} — ${t("winner")}: ${sideWord(v.winner ?? "") || "–"}`),
+      v.victory_points ? h("p", {}, `VP: ${Object.entries(v.victory_points).map(([k, x]) => `${sideWord(k) || k} ${JSON.stringify(x)}`).join(" · ")}`) : null,
+      h("p", {}, `${lang() === "fi" ? "Tappiot" : "Losses"}: ${Object.entries(destroyed).map(([k, x]) => `${sideWord(k) || k}: ${x.length ? x.join(", ") : "0"}`).join(" · ")}`),
+      h("h3", {}, lang() === "fi" ? "Aikajana" : "Timeline"), timeline,
+      h("button", { id: "reveal", onclick: () => void this.reveal(out) }, t("reveal")),
+      out);
+  }
+
+  private async reveal(out: HTMLElement): Promise<void> {
+    clear(out);
+    try {
+      const r = await this.api.reveal();
+      const check = h("button", {
+        id: "verify",
+        onclick: async () => {
+          const text = `tk20-seed:${r.commitment_scheme}:${r.seed}`;
+          const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+          const hex = [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+          const ok = hex === r.seed_commitment;
+          out.append(h("p", { id: "verified", class: ok ? "ok" : "bad" },
+            ok
+              ? (lang() === "fi" ? "Siemen vastaa pelin alussa julkaistua sitoumusta. Koko heittojen toisto: tk20 verify VIENTI" : "The seed matches the commitment published at the start. Replay of every roll: tk20 verify EXPORT")
+              : (lang() === "fi" ? "Siemen EI vastaa sitoumusta!" : "The seed does NOT match the commitment!")));
+        },
+      }, t("verify"));
+      out.append(
+        h("p", {}, `seed ${r.seed}`),
+        h("p", {}, `${lang() === "fi" ? "sitoumus" : "commitment"} ${r.seed_commitment} (${r.commitment_scheme})`),
+        h("p", {}, `${r.orders.length} ${lang() === "fi" ? "käskyä" : "orders"} · state ${r.state_hash.slice(0, 16)}…`),
+        check);
+    } catch (e) {
+      out.append(h("p", { class: "error-inline" }, errorText(e)));
+    }
   }
 
   private costTag(order: string): HTMLElement | null {

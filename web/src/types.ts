@@ -2,6 +2,8 @@
 // of the generated types (src/api-types.ts, `npm run gen-types`); the map is this client's
 // own endpoint's shape.
 
+import type { components } from "./api-types";
+
 export interface Text {
   fi: string;
   en: string;
@@ -90,12 +92,5 @@ export interface GameView {
   [key: string]: unknown;
 }
 
-export interface MapData {
-  width: number;
-  height: number;
-  name: string;
-  rows: string[];
-  legend: Record<string, string[]>;
-  elevation: number[][];
-  terrain: Record<string, Text>;
-}
+/** The map as the server's /map answer gives it (generated type). */
+export type MapData = components["schemas"]["MapOut"];

@@ -5,6 +5,13 @@ from __future__ import annotations
 from pydantic import BaseModel
 
 
+class TextOut(BaseModel):
+    """A text in both languages."""
+
+    fi: str
+    en: str
+
+
 class MapOut(BaseModel):
     """A map as the browser draws it."""
 
@@ -17,7 +24,7 @@ class MapOut(BaseModel):
     """Legend character -> the terrain features of such a cell."""
     elevation: list[list[int]]
     """Contour count per cell, ``[y][x]``."""
-    terrain: dict[str, dict[str, str]]
+    terrain: dict[str, TextOut]
     """Terrain feature -> its name ``{"fi", "en"}``."""
 
 
@@ -25,8 +32,8 @@ class ScenarioDetailOut(BaseModel):
     """A bundled scenario for the lobby."""
 
     id: str
-    title: dict[str, str]
-    briefing: dict[str, str]
+    title: TextOut
+    briefing: TextOut
     rounds: int
     seats: list[str]
     map: MapOut

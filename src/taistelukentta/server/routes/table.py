@@ -22,9 +22,16 @@ from taistelukentta.rules.engine import apply
 from taistelukentta.rules.orders import parse_order
 from taistelukentta.server.deps import GameId, Seat, Store
 from taistelukentta.server.games import StoreError, scenario_for
-from taistelukentta.server.schemas import ErrorOut
+from taistelukentta.server.present import seat_view
+from taistelukentta.server.schemas import ErrorOut, ViewOut
 from taistelukentta.server.settings import MAX_ORDER_CHARS
-from taistelukentta.server.table_schemas import CostOut, LosOut, MapOut, ScenarioDetailOut
+from taistelukentta.server.table_schemas import (
+    CostOut,
+    LosOut,
+    MapOut,
+    ScenarioDetailOut,
+    TextOut,
+)
 
 router = APIRouter(prefix="/api")
 
@@ -60,8 +67,8 @@ def scenario_detail(scenario_id: str) -> ScenarioDetailOut:
     scenario = scenario_for(scenario_id, {})
     return ScenarioDetailOut(
         id=scenario.id,
-        title={"fi": scenario.title.fi, "en": scenario.title.en},
-        briefing={"fi": scenario.briefing.fi, "en": scenario.briefing.en},
+        title=TextOut(fi=scenario.title.fi, en=scenario.title.en),
+        briefing=TextOut(fi=scenario.briefing.fi, en=scenario.briefing.en),
         rounds=scenario.rounds,
         seats=[s.id for s in scenario.blue.seats] + [GM_SEAT],
         map=map_out(scenario.map),
@@ -142,3 +149,17 @@ def cost(
         # Only what this seat pays: a `done` that starts a new turn refills the pools.
         spent = before - after.kp.get(auth.seat, 0) if after.turn_no == state.turn_no else 0
         return CostOut(order=str(parsed), kp=max(0, spent))
+
+
+@router.get("/games/{game_id}/view-as", response_model=ViewOut, responses=_ERR)
+def view_as(
+    game_id: GameId,
+    auth: Seat,
+    store: Store,
+    side: Annotated[str, Query(pattern="^(blue|red)$")],
+) -> ViewOut:
+    """GM only: what one side sees now (the GM table's side switch, to check the fog)."""
+    if auth.seat != GM_SEAT:
+        raise StoreError(403, "gm_only", "only the GM may do this", "vain pelinjohtaja voi")
+    with store.reading(game_id) as game:
+        return ViewOut(version=game.seat_version(auth.seat), view=seat_view(game.state, side))
