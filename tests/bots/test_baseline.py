@@ -33,6 +33,8 @@ from taistelukentta.rules import (
 )
 from taistelukentta.rules.recon import ContactLevel
 from taistelukentta.views import view_for
+from taistelukentta.views.models import SeatView, SideView
+from tests.bots.made_up import made_up_view
 
 
 @lru_cache(maxsize=2)
@@ -56,7 +58,9 @@ def test_bot_signature_takes_a_view_not_a_game_state() -> None:
 def test_bot_decides_from_plain_json_view_and_refuses_a_game_state() -> None:
     state = new_game(_scenario("demo"), 4)
     legal = bot_legal_orders(state, "co")
-    view = json.loads(json.dumps(view_for(state, "co", log_limit=0)))  # plain data only
+    text = view_for(state, "co", log_limit=0).model_dump_json()  # plain JSON only
+    view = SeatView.model_validate_json(text)
+    assert json.loads(text) == view.model_dump(mode="json")
     order = choose_order(view, legal, random.Random(1))
     assert is_legal(state, "co", order)
     with pytest.raises((AttributeError, TypeError)):
@@ -65,7 +69,7 @@ def test_bot_decides_from_plain_json_view_and_refuses_a_game_state() -> None:
 
 def test_bot_needs_legal_orders() -> None:
     with pytest.raises(ValueError, match="no legal orders"):
-        choose_order({}, [], random.Random(0))
+        choose_order(_side_view(new_game(_scenario("demo"), 1), "co"), [], random.Random(0))
 
 
 @settings(max_examples=6, deadline=None)
@@ -78,7 +82,7 @@ def test_bot_plays_only_legal_orders_to_the_end(seed: int) -> None:
             break
         seat = next(s for s in state.seats(state.active) if s not in state.done)
         legal = bot_legal_orders(state, seat)
-        order = bots[state.active].choose(view_for(state, viewer_of(seat), log_limit=0), legal)
+        order = bots[state.active].choose(_side_view(state, viewer_of(seat)), legal)
         assert order in legal
         state, _ = apply(state, seat, order)
     assert state.finished and state.winner in ("blue", "red", "draw")
@@ -134,7 +138,7 @@ def _unit(uid: str, side: str, cell: tuple[int, int], **extra: Any) -> dict[str,
     return u
 
 
-def _view(units: list[dict[str, Any]], phase: str = "command", **extra: Any) -> dict[str, Any]:
+def _view(units: list[dict[str, Any]], phase: str = "command", **extra: Any) -> SideView:
     v: dict[str, Any] = {
         "side": "blue",
         "seat": "pl1",
@@ -146,7 +150,7 @@ def _view(units: list[dict[str, Any]], phase: str = "command", **extra: Any) -> 
         "objectives": [{"id": "o", "cells": [[20, 10]], "own_present": False}],
     }
     v.update(extra)
-    return v
+    return made_up_view(v)
 
 
 def test_r_mor_2_bot_rallies_a_suppressed_unit_first() -> None:
@@ -264,7 +268,7 @@ def test_lazy_orders_give_the_same_decision_as_the_list(name: str, seed: int) ->
         assert seat is not None
         side = state.side_of_seat(seat)
         assert side is not None
-        view = view_for(state, viewer_of(seat), log_limit=0)
+        view = _side_view(state, viewer_of(seat))
         spotted = any(c.level == ContactLevel.SPOTTED for c in state.contacts[side].values())
         listed = bot_legal_orders(state, seat, recon=not spotted)
         twin = random.Random()
@@ -282,3 +286,9 @@ def test_lazy_orders_refuse_a_seat_that_may_not_act() -> None:
     with pytest.raises(ValueError, match="no legal orders"):
         lazy_bot_orders(state, idle)
     assert lazy_bot_orders(state, next_seat(state) or "").done == Order.done()
+
+
+def _side_view(state: GameState, viewer: str) -> SideView:
+    view = view_for(state, viewer, log_limit=0)
+    assert isinstance(view, SideView)
+    return view

@@ -16,6 +16,8 @@ from taistelukentta.content.scenario import Scenario, load_scenario
 from taistelukentta.grid.geometry import chebyshev
 from taistelukentta.rules import Order, apply, is_legal, new_game, next_seat
 from taistelukentta.rules.state import SIDES, GameState
+from taistelukentta.views.models import SideView
+from tests.bots.made_up import made_up_view
 
 FEATURES = {
     "promote",
@@ -136,7 +138,7 @@ def _unit(uid: str, side: str, cell: tuple[int, int], **extra: Any) -> dict[str,
     return u
 
 
-def _view(units: list[dict[str, Any]], seat: str = "pl1", **extra: Any) -> dict[str, Any]:
+def _view(units: list[dict[str, Any]], seat: str = "pl1", **extra: Any) -> SideView:
     v: dict[str, Any] = {
         "side": "blue",
         "seat": seat,
@@ -149,7 +151,7 @@ def _view(units: list[dict[str, Any]], seat: str = "pl1", **extra: Any) -> dict[
         "objectives": [{"id": "o", "cells": [[20, 10]], "own_present": False}],
     }
     v.update(extra)
-    return v
+    return made_up_view(v)
 
 
 def _command(**extra: Any) -> dict[str, Any]:
@@ -278,7 +280,7 @@ def test_r_mor_3_bot_hides_a_unit_that_can_with_kp_left() -> None:
     view = _view([at], objectives=[{"id": "o", "cells": [[20, 10]], "own_present": True}])
     assert choose_order(view, legal, random.Random(0)) == Order.hide("PST")
     hidden = _unit("PST", "blue", (20, 10), card="panssarintorjuntaryhma", statuses=["HIDDEN"])
-    view2 = _view([hidden], objectives=view["objectives"])
+    view2 = _view([hidden], objectives=[o.model_dump(mode="json") for o in view.objectives])
     assert choose_order(view2, [Order.defend("PST"), Order.done()], random.Random(0)) == (
         Order.done()
     )

@@ -527,15 +527,13 @@ def test_r_mor_3_views_show_hidden_to_its_own_side_only() -> None:
     st = with_contact(hidden(st, "S1"), "red", "S1", ContactLevel.SPOTTED)
 
     def statuses(viewer: str) -> list[str]:
-        v = view_for(st, viewer)
-        units = v["units"] if viewer == "gm" else [*v["units"], *v.get("enemies", [])]
-        found = [u for u in units if u.get("id") == "S1"]
-        return list(found[0]["statuses"]) if found else []
+        found = [u for u in view_for(st, viewer).units if u.id == "S1"]
+        return list(found[0].statuses) if found else []
 
     assert "HIDDEN" in statuses("blue") and "HIDDEN" in statuses("gm")
-    assert "S1" in [u.get("id") for u in view_for(st, "red")["units"]]  # spotted by red
+    assert "S1" in [u.id for u in view_for(st, "red").units]  # spotted by red
     assert "HIDDEN" not in statuses("red")
-    assert "HIDDEN" not in str(view_for(st, "red"))
+    assert "HIDDEN" not in view_for(st, "red").model_dump_json()
 
 
 def test_r_ab_2_the_attacker_picks_the_ability_in_the_order(dice: Dice) -> None:

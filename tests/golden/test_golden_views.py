@@ -94,11 +94,13 @@ def _snapshots(viewer: str) -> dict[str, Any]:
     state = new_game(load_scenario("demo"), SEED)
     shots: list[dict[str, Any]] = []
     if 0 in SNAPSHOTS:
-        shots.append({"after_orders": 0, "view": view_for(state, viewer)})
+        shots.append({"after_orders": 0, "view": view_for(state, viewer).model_dump(mode="json")})
     for i, (seat, text) in enumerate(SCRIPT, start=1):
         state, _ = apply(state, seat, parse_order(text))
         if i in SNAPSHOTS:
-            shots.append({"after_orders": i, "view": view_for(state, viewer)})
+            shots.append(
+                {"after_orders": i, "view": view_for(state, viewer).model_dump(mode="json")}
+            )
     out: dict[str, Any] = json.loads(
         json.dumps(
             {"scenario": "demo", "seed": SEED, "viewer": viewer, "snapshots": shots},

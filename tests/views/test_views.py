@@ -10,6 +10,7 @@ from functools import lru_cache
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pydantic import ValidationError
 
 from taistelukentta.bots import BaselineBot
 from taistelukentta.bots.runner import bot_seed, run_bots
@@ -54,7 +55,7 @@ def _check_game(
                 continue
             ids, cells = t.secrets(state)
             searched += len(ids) + len(cells)
-            view = view_for(state, viewer)
+            view = view_for(state, viewer).model_dump(mode="json")
             found = leaks(view_text(view), ids, cells) + module_leaks(state, t, view)
             assert not found, f"{scenario} seed {seed} order {n}: {viewer} view leaks {found}"
     return searched
@@ -91,7 +92,7 @@ def test_r_rec_5_random_play_never_leaks(seed: int, picks: random.Random) -> Non
         for side, t in trackers.items():
             t.feed(events)
             ids, cells = t.secrets(state)
-            view = view_for(state, side)
+            view = view_for(state, side).model_dump(mode="json")
             assert not leaks(view_text(view), ids, cells)
             assert not module_leaks(state, t, view)
 
@@ -99,7 +100,7 @@ def test_r_rec_5_random_play_never_leaks(seed: int, picks: random.Random) -> Non
 def test_r_rec_5_view_keys_and_json_safe() -> None:
     state = new_game(_scenario("demo"), 3)
     for viewer in ("blue", "red", "gm", "co", "pl1"):
-        v = view_for(state, viewer)
+        v = view_for(state, viewer).model_dump(mode="json")
         assert json.loads(json.dumps(v)) == v
         for key in ("turn", "phase", "active_side", "units", "contacts", "command_points", "log"):
             assert key in v, (viewer, key)
@@ -111,7 +112,7 @@ def test_r_rec_5_view_keys_and_json_safe() -> None:
 
 def test_r_rec_5_seat_view_marks_its_units_and_kp() -> None:
     state = new_game(_scenario("demo"), 3)
-    v = view_for(state, "pl1")
+    v = view_for(state, "pl1").model_dump(mode="json")
     assert v["side"] == "blue" and v["seat"] == "pl1"
     mine = {u["id"] for u in v["units"] if u.get("commanded")}
     assert mine == {u.id for u in state.units.values() if u.seat == "pl1"}
@@ -121,11 +122,11 @@ def test_r_rec_5_seat_view_marks_its_units_and_kp() -> None:
 
 def test_r_rec_5_gm_sees_everything() -> None:
     state = new_game(_scenario("demo"), 3)
-    v = view_for(state, "gm")
+    v = view_for(state, "gm").model_dump(mode="json")
     assert {u["id"] for u in v["units"]} == set(state.units)
     assert set(v["contacts"]) == {"blue", "red"}
     assert len(v["log"]) == len(state.events)
-    blue = view_for(state, "blue")
+    blue = view_for(state, "blue").model_dump(mode="json")
     assert not any(u["side"] == "red" for u in blue["units"])
 
 
@@ -151,7 +152,7 @@ def _with_contact(state: GameState, uid: str, level: ContactLevel) -> GameState:
 @pytest.mark.parametrize("level", [ContactLevel.SUSPECTED, ContactLevel.KNOWN])
 def test_r_rec_5_known_and_suspected_show_only_an_area(level: ContactLevel) -> None:
     state = _with_contact(new_game(_scenario("demo"), 3), "R13", level)
-    v = view_for(state, "blue", log_limit=0)
+    v = view_for(state, "blue", log_limit=0).model_dump(mode="json")
     (c,) = v["contacts"]
     assert c["level"] == level.code and "cell" not in c and "unit" not in c
     assert len(c["area"]) == 3
@@ -164,7 +165,7 @@ def test_r_rec_5_known_and_suspected_show_only_an_area(level: ContactLevel) -> N
 
 def test_r_rec_5_spotted_shows_the_unit() -> None:
     state = _with_contact(new_game(_scenario("demo"), 3), "R13", ContactLevel.SPOTTED)
-    v = view_for(state, "blue", log_limit=0)
+    v = view_for(state, "blue", log_limit=0).model_dump(mode="json")
     (red,) = [u for u in v["units"] if u["side"] == "red"]
     assert red["id"] == "R13" and tuple(red["cell"]) == state.units["R13"].cell
     assert "weapon" not in red  # an enemy's orders state and weapon stay hidden
@@ -215,8 +216,8 @@ def test_r_turn_2_victory_points_once_over() -> None:
     assert end.finished
     for viewer in ("blue", "red", "gm"):
         v = view_for(end, viewer, log_limit=0)
-        assert v["victory_points"] == dict(end.vp or {})
-        assert v["winner"] == end.winner
+        assert v.victory_points == dict(end.vp or {})
+        assert v.winner == end.winner
 
 
 _BASE_KINDS = frozenset(
@@ -249,7 +250,7 @@ def test_r_rec_5_module_orders_never_leak(scenario: str, seed: int, n_orders: in
         for side, t in trackers.items():
             t.feed(events)
             ids, cells = t.secrets(state)
-            view = view_for(state, side)
+            view = view_for(state, side).model_dump(mode="json")
             found = leaks(view_text(view), ids, cells) + module_leaks(state, t, view)
             assert not found, found
     assert strikes > 0  # the check had pending strikes to look at
@@ -260,9 +261,9 @@ def test_r_rec_5_module_leak_check_can_fail() -> None:
     state = new_game(_scenario("demo"), 11)
     tracker = FogTracker("blue")
     tracker.start(state)
-    view = view_for(state, "blue")
+    view = view_for(state, "blue").model_dump(mode="json")
     assert module_leaks(state, tracker, view) == []
-    gm = view_for(state, "gm")
+    gm = view_for(state, "gm").model_dump(mode="json")
     planted = {
         **view,
         "mines": gm["mines"],
@@ -276,8 +277,11 @@ def test_r_rec_5_module_leak_check_can_fail() -> None:
 
 @pytest.mark.parametrize("viewer", ["blue", "red", "gm", "pl1"])
 def test_r_rec_5_shared_view_same_content(viewer: str) -> None:
-    """``view_for(shared=True)`` (the bot's cheaper view) shows exactly what the fresh
-    view shows, through a game in which units change; the fresh view's dicts stay its own."""
+    """Views share their (immutable) unit models between calls: ``view_for`` answers the
+    same as a view built with every memo empty, through a game in which units change, and
+    nobody can change a shared part."""
+    from taistelukentta.views import view as view_module
+
     scen = _scenario("demo")
     start = new_game(scen, 5)
     bots: dict[Side, BaselineBot] = {s: BaselineBot(bot_seed(5, s)) for s in SIDES}
@@ -288,8 +292,11 @@ def test_r_rec_5_shared_view_same_content(viewer: str) -> None:
         if n % 7:
             continue
         shared = view_for(state, viewer, log_limit=0, shared=True)
+        view_module._UNIT_MEMO.clear()
         fresh = view_for(state, viewer, log_limit=0)
         assert shared == fresh
-        for unit in fresh["units"]:
-            unit["cell"].append(99)
-        assert view_for(state, viewer, log_limit=0, shared=True) == shared
+        unit = fresh.units[0]
+        with pytest.raises(ValidationError):
+            unit.strength = 0  # type: ignore[misc]
+        with pytest.raises(AttributeError):
+            unit.cell.append(99)  # type: ignore[attr-defined]

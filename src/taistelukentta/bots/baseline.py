@@ -30,18 +30,17 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
-from typing import Any
 
 from taistelukentta.bots import commander
 from taistelukentta.bots.knowledge import (
     Cell,
     attack_reach,
-    seat_kp,
     shot_value,
     special_shot_value,
     special_weapons,
 )
 from taistelukentta.rules.orders import Order, OrderKind
+from taistelukentta.views.models import OwnUnitView, SeatView, SideView, UnitView, WeaponView
 
 GOOD_HIT_CHANCE = commander.GOOD_HIT_CHANCE
 """An attack order (which costs KP) is given only when HIT or HEAVY_HIT is at least this
@@ -144,7 +143,7 @@ OrderSource = LazyOrders | _ListedOrders
 
 
 def choose_order(
-    view: Mapping[str, Any], legal_orders: Sequence[Order] | LazyOrders, rng: random.Random
+    view: SideView, legal_orders: Sequence[Order] | LazyOrders, rng: random.Random
 ) -> Order:
     """The baseline bot's next order for the seat whose ``legal_orders`` these are.
 
@@ -157,12 +156,13 @@ def choose_order(
     done = src.done
     s = commander.seen(view)
     units = s.units
+    own = s.own
     enemies = s.enemies
 
-    if view.get("phase") == "fire":
+    if view.phase == "fire":
         return (
             commander.area_fire(s, src, rng)
-            or _best_fire(units, src.of_kind(OrderKind.FIRE), rng)
+            or _best_fire(own, units, src.of_kind(OrderKind.FIRE), rng)
             or done
         )
 
@@ -193,27 +193,27 @@ def choose_order(
             return got
 
     free_units = sorted(
-        {o.unit for o in src.of_kind(OrderKind.DEFEND) if o.unit is not None and o.unit in units}
+        {o.unit for o in src.of_kind(OrderKind.DEFEND) if o.unit is not None and o.unit in own}
     )
     # 4. in reach already: the unit stays without an order (it defends by default, R-KP-3)
     # and fires in the fire phase
     holding = set()
     for uid in free_units:
-        u = units[uid]
-        w = u.get("weapon", {})
-        if w.get("indirect"):
+        u = own[uid]
+        w = u.weapon
+        if w.indirect:
             continue
-        if any(_in_range(w, _cheb(u["cell"], e["cell"])) for e in enemies.values()):
+        if any(_in_range(w, _cheb(u.cell, e.cell)) for e in enemies.values()):
             holding.add(uid)
     movers = [uid for uid in free_units if uid not in holding]
 
     # 5. attack orders with good odds (moving first); none without the seat's own KP
-    if seat_kp(view, s.seat) > 0:
-        attack = _attack_choice(units, enemies, movers, src, rng)
+    if view.kp_of(s.seat) > 0:
+        attack = _attack_choice(own, enemies, movers, src, rng)
         if attack is not None:
             return attack
 
-    goals = {uid: _goal(view, units[uid], units) for uid in movers}
+    goals = {uid: _goal(view, own[uid]) for uid in movers}
     mined = commander.known_mined(s)
     if mined:
         goals = commander.pioneer_goals(s, goals, mined)
@@ -223,7 +223,7 @@ def choose_order(
         return breach
 
     # 7. recon when nothing is spotted
-    recon = _recon_choice(view, units, enemies, src, rng)
+    recon = _recon_choice(view, own, enemies, src, rng)
     if recon is not None:
         return recon
 
@@ -232,7 +232,7 @@ def choose_order(
         goal = goals[uid]
         if goal is None:
             continue
-        here = _cheb(units[uid]["cell"], goal)
+        here = _cheb(own[uid].cell, goal)
         if here == 0:
             continue
         # the listed destinations nearest the goal, if nearer than where the unit stands
@@ -264,8 +264,8 @@ def choose_order(
 
 
 def _attack_choice(
-    units: Mapping[str, Mapping[str, Any]],
-    enemies: Mapping[str, Mapping[str, Any]],
+    units: Mapping[str, OwnUnitView],
+    enemies: Mapping[str, UnitView],
     movers: Sequence[str],
     src: LazyOrders | _ListedOrders,
     rng: random.Random,
@@ -281,13 +281,13 @@ def _attack_choice(
     if not enemies:
         return None
     values: dict[tuple[str, str, str | None], tuple[Fraction, Fraction]] = {}
-    armoured = [tid for tid, e in enemies.items() if e.get("armoured")]
+    armoured = [tid for tid, e in enemies.items() if e.armoured]
     for uid in movers:
         u = units[uid]
         reach = attack_reach(u)  # no origin in range of a target farther than this
-        ux, uy = u["cell"]
+        ux, uy = u.cell
         for tid, e in enemies.items():
-            ex, ey = e["cell"]
+            ex, ey = e.cell
             if max(ux - ex, ex - ux, uy - ey, ey - uy) > reach:
                 continue
             v = shot_value(u, e)
@@ -295,10 +295,10 @@ def _attack_choice(
                 values[(uid, tid, None)] = v
         if armoured:
             # an AT weapon (R-ATK-9) against armour: ``attack U T with W``
-            for w in special_weapons(str(u.get("card"))):
+            for w in special_weapons(u.card):
                 wreach = attack_reach(u, w.range)
                 for tid in armoured:
-                    if _cheb(u["cell"], enemies[tid]["cell"]) > wreach:
+                    if _cheb(u.cell, enemies[tid].cell) > wreach:
                         continue
                     sv = special_shot_value(u, enemies[tid], w.id)
                     if sv is not None and sv[0] >= GOOD_HIT_CHANCE:
@@ -324,8 +324,8 @@ def _attack_choice(
                 continue
             best_pairs = list(pairs)
             pair = best_pairs[0] if len(best_pairs) == 1 else rng.choice(best_pairs)
-            tx, ty = enemies[pair[1]]["cell"]
-            start = units[pair[0]]["cell"]
+            tx, ty = enemies[pair[1]].cell
+            start = units[pair[0]].cell
             far = -1
             ties: list[Order] = []
             for o in pairs[pair]:
@@ -366,25 +366,28 @@ def _by_kind(orders: Sequence[Order]) -> dict[OrderKind, list[Order]]:
     return out
 
 
-def _in_range(weapon: Mapping[str, Any], dist: int) -> bool:
-    if dist > int(weapon.get("range", 0)):
+def _in_range(weapon: WeaponView, dist: int) -> bool:
+    if dist > weapon.range:
         return False
-    mn = weapon.get("min_range")
-    return mn is None or dist >= int(mn)
+    mn = weapon.min_range
+    return mn is None or dist >= mn
 
 
 def _best_fire(
-    units: Mapping[str, Mapping[str, Any]], fires: Sequence[Order], rng: random.Random
+    own: Mapping[str, OwnUnitView],
+    units: Mapping[str, UnitView],
+    fires: Sequence[Order],
+    rng: random.Random,
 ) -> Order | None:
     best: tuple[Fraction, Fraction, float] | None = None
     best_order: Order | None = None
     for o in fires:
-        if o.unit is None or o.target is None or o.unit not in units or o.target not in units:
+        if o.unit is None or o.target is None or o.unit not in own or o.target not in units:
             continue
         if o.weapon is None:
-            hit, dmg = shot_value(units[o.unit], units[o.target])
+            hit, dmg = shot_value(own[o.unit], units[o.target])
         else:
-            sv = special_shot_value(units[o.unit], units[o.target], o.weapon)
+            sv = special_shot_value(own[o.unit], units[o.target], o.weapon)
             if sv is None:
                 continue
             hit, dmg = sv
@@ -396,20 +399,17 @@ def _best_fire(
     return best_order
 
 
-def _goal(
-    view: Mapping[str, Any], unit: Mapping[str, Any], units: Mapping[str, Mapping[str, Any]]
-) -> Cell | None:
+def _goal(view: SideView, unit: UnitView) -> Cell | None:
     """The objective cell the unit heads for: the nearest cell of the nearest objective
     the side does not already stand on (or, if it holds them all, the one it stands on)."""
-    cell = unit["cell"]
+    cell = unit.cell
     best: tuple[int, int, int] | None = None
-    for obj in view.get("objectives", ()):
-        cells = [tuple(c) for c in obj["cells"]]
-        if list(cell) in obj["cells"]:
-            return (int(cell[0]), int(cell[1]))
-        if obj.get("own_present"):
+    for obj in view.objectives:
+        if cell in obj.cells:
+            return cell
+        if obj.own_present:
             continue
-        for c in cells:
+        for c in obj.cells:
             d = _cheb(cell, c)
             key = (d, int(c[0]), int(c[1]))
             if best is None or key < best:
@@ -420,9 +420,9 @@ def _goal(
 
 
 def _recon_choice(
-    view: Mapping[str, Any],
-    units: Mapping[str, Mapping[str, Any]],
-    enemies: Mapping[str, Mapping[str, Any]],
+    view: SideView,
+    units: Mapping[str, OwnUnitView],
+    enemies: Mapping[str, UnitView],
     src: LazyOrders | _ListedOrders,
     rng: random.Random,
 ) -> Order | None:
@@ -430,24 +430,23 @@ def _recon_choice(
     scarce), aimed at a contact's area or towards the objective."""
     if enemies:
         return None
-    seat = view.get("seat")
-    kp = view.get("seat_command_points") if seat else None
-    if kp is None:
-        cps = view.get("command_points", {})
-        kp = sum(int(v) for v in cps.values()) if isinstance(cps, Mapping) else 0
-    if int(kp) < 1:
+    if isinstance(view, SeatView):
+        kp = view.seat_command_points
+    else:
+        kp = sum(view.command_points.values())
+    if kp < 1:
         return None
-    if any(u.get("reconned") for u in units.values() if u.get("side") == view.get("side")):
+    if any(u.reconned for u in units.values()):
         return None
     recons = src.of_kind(OrderKind.RECON)
     if not recons:
         return None
     targets: list[Cell] = []
-    for c in view.get("contacts", ()):
-        area = c.get("area")
+    for c in view.contacts:
+        area = c.area
         if area:
-            half = int(area[2]) // 2
-            targets.append((int(area[0]) + half, int(area[1]) + half))
+            half = area[2] // 2
+            targets.append((area[0] + half, area[1] + half))
     by_unit: dict[str, list[Order]] = {}
     for o in recons:
         if o.unit is not None:
@@ -458,14 +457,14 @@ def _recon_choice(
         u = units.get(uid)
         if u is None:
             continue
-        aims = targets or ([g] if (g := _goal(view, u, units)) is not None else [])
+        aims = targets or ([g] if (g := _goal(view, u)) is not None else [])
         if not aims:
             continue
         for o in orders:
             assert o.cell is not None
             miss = min(_cheb(o.cell, a) for a in aims)
             # closest to an aim; among equals the farthest from the scout (sees deeper)
-            key = (miss, -_cheb(o.cell, u["cell"]), rng.random())
+            key = (miss, -_cheb(o.cell, u.cell), rng.random())
             if best is None or key < best:
                 best, best_order = key, o
     return best_order
@@ -477,6 +476,6 @@ class BaselineBot:
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(seed)
 
-    def choose(self, view: Mapping[str, Any], legal_orders: Sequence[Order] | LazyOrders) -> Order:
+    def choose(self, view: SideView, legal_orders: Sequence[Order] | LazyOrders) -> Order:
         """:func:`choose_order` with this bot's random source."""
         return choose_order(view, legal_orders, self.rng)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -26,11 +26,17 @@ from taistelukentta.bots.knowledge import (
     cheb,
     default_options,
     has_ability,
-    module,
-    seat_kp,
     shot_value,
 )
 from taistelukentta.rules.orders import Order, OrderKind
+from taistelukentta.views.models import (
+    CommandView,
+    FireSupportView,
+    MinesView,
+    OwnUnitView,
+    SideView,
+    UnitView,
+)
 
 if TYPE_CHECKING:
     from taistelukentta.bots.baseline import OrderSource
@@ -54,64 +60,65 @@ SEARCH_CHANCE = 0.5
 class Seen:
     """The decision's facts from the view, computed once."""
 
-    view: Mapping[str, Any]
+    view: SideView
     side: str
     seat: str
-    units: dict[str, Mapping[str, Any]]
-    own: dict[str, Mapping[str, Any]]
+    units: dict[str, UnitView]
+    own: dict[str, OwnUnitView]
     """Units of the side."""
-    mine: dict[str, Mapping[str, Any]]
+    mine: dict[str, OwnUnitView]
     """Units of this seat."""
-    enemies: dict[str, Mapping[str, Any]]
+    enemies: dict[str, UnitView]
     """SPOTTED enemy units."""
     kp: int
-    company: Mapping[str, Any] = field(default_factory=dict)
-    fire: Mapping[str, Any] = field(default_factory=dict)
-    mines: Mapping[str, Any] = field(default_factory=dict)
+    company: CommandView | None = None
+    """The company module's section (Blue), None when the view has none."""
+    fire: FireSupportView | None = None
+    mines: MinesView | None = None
     _points: list[tuple[Cell, bool]] | None = None
 
     @property
     def co(self) -> bool:
         """Whether this seat is the company commander's (Blue)."""
-        return bool(self.company) and self.company.get("co_seat") == self.seat
+        return self.company is not None and self.company.co_seat == self.seat
 
     def contact_points(self) -> list[tuple[Cell, bool]]:
         """Where the side believes each enemy contact is: the SPOTTED cell, else the
         centre of the contact's area; with whether it is SPOTTED or KNOWN (not SUSPECTED)."""
         if self._points is None:
             pts: list[tuple[Cell, bool]] = []
-            for c in self.view.get("contacts", ()):
-                if c.get("cell") is not None:
-                    pts.append(((int(c["cell"][0]), int(c["cell"][1])), True))
-                elif c.get("area") is not None:
-                    x0, y0, size = (int(v) for v in c["area"])
-                    pts.append(((x0 + size // 2, y0 + size // 2), c.get("level") == "KNOWN"))
+            for c in self.view.contacts:
+                if c.cell is not None:
+                    pts.append((c.cell, True))
+                elif c.area is not None:
+                    x0, y0, size = c.area
+                    pts.append(((x0 + size // 2, y0 + size // 2), c.level == "KNOWN"))
             self._points = pts
         return self._points
 
 
-def seen(view: Mapping[str, Any]) -> Seen:
+def seen(view: SideView) -> Seen:
     """The facts of ``view`` the decisions use (the company module's part is the view's
-    ``command`` entry)."""
-    company = module(view, "command") or module(view, "company")
-    side = str(view.get("side"))
-    seat = view.get("seat") or ("gm" if side == "red" else side)
-    units = {u["id"]: u for u in view.get("units", ())}
-    own = {k: u for k, u in units.items() if u.get("side") == side}
-    mine = {k: u for k, u in own.items() if u.get("seat", seat) == seat}
-    enemies = {k: u for k, u in units.items() if u.get("side") != side}
+    ``command`` section)."""
+    company = view.command if isinstance(view.command, CommandView) else None
+    side = view.side
+    seat = view.seat or ("gm" if side == "red" else side)
+    units: dict[str, UnitView] = {u.id: u for u in view.units}
+    own = {u.id: u for u in view.units if isinstance(u, OwnUnitView) and u.side == side}
+    mine = {k: u for k, u in own.items() if u.seat == seat}
+    enemies = {k: u for k, u in units.items() if u.side != side}
     return Seen(
         view=view,
         side=side,
-        seat=str(seat),
+        seat=seat,
         units=units,
         own=own,
         mine=mine,
         enemies=enemies,
-        kp=seat_kp(view, str(seat)) + int(company.get("company_kp", 0) or 0),
+        kp=view.kp_of(seat) + (company.company_kp or 0 if company is not None else 0),
         company=company,
-        fire=module(view, "fire_support"),
-        mines=module(view, "mines"),
+        fire=view.fire_support,
+        mines=view.mines,
     )
 
 
@@ -133,40 +140,36 @@ def _best(scored: Iterable[tuple[Any, Order]], rng: random.Random) -> Order | No
 
 def _fresh(s: Seen) -> bool:
     """Whether no own unit has done anything yet this turn (the side's first orders)."""
-    return not any(
-        u.get("action") or u.get("moved") or u.get("fired") or u.get("reconned")
-        for u in s.own.values()
-    )
+    return not any(u.action or u.moved or u.fired or u.reconned for u in s.own.values())
 
 
-def _reach(u: Mapping[str, Any]) -> int:
-    return int(u.get("weapon", {}).get("range", 0)) + int(u.get("movement", 0))
+def _reach(u: OwnUnitView) -> int:
+    return u.weapon.range + u.movement
 
 
-def _good_pairs(s: Seen, units: Iterable[Mapping[str, Any]]) -> int:
+def _good_pairs(s: Seen, units: Iterable[OwnUnitView]) -> int:
     """How many of ``units`` could attack a SPOTTED enemy with good odds this turn."""
     n = 0
     for u in units:
-        if u.get("action") or "SUPPRESSED" in u.get("statuses", ()):
+        if u.action or "SUPPRESSED" in u.statuses:
             continue
-        w = u.get("weapon") or {}
-        if w.get("indirect"):
+        if u.weapon.indirect:
             continue
         reach = _reach(u)
         if any(
-            cheb(u["cell"], e["cell"]) <= reach and shot_value(u, e)[0] >= GOOD_HIT_CHANCE
+            cheb(u.cell, e.cell) <= reach and shot_value(u, e)[0] >= GOOD_HIT_CHANCE
             for e in s.enemies.values()
         ):
             n += 1
     return n
 
 
-def _hurt(u: Mapping[str, Any]) -> bool:
-    return int(u.get("strength", 1)) * 3 <= int(u.get("max_strength", 1))
+def _hurt(u: UnitView) -> bool:
+    return u.strength * 3 <= u.max_strength
 
 
-def _near_enemy(s: Seen, u: Mapping[str, Any], dist: int) -> bool:
-    return any(cheb(u["cell"], c) <= dist for c, _ in s.contact_points())
+def _near_enemy(s: Seen, u: UnitView, dist: int) -> bool:
+    return any(cheb(u.cell, c) <= dist for c, _ in s.contact_points())
 
 
 # --------------------------------------------------------------------------- company
@@ -175,16 +178,14 @@ def _near_enemy(s: Seen, u: Mapping[str, Any], dist: int) -> bool:
 def first_orders(s: Seen, src: OrderSource, rng: random.Random) -> Order | None:
     """Orders that come before everything else: field promotion at once when the CO is
     lost (R-LINK-3), the pre-game recon report at the start (R-CO-4)."""
-    if not s.company or s.side != "blue":
+    if s.company is None or s.side != "blue":
         return None
-    if s.company.get("promotion_due"):
+    if s.company.promotion_due:
         found = src.of_kind(OrderKind.PROMOTE)
         if found:
-            size = {
-                o: sum(1 for u in s.own.values() if u.get("group") == o.seat_ref) for o in found
-            }
+            size = {o: sum(1 for u in s.own.values() if u.group == o.seat_ref) for o in found}
             return _best(((size[o], o) for o in found), rng)
-    if not s.company.get("report_done") and int(s.view.get("turn_no", 0)) <= 2 and _fresh(s):
+    if not s.company.report_done and s.view.turn_no <= 2 and _fresh(s):
         found = src.of_kind(OrderKind.REPORT)
         if found:
             return found[0]
@@ -198,21 +199,21 @@ def company_orders(s: Seen, src: OrderSource, rng: random.Random) -> Order | Non
     on a cluster of contacts, Järjestäytynyt vetäytyminen for a badly hurt unit near the
     enemy, painopiste for the platoon that can attack), confirm a target two platoons can
     fire at, KP to a platoon leader in link with good uses for it."""
-    if not s.co or s.kp <= 0:
-        return None
     comp = s.company
-    links: Mapping[str, bool] = comp.get("links") or {}
-    groups = {str(u.get("group")) for u in s.own.values()}
+    if not s.co or s.kp <= 0 or comp is None:
+        return None
+    links: Mapping[str, bool] = comp.links
+    groups = {u.group for u in s.own.values()}
     out = [g for g, ok in sorted(links.items()) if not ok and g in groups]
     if out:
         found = [o for o in src.of_kind(OrderKind.RESTORE) if o.seat_ref in out]
         if found:
-            size = {g: sum(1 for u in s.own.values() if u.get("group") == g) for g in out}
+            size = {g: sum(1 for u in s.own.values() if u.group == g) for g in out}
             return _best(((size[str(o.seat_ref)], o) for o in found), rng)
     hit = strike(s, src, rng) or fire_support(s, src, rng)
     if hit is not None:
         return hit
-    if not comp.get("tactic_this_turn"):
+    if not comp.tactic_this_turn:
         tactic = _tactic(s, src, rng)
         if tactic is not None:
             return tactic
@@ -226,20 +227,21 @@ def _tactic(s: Seen, src: OrderSource, rng: random.Random) -> Order | None:
     opts = default_options()
     points = s.contact_points()
     motti = (
-        not s.company.get("motti_used")
+        s.company is not None
+        and not s.company.motti_used
         and s.kp >= opts.kp_motti
         and len(points) >= MOTTI_MIN_CONTACTS
     )
     hurt = [
         u
         for u in s.own.values()
-        if _hurt(u) and not u.get("action") and _near_enemy(s, u, opts.zoc_radius + 2)
+        if _hurt(u) and not u.action and _near_enemy(s, u, opts.zoc_radius + 2)
     ]
     withdraw = bool(hurt) and s.kp >= opts.kp_organised_withdrawal
     attackers: dict[str, int] = {}
     if s.kp >= opts.kp_painopiste and s.enemies:
-        for g in sorted({str(u.get("group")) for u in s.own.values()}):
-            n = _good_pairs(s, (u for u in s.own.values() if u.get("group") == g))
+        for g in sorted({u.group for u in s.own.values()}):
+            n = _good_pairs(s, (u for u in s.own.values() if u.group == g))
             if n >= 2:
                 attackers[g] = n
     if not (motti or withdraw or attackers):
@@ -258,7 +260,7 @@ def _tactic(s: Seen, src: OrderSource, rng: random.Random) -> Order | None:
         if best is not None:
             return best
     if withdraw:
-        worst = {u["id"]: int(u["strength"]) for u in hurt}
+        worst = {u.id: u.strength for u in hurt}
         found = [
             (-worst[o.units[0]], o)
             for o in tactics
@@ -281,7 +283,7 @@ def _confirm(s: Seen, src: OrderSource, rng: random.Random) -> Order | None:
     """Vahvistettu maali (R-CO-5) on a SPOTTED enemy that units of two platoons have in
     weapon range and that one of them can hit well; the engine lists only targets two
     platoons see."""
-    done = set(s.company.get("confirmed") or ())
+    done = set(s.company.confirmed if s.company is not None else ())
     wanted: dict[str, int] = {}
     for tid, e in s.enemies.items():
         if tid in done:
@@ -289,10 +291,9 @@ def _confirm(s: Seen, src: OrderSource, rng: random.Random) -> Order | None:
         close = [
             u
             for u in s.own.values()
-            if not (u.get("weapon") or {}).get("indirect")
-            and cheb(u["cell"], e["cell"]) <= int(u["weapon"]["range"])
+            if not u.weapon.indirect and cheb(u.cell, e.cell) <= u.weapon.range
         ]
-        if len({u.get("group") for u in close}) < 2:
+        if len({u.group for u in close}) < 2:
             continue
         if any(shot_value(u, e)[0] >= GOOD_HIT_CHANCE for u in close):
             wanted[tid] = len(close)
@@ -308,20 +309,20 @@ def _transfer(s: Seen, src: OrderSource, rng: random.Random) -> Order | None:
     """1 KP to a platoon in link whose units have more good uses for KP (an attack with
     good odds: 1, a unit to rally: 2) than it has KP, while the CO keeps one; the platoon
     short of the most first."""
-    if s.kp < 2:
+    if s.kp < 2 or s.company is None:
         return None
-    links: Mapping[str, bool] = s.company.get("links") or {}
-    given = set(s.company.get("transfers_this_turn") or ())
+    links: Mapping[str, bool] = s.company.links
+    given = set(s.company.transfers_this_turn)
     uses: dict[str, int] = {}
     for g, ok in sorted(links.items()):
         if not ok or g in given:
             continue
-        units = [u for u in s.own.values() if u.get("group") == g]
+        units = [u for u in s.own.values() if u.group == g]
         n = _good_pairs(s, units) + sum(
-            2 for u in units if {"SUPPRESSED", "RETREATING"} & set(u.get("statuses", ()))
+            2 for u in units if {"SUPPRESSED", "RETREATING"} & set(u.statuses)
         )
-        if n > seat_kp(s.view, g):
-            uses[g] = n - seat_kp(s.view, g)
+        if n > s.view.kp_of(g):
+            uses[g] = n - s.view.kp_of(g)
     if not uses:
         return None
     found = [
@@ -333,14 +334,15 @@ def _transfer(s: Seen, src: OrderSource, rng: random.Random) -> Order | None:
 def organised_withdrawal(s: Seen, src: OrderSource, rng: random.Random) -> Order | None:
     """After Järjestäytynyt vetäytyminen this turn, a badly hurt unit near the enemy
     withdraws (free for the named unit) to the listed cell farthest from the contacts."""
-    turn = s.view.get("turn_no")
-    if not any(list(t)[:2] == [turn, "vetaytyminen"] for t in s.company.get("tactics_used") or ()):
+    turn = s.view.turn_no
+    used = s.company.tactics_used if s.company is not None else ()
+    if not any(list(t)[:2] == [turn, "vetaytyminen"] for t in used):
         return None
     points = [p for p, _ in s.contact_points()]
     if not points:
         return None
     for uid, u in sorted(s.mine.items()):
-        if u.get("action") or not _hurt(u) or not _near_enemy(s, u, 5):
+        if u.action or not _hurt(u) or not _near_enemy(s, u, 5):
             continue
         found = src.of_unit(OrderKind.WITHDRAW, uid)
         best = _best(
@@ -356,7 +358,7 @@ def organised_withdrawal(s: Seen, src: OrderSource, rng: random.Random) -> Order
 
 
 def _own_near(s: Seen, cell: Cell, dist: int) -> bool:
-    return any(cheb(u["cell"], cell) <= dist for u in s.own.values())
+    return any(cheb(u.cell, cell) <= dist for u in s.own.values())
 
 
 def _cluster(s: Seen, cell: Cell, dist: int) -> int:
@@ -373,7 +375,7 @@ def strike(s: Seen, src: OrderSource, rng: random.Random) -> Order | None:
     enemy contacts lie within one cell of a listed aim, no own unit within three cells of
     it, and requests remain; SPOTTED contacts weigh more."""
     fs = s.fire
-    if not (s.co and fs and int(fs.get("requests_left", 0) or 0) > 0):
+    if not (s.co and fs is not None and (fs.requests_left or 0) > 0):
         return None
     if s.kp < default_options().kp_fire_support_request:
         return None
@@ -390,7 +392,7 @@ def strike(s: Seen, src: OrderSource, rng: random.Random) -> Order | None:
     return _best(found, rng)
 
 
-def _organic_in_reach(s: Seen, rounds: Mapping[str, int], busy: set[Any]) -> bool:
+def _organic_in_reach(s: Seen, rounds: Mapping[str, int], busy: set[str | None]) -> bool:
     """Whether a support unit with rounds and no request on the way has a KNOWN or SPOTTED
     contact within its indirect weapon's range (a support unit the view does not show —
     another side's — counts as in reach: the engine's list decides)."""
@@ -398,11 +400,11 @@ def _organic_in_reach(s: Seen, rounds: Mapping[str, int], busy: set[Any]) -> boo
         if n <= 0 or m in busy:
             continue
         u = s.own.get(m)
-        c = card(u.get("card")) if u is not None else None
+        c = card(u.card) if u is not None else None
         if u is None or c is None:
             return True
         reach = max((w.range for w in c.weapons if w.indirect), default=0)
-        if any(known and cheb(p, u["cell"]) <= reach for p, known in s.contact_points()):
+        if any(known and cheb(p, u.cell) <= reach for p, known in s.contact_points()):
             return True
     return False
 
@@ -413,12 +415,11 @@ def fire_support(s: Seen, src: OrderSource, rng: random.Random) -> Order | None:
     the commander while it has the KP (the engine lists it only in the request's turn).
     Never onto or next to own units, never a danger-close request."""
     fs = s.fire
-    if not fs or s.kp <= 0 or not s.contact_points():
+    if fs is None or s.kp <= 0 or not s.contact_points():
         return None
     opts = default_options()
-    pending = fs.get("pending") or ()
-    busy = {p.get("unit") for p in pending if p.get("kind") == "organic"}
-    rounds: Mapping[str, int] = fs.get("rounds_left") or {}
+    busy = {p.unit for p in fs.pending if p.kind == "organic"}
+    rounds: Mapping[str, int] = fs.rounds_left
     if s.kp >= opts.kp_organic_fire and _organic_in_reach(s, rounds, busy):
         found = [
             (_cluster(s, o.cell, 1), o)
@@ -443,13 +444,13 @@ def _cellkey(c: Sequence[int]) -> Cell:
 
 
 def known_mined(s: Seen) -> set[Cell]:
-    return {_cellkey(m["cell"]) for m in s.mines.get("known") or ()}
+    return {m.cell for m in s.mines.known} if s.mines is not None else set()
 
 
 def stuck_in_minefield(s: Seen, src: OrderSource, rng: random.Random) -> Order | None:
     """A unit of the seat stopped in a minefield clears it carefully when it has the KP
     and decent odds (R-MINE-3), else rushes through (R-MINE-4)."""
-    stuck: Mapping[str, Any] = s.mines.get("in_minefield") or {}
+    stuck: Mapping[str, Cell] = s.mines.in_minefield if s.mines is not None else {}
     if not stuck:
         return None
     opts = default_options()
@@ -458,9 +459,9 @@ def stuck_in_minefield(s: Seen, src: OrderSource, rng: random.Random) -> Order |
         if u is None:
             continue
         clears = src.of_unit(OrderKind.CLEAR, uid)
-        c = card(u.get("card"))
+        c = card(u.card)
         skill = c.stats.training if c is not None else 0
-        pioneer = has_ability(u.get("card"), PIONEER_ABILITY)
+        pioneer = has_ability(u.card, PIONEER_ABILITY)
         dc = opts.careful_clearing_dc_pioneer if pioneer else opts.careful_clearing_dc
         chance = Fraction(max(0, min(20, 21 - (dc - skill))), 20)
         if clears and chance >= CLEAR_MIN_CHANCE and s.kp >= opts.kp_careful_clearing:
@@ -485,13 +486,13 @@ def pioneer_goals(
     out = dict(goals)
     for uid, goal in goals.items():
         u = s.mine.get(uid)
-        if goal is None or u is None or not has_ability(u.get("card"), PIONEER_ABILITY):
+        if goal is None or u is None or not has_ability(u.card, PIONEER_ABILITY):
             continue
-        here = cheb(u["cell"], goal)
+        here = cheb(u.cell, goal)
         ahead = [
-            (cheb(c, u["cell"]), c)
+            (cheb(c, u.cell), c)
             for c in mined
-            if cheb(c, u["cell"]) <= PIONEER_LOOKAHEAD and cheb(c, goal) < here
+            if cheb(c, u.cell) <= PIONEER_LOOKAHEAD and cheb(c, goal) < here
         ]
         if ahead:
             out[uid] = min(ahead)[1]
@@ -508,10 +509,10 @@ def breach(
         return None
     for uid, u in sorted(s.mine.items()):
         goal = goals.get(uid)
-        if goal is None or u.get("action") or not has_ability(u.get("card"), PIONEER_ABILITY):
+        if goal is None or u.action or not has_ability(u.card, PIONEER_ABILITY):
             continue
-        here = cheb(u["cell"], goal)
-        ahead = {c for c in mined if cheb(c, u["cell"]) <= 1 and cheb(c, goal) < here}
+        here = cheb(u.cell, goal)
+        ahead = {c for c in mined if cheb(c, u.cell) <= 1 and cheb(c, goal) < here}
         if not ahead:
             continue
         found = [
@@ -532,12 +533,12 @@ def search_ahead(
     then search the adjacent cell towards the goal (R-REC-4, 1 KP)."""
     mined = known_mined(s)
     u = s.mine[uid]
-    if not mined or s.kp < 2 or not any(cheb(c, u["cell"]) <= 3 for c in mined):
+    if not mined or s.kp < 2 or not any(cheb(c, u.cell) <= 3 for c in mined):
         return None
     if rng.random() >= SEARCH_CHANCE:
         return None
-    cleared = {_cellkey(c) for c in s.mines.get("clear") or ()}
-    here = cheb(u["cell"], goal)
+    cleared = {_cellkey(c) for c in (s.mines.clear if s.mines is not None else ())}
+    here = cheb(u.cell, goal)
     found = [
         (-cheb(o.cell, goal), o)
         for o in src.of_unit(OrderKind.SEARCH, uid)
@@ -558,20 +559,20 @@ def area_fire(s: Seen, src: OrderSource, rng: random.Random) -> Order | None:
     if len(s.enemies) < AREA_MIN_TARGETS:
         return None
     for uid, u in sorted(s.mine.items()):
-        if u.get("action") or u.get("fired") or not has_ability(u.get("card"), AREA_ABILITY):
+        if u.action or u.fired or not has_ability(u.card, AREA_ABILITY):
             continue
-        w = area_weapon(str(u.get("card")))
+        w = area_weapon(u.card)
         if w is None:
             continue
         r = w.area_radius or 0
-        near = [e for e in s.enemies.values() if cheb(u["cell"], e["cell"]) <= w.range + r]
+        near = [e for e in s.enemies.values() if cheb(u.cell, e.cell) <= w.range + r]
         if len(near) < AREA_MIN_TARGETS:
             continue
         found = []
         for o in src.of_unit(OrderKind.USE, uid):
             if o.word != AREA_ABILITY or o.cell is None or _own_near(s, o.cell, r):
                 continue
-            n = sum(1 for e in near if cheb(e["cell"], o.cell) <= r)
+            n = sum(1 for e in near if cheb(e.cell, o.cell) <= r)
             if n >= AREA_MIN_TARGETS:
                 found.append((n, o))
         best = _best(found, rng)
@@ -588,9 +589,7 @@ def hide(s: Seen, src: OrderSource, rng: random.Random) -> Order | None:
     able = [
         uid
         for uid, u in sorted(s.mine.items())
-        if "HIDDEN" not in u.get("statuses", ())
-        and not u.get("fired")
-        and has_ability(u.get("card"), HIDE_ABILITY)
+        if "HIDDEN" not in u.statuses and not u.fired and has_ability(u.card, HIDE_ABILITY)
     ]
     if not able:
         return None

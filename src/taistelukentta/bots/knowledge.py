@@ -10,16 +10,16 @@ them exactly).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from fractions import Fraction
 from functools import cache, lru_cache
-from typing import Any
 
 from taistelukentta.content.options import RuleOptions, load_options
 from taistelukentta.content.units import UnitCard, Weapon, load_unit_cards
 from taistelukentta.dice.roller import Advantage
 from taistelukentta.grid.terrain import load_terrain
 from taistelukentta.odds.exact import attack_odds
+from taistelukentta.views.models import OwnUnitView, UnitView
 
 Cell = tuple[int, int]
 
@@ -56,16 +56,11 @@ def cheapest_step() -> float:
     return min(t.move_cost for t in load_terrain() if t.move_cost is not None)
 
 
-def attack_reach(unit: Mapping[str, Any], weapon_range: int | None = None) -> int:
+def attack_reach(unit: OwnUnitView, weapon_range: int | None = None) -> int:
     """How far from its cell ``unit`` (an own unit of the view) could fire this turn at
-    most: its movement over the cheapest terrain, plus the weapon's range (no limit when
-    the view does not show its movement)."""
-    w = unit.get("weapon") or {}
-    rng = int(w.get("range", 0)) if weapon_range is None else weapon_range
-    movement = unit.get("movement")
-    if movement is None:  # a view without the figure: no limit
-        return 1 << 30
-    return int(int(movement) / cheapest_step()) + rng
+    most: its movement over the cheapest terrain, plus the weapon's range."""
+    rng = unit.weapon.range if weapon_range is None else weapon_range
+    return int(unit.movement / cheapest_step()) + rng
 
 
 def has_ability(card_id: object, ability: str) -> bool:
@@ -100,69 +95,45 @@ def _odds(
     return o.hit + o.heavy_hit, o.expected_damage
 
 
-def shot_value(attacker: Mapping[str, Any], target: Mapping[str, Any]) -> tuple[Fraction, Fraction]:
+def shot_value(attacker: OwnUnitView, target: UnitView) -> tuple[Fraction, Fraction]:
     """(hit chance, expected damage) of ``attacker`` (an own unit of the view) firing its
     basic weapon at ``target`` (a SPOTTED enemy unit of the view), from the view's figures
     only: bonus of the weapon, target protection + the cover of its cell, advantage if it is
     SUPPRESSED."""
-    w = attacker["weapon"]
-    armoured = bool(target.get("armoured"))
-    damage = w["at_damage"] if armoured and w.get("at_damage") else w["damage"]
-    divisor = 1 if armoured and w.get("at_damage") else int(w.get("damage_divisor", 1))
-    defence = int(target.get("protection", 10)) + int(target.get("cover", 0))
-    adv = Advantage.ADVANTAGE if "SUPPRESSED" in target.get("statuses", ()) else Advantage.NONE
-    hit, dmg = _odds(int(w["bonus"]), defence, adv, str(damage), divisor)
-    if armoured and not w.get("at_damage") and w.get("damage_type") == "FRAG":
+    w = attacker.weapon
+    armoured = target.armoured
+    damage = w.at_damage if armoured and w.at_damage else w.damage
+    divisor = 1 if armoured and w.at_damage else w.damage_divisor
+    defence = target.protection + target.cover
+    adv = Advantage.ADVANTAGE if "SUPPRESSED" in target.statuses else Advantage.NONE
+    hit, dmg = _odds(w.bonus, defence, adv, str(damage), divisor)
+    if armoured and not w.at_damage and w.damage_type == "FRAG":
         dmg /= 2  # R-ATK-9 DEFAULT: FRAG against armour does half
     return hit, dmg
 
 
 def special_shot_value(
-    attacker: Mapping[str, Any], target: Mapping[str, Any], weapon_id: str
+    attacker: OwnUnitView, target: UnitView, weapon_id: str
 ) -> tuple[Fraction, Fraction] | None:
     """(hit chance, expected damage) of ``attacker`` firing its special weapon
     ``weapon_id`` (from its public card) at ``target``: the view's bonus with the basic
     weapon's bonus swapped for the special one's. None if the card has no such weapon."""
-    basic_view = attacker["weapon"]
-    c = card(attacker.get("card"))
+    basic_view = attacker.weapon
+    c = card(attacker.card)
     if c is None:
         return None
     special = next((w for w in c.weapons if w.id == weapon_id), None)
-    basic = next((w for w in c.weapons if w.id == basic_view.get("id")), None) or next(
+    basic = next((w for w in c.weapons if w.id == basic_view.id), None) or next(
         (w for w in c.weapons if w.basic), None
     )
     if special is None or basic is None:
         return None
-    bonus = int(basic_view["bonus"]) - basic.attack_bonus + special.attack_bonus
-    armoured = bool(target.get("armoured"))
+    bonus = basic_view.bonus - basic.attack_bonus + special.attack_bonus
+    armoured = target.armoured
     damage = special.at_damage if armoured and special.at_damage else special.damage
-    defence = int(target.get("protection", 10)) + int(target.get("cover", 0))
-    adv = Advantage.ADVANTAGE if "SUPPRESSED" in target.get("statuses", ()) else Advantage.NONE
+    defence = target.protection + target.cover
+    adv = Advantage.ADVANTAGE if "SUPPRESSED" in target.statuses else Advantage.NONE
     hit, dmg = _odds(bonus, defence, adv, str(damage), 1)
     if armoured and not special.at_damage and special.damage_type == "FRAG":
         dmg /= 2
     return hit, dmg
-
-
-def module(view: Mapping[str, Any], name: str) -> Mapping[str, Any]:
-    """A rule module's part of the view (its ``view_extras`` entry), or ``{}``: under the
-    view's ``modules``/``extras`` table, or at the top level."""
-    for key in ("modules", "extras"):
-        table = view.get(key)
-        if isinstance(table, Mapping):
-            part = table.get(name)
-            if isinstance(part, Mapping):
-                return part
-    part = view.get(name)
-    return part if isinstance(part, Mapping) else {}
-
-
-def seat_kp(view: Mapping[str, Any], seat: str) -> int:
-    """The KP the view shows for ``seat`` now."""
-    own = view.get("seat_command_points")
-    if own is not None and view.get("seat") == seat:
-        return int(own)
-    cps = view.get("command_points")
-    if isinstance(cps, Mapping):
-        return int(cps.get(seat, 0))
-    return 0

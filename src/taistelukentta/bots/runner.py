@@ -34,6 +34,7 @@ from taistelukentta.rules.context import ScenarioCache, cache_for
 from taistelukentta.rules.recon import ContactLevel
 from taistelukentta.rules.state import Side
 from taistelukentta.views import view_for
+from taistelukentta.views.models import SideView
 
 MAX_ORDERS_PER_TURN = 400
 """Safety limit: a bot that has not said ``done`` after this many orders in one side turn
@@ -270,8 +271,8 @@ def _nearest(cells: Collection[Cell], aim: Cell) -> Cell:
 
 def bot_order(state: GameState, seat: str, bot: BaselineBot) -> Order:
     """The order ``bot`` gives for ``seat`` now, from that seat's view only."""
-    # the bot only reads its view: the unit entries may be shared with earlier views
-    view = view_for(state, viewer_of(seat), log_limit=0, shared=True)
+    view = view_for(state, viewer_of(seat), log_limit=0)
+    assert isinstance(view, SideView)  # a seat's player never gets the game master's view
     return bot.choose(view, lazy_bot_orders(state, seat))
 
 

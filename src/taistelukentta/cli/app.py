@@ -37,6 +37,7 @@ COMMANDS: dict[str, str] = {
     "unit": "rules_cmds",
     "serve": "server_cmds",
     "verify": "server_cmds",
+    "schema": "schema_cmds",
     # command groups (typer lists them after the plain commands)
     "odds": "odds_cmds",
     "db": "server_cmds",
@@ -50,6 +51,7 @@ MODULES: tuple[str, ...] = (
     "grid_cmds",
     "rules_cmds",
     "server_cmds",
+    "schema_cmds",
 )
 """The command modules in help order: their plain commands in this order, then their
 command groups in this order (``COMMANDS`` is ordered so)."""

@@ -52,6 +52,20 @@ from taistelukentta.storage.session import (
     replay_record,
 )
 from taistelukentta.views import attack_estimate, redact, strike_estimate, view_for
+from taistelukentta.views.models import (
+    AbilitiesView,
+    AnyView,
+    CommandView,
+    ContactView,
+    FireSupportView,
+    GMFireSupportView,
+    GMMinesView,
+    GMPendingStrikeView,
+    GMView,
+    MinesView,
+    OwnUnitView,
+    PendingStrikeView,
+)
 from taistelukentta.views.text import area_text, cell_text, describe, status_text
 
 JsonFlag = Annotated[
@@ -154,8 +168,8 @@ def _phase_text(phase: str) -> str:
     }.get(phase, phase)
 
 
-def _title(view: dict[str, Any]) -> str:
-    return str(view["title"].get(get_language(), view["scenario"]))
+def _title(view: AnyView) -> str:
+    return view.title.fi if get_language() == "fi" else view.title.en
 
 
 def _event_lines(events: Sequence[dict[str, Any]]) -> list[str]:
@@ -172,61 +186,62 @@ def _group_mark(group: str) -> str:
     return digits[-1:] or "?"
 
 
-def _marks(view: dict[str, Any]) -> dict[Cell, tuple[str, str]]:
+def _marks(view: AnyView) -> dict[Cell, tuple[str, str]]:
     marks: dict[Cell, tuple[str, str]] = {}
-    for obj in view.get("objectives", ()):
-        for c in obj["cells"]:
-            marks[(c[0], c[1])] = ("", _OBJECTIVE_STYLE)
-    contacts = view.get("contacts", ())
-    if isinstance(contacts, list):
-        for c in contacts:
-            area = c.get("area")
-            if area and c.get("level") != "SPOTTED":
-                half = int(area[2]) // 2
-                cell = (int(area[0]) + half, int(area[1]) + half)
-                marks[cell] = ("?" if c["level"] == "SUSPECTED" else "!", _CONTACT_STYLE)
+    for obj in view.objectives:
+        for c in obj.cells:
+            marks[c] = ("", _OBJECTIVE_STYLE)
+    if not isinstance(view, GMView):
+        for ct in view.contacts:
+            area = ct.area
+            if area and ct.level != "SPOTTED":
+                half = area[2] // 2
+                cell = (area[0] + half, area[1] + half)
+                marks[cell] = ("?" if ct.level == "SUSPECTED" else "!", _CONTACT_STYLE)
     for cell, mine_type in _mine_cells(view).items():
         marks[cell] = ("j" if mine_type == "AP" else "p" if mine_type == "AT" else "m", _MINE_STYLE)
-    seat = view.get("seat")
-    for u in view.get("units", ()):
-        side = u["side"]
-        if side == view.get("side") or view.get("side") is None:
-            mark = _group_mark(str(u.get("group", "")))
-        else:
-            mark = "X"
+    seat = view.seat
+    for u in view.units:
+        side = u.side
+        own = u if isinstance(u, OwnUnitView) else None
+        mark = "X"
+        if own is not None and (side == view.side or view.side is None):
+            mark = _group_mark(own.group)
         style = _SIDE_STYLE[side]
-        if seat is not None and u.get("commanded"):
+        if seat is not None and own is not None and own.commanded:
             style = "bold black on bright_cyan"
-        marks[(u["cell"][0], u["cell"][1])] = (mark, style)
+        marks[u.cell] = (mark, style)
     # A strike's aimed cell is drawn over the unit there (the unit table lists it).
-    for strike in view.get("fire_support", {}).get("pending", ()):
-        cell = (int(strike["cell"][0]), int(strike["cell"][1]))
-        left = _turns_to_impact(view, strike)
-        marks[cell] = ("*" if left is None else str(min(left, 9)), _STRIKE_STYLE)
+    fs = view.fire_support
+    if isinstance(fs, FireSupportView | GMFireSupportView):
+        for strike in fs.pending:
+            left = _turns_to_impact(view, strike)
+            marks[strike.cell] = ("*" if left is None else str(min(left, 9)), _STRIKE_STYLE)
     return marks
 
 
-def _mine_cells(view: dict[str, Any]) -> dict[Cell, str | None]:
+def _mine_cells(view: AnyView) -> dict[Cell, str | None]:
     """Mined cells the viewer knows, with their type: a side's found, set-off or own
     cells (``mines.known``); the game master's every minefield cell."""
-    mines = view.get("mines", {})
+    mines = view.mines
     out: dict[Cell, str | None] = {}
-    for f in mines.get("fields", ()):
-        for c in f.get("cells", ()):
-            out[(int(c[0]), int(c[1]))] = f.get("type")
-    for k in mines.get("known", ()):
-        if k.get("type") is not None:
-            out[(int(k["cell"][0]), int(k["cell"][1]))] = k.get("type")
+    if isinstance(mines, GMMinesView):
+        for f in mines.fields or ():
+            for c in f.cells:
+                out[c] = f.type
+    elif isinstance(mines, MinesView):
+        for k in mines.known:
+            if k.type is not None:
+                out[k.cell] = k.type
     return out
 
 
-def _turns_to_impact(view: dict[str, Any], strike: dict[str, Any]) -> int | None:
+def _turns_to_impact(view: AnyView, strike: PendingStrikeView) -> int | None:
     """Own turns until a pending strike lands (0 = in this turn's fire phase), or None when
     the viewer may not know (a side never sees the delay, R-OFF-2)."""
-    due = strike.get("due")
-    if due is None:
+    if not isinstance(strike, GMPendingStrikeView):
         return None
-    return max(0, (int(due) - int(view.get("turn_no", 0)) + 1) // 2)
+    return max(0, (strike.due - view.turn_no + 1) // 2)
 
 
 def _map_legend() -> RichText:
@@ -256,30 +271,29 @@ def _map_legend() -> RichText:
     return out
 
 
-def _draw_view(view: dict[str, Any], scenario: Scenario, *, events: int = _EVENTS_SHOWN) -> None:
-    side = view.get("side")
-    who = term("gm") if side is None else term(str(side))
-    if view.get("seat"):
-        who += f" / {view['seat']}"
+def _draw_view(view: AnyView, scenario: Scenario, *, events: int = _EVENTS_SHOWN) -> None:
+    side = view.side
+    who = term("gm") if side is None else term(side)
+    if view.seat:
+        who += f" / {view.seat}"
     head = tr(
-        f"{_title(view)} — kierros {view['turn']}/{view['rounds']}, "
-        f"{term(view['active_side'])} vuorossa, {_phase_text(view['phase'])} — näkymä: {who}",
-        f"{_title(view)} — round {view['turn']}/{view['rounds']}, "
-        f"{term(view['active_side'])} to move, {_phase_text(view['phase'])} — view: {who}",
+        f"{_title(view)} — kierros {view.turn}/{view.rounds}, "
+        f"{term(view.active_side)} vuorossa, {_phase_text(view.phase)} — näkymä: {who}",
+        f"{_title(view)} — round {view.turn}/{view.rounds}, "
+        f"{term(view.active_side)} to move, {_phase_text(view.phase)} — view: {who}",
     )
     console.print(head, style="bold", highlight=False)
     console.print(render_map(scenario.map, _marks(view)))
     console.print(_map_legend())
     _units_table(view)
     _contacts_table(view)
-    kp = view.get("command_points", {})
-    kp_text = ", ".join(f"{s} {v}" for s, v in kp.items())
+    kp_text = ", ".join(f"{s} {v}" for s, v in view.command_points.items())
     console.print(f"{term('command_points')}: {kp_text}", highlight=False)
     for line in module_lines(view):
         _say(line)
-    if view.get("finished"):
-        vp = view.get("victory_points") or {}
-        winner = view.get("winner")
+    if view.finished:
+        vp = view.victory_points or {}
+        winner = view.winner
         who_won = tr("tasapeli", "draw") if winner == "draw" else term(str(winner))
         console.print(
             tr(
@@ -289,117 +303,126 @@ def _draw_view(view: dict[str, Any], scenario: Scenario, *, events: int = _EVENT
             style="bold",
             highlight=False,
         )
-    lines = _event_lines(view.get("log", []))[-events:] if events else []
+    log = [e.model_dump(mode="json") for e in view.log[-events:]] if events else []
+    lines = _event_lines(log)[-events:] if events else []
     if lines:
         console.print(tr("Viimeisimmät tapahtumat:", "Latest events:"), style="bold")
         for line in lines:
             _say(f"  {line}")
 
 
-def module_lines(view: dict[str, Any]) -> list[str]:
+def module_lines(view: AnyView) -> list[str]:
     """The rule modules' panel of a view: command status (R-LINK, R-CO), fire support on
     the way (R-ORG-1, R-OFF-*), minefields (R-MINE-*) and abilities (R-MOR-3, R-AB-2)."""
     lines: list[str] = []
-    cmd = view.get("command") or {}
-    if cmd:
-        co = f"{cmd.get('co_seat')} ({cmd.get('co_unit') or '—'})"
+    cmd = view.command
+    if isinstance(cmd, CommandView):
+        co = f"{cmd.co_seat} ({cmd.co_unit or '—'})"
         links = ", ".join(
             f"{seat} {tr('yhteys', 'linked') if ok else tr('EI YHTEYTTÄ', 'NO LINK')}"
-            for seat, ok in (cmd.get("links") or {}).items()
+            for seat, ok in cmd.links.items()
         )
         head = tr(
             f"Komentosuhteet: {term('company_commander')} {co}; {links}",
             f"Command: {term('company_commander')} {co}; {links}",
         )
-        if cmd.get("leaderless"):
+        if cmd.leaderless:
             head += tr(" — JOHDOTON", " — LEADERLESS")
-        elif cmd.get("promotion_due"):
+        elif cmd.promotion_due:
             head += tr(" — kenttäylennys odottaa", " — field promotion due")
         lines.append(head)
-        if "company_kp" in cmd:
+        if cmd.company_kp is not None:
             lines.append(
                 tr(
-                    f"  Komppanian {term('command_points')}: {cmd['company_kp']}",
-                    f"  Company {term('command_points')}: {cmd['company_kp']}",
+                    f"  Komppanian {term('command_points')}: {cmd.company_kp}",
+                    f"  Company {term('command_points')}: {cmd.company_kp}",
                 )
             )
-        used = ", ".join(status_text(str(t[0])) for t in cmd.get("tactics_used") or ())
+        used = ", ".join(status_text(str(t[1])) for t in cmd.tactics_used)
         yes, no = tr("kyllä", "yes"), tr("ei", "no")
         lines.append(
             tr(
-                f"  Taktiikka tällä vuorolla: {yes if cmd.get('tactic_this_turn') else no}; "
-                f"Motti käytetty: {yes if cmd.get('motti_used') else no}; "
+                f"  Taktiikka tällä vuorolla: {yes if cmd.tactic_this_turn else no}; "
+                f"Motti käytetty: {yes if cmd.motti_used else no}; "
                 f"käytetyt: {used or '—'}",
-                f"  Tactic this turn: {yes if cmd.get('tactic_this_turn') else no}; "
-                f"Motti used: {yes if cmd.get('motti_used') else no}; used: {used or '—'}",
+                f"  Tactic this turn: {yes if cmd.tactic_this_turn else no}; "
+                f"Motti used: {yes if cmd.motti_used else no}; used: {used or '—'}",
             )
         )
-        if cmd.get("confirmed"):
+        if cmd.confirmed:
             lines.append(
-                tr("  Vahvistetut maalit: ", "  Confirmed targets: ") + ", ".join(cmd["confirmed"])
+                tr("  Vahvistetut maalit: ", "  Confirmed targets: ") + ", ".join(cmd.confirmed)
             )
-    fs = view.get("fire_support") or {}
-    for strike in fs.get("pending", ()):
-        left = _turns_to_impact(view, strike)
-        when = (
-            ""
-            if left is None
-            else tr(f", iskee {left} vuoron päästä", f", lands in {left} turn(s)")
-            + f" (turn_no {strike.get('due')})"
-        )
-        side = f"{term(str(strike['side']))}: " if strike.get("side") else ""
-        what = status_text(str(strike.get("weapon") or strike.get("kind")))
-        if strike.get("unit"):
-            what += f" ({strike['unit']})"
-        lines.append(
-            tr(
-                f"Tulipyyntö matkalla: {side}{what} → {cell_text(strike['cell'])}, "
-                f"tulenjohtaja {strike.get('observer')}{when}",
-                f"Strike on the way: {side}{what} → {cell_text(strike['cell'])}, "
-                f"observer {strike.get('observer')}{when}",
+    fs = view.fire_support
+    if isinstance(fs, FireSupportView | GMFireSupportView):
+        for strike in fs.pending:
+            left = _turns_to_impact(view, strike)
+            gm_strike = strike if isinstance(strike, GMPendingStrikeView) else None
+            when = (
+                ""
+                if left is None or gm_strike is None
+                else tr(f", iskee {left} vuoron päästä", f", lands in {left} turn(s)")
+                + f" (turn_no {gm_strike.due})"
             )
-        )
-    supply = []
-    if isinstance(fs.get("requests_left"), int):
-        supply.append(tr(f"tulipyyntöjä {fs['requests_left']}", f"requests {fs['requests_left']}"))
-    elif isinstance(fs.get("requests_left"), dict):
+            side = f"{term(gm_strike.side)}: " if gm_strike is not None else ""
+            what = status_text(str(strike.weapon or strike.kind))
+            if strike.unit:
+                what += f" ({strike.unit})"
+            lines.append(
+                tr(
+                    f"Tulipyyntö matkalla: {side}{what} → {cell_text(strike.cell)}, "
+                    f"tulenjohtaja {strike.observer}{when}",
+                    f"Strike on the way: {side}{what} → {cell_text(strike.cell)}, "
+                    f"observer {strike.observer}{when}",
+                )
+            )
+        supply = []
+        if isinstance(fs, FireSupportView):
+            if fs.requests_left is not None:
+                n = fs.requests_left
+                supply.append(tr(f"tulipyyntöjä {n}", f"requests {n}"))
+        else:
+            supply.extend(
+                tr(f"tulipyyntöjä {term(s)} {n}", f"requests {term(s)} {n}")
+                for s, n in fs.requests_left.items()
+            )
         supply.extend(
-            tr(f"tulipyyntöjä {term(s)} {n}", f"requests {term(s)} {n}")
-            for s, n in fs["requests_left"].items()
+            tr(f"{uid} laukauksia {n}", f"{uid} rounds {n}") for uid, n in fs.rounds_left.items()
         )
-    supply.extend(
-        tr(f"{uid} laukauksia {n}", f"{uid} rounds {n}")
-        for uid, n in (fs.get("rounds_left") or {}).items()
+        if supply:
+            lines.append(tr("Tulituki: ", "Fire support: ") + ", ".join(supply))
+    mines = view.mines
+    parts = (
+        [mines.blue, mines.red]
+        if isinstance(mines, GMMinesView)
+        else [mines]
+        if isinstance(mines, MinesView)
+        else []
     )
-    if supply:
-        lines.append(tr("Tulituki: ", "Fire support: ") + ", ".join(supply))
-    mines = view.get("mines") or {}
-    parts = [mines.get(s, {}) for s in ("blue", "red")] if "fields" in mines else [mines]
     for part in parts:
-        for uid, cell in (part.get("in_minefield") or {}).items():
+        for uid, cell in part.in_minefield.items():
             lines.append(
                 tr(
                     f"{uid} on miinoitteessa ruudussa {cell_text(cell)} (raivaa tai rynnistä)",
                     f"{uid} is in a minefield at {cell_text(cell)} (clear or rush)",
                 )
             )
-        if part.get("immobilised"):
-            lines.append(
-                tr("Liikuntakyvyttömät: ", "Immobilised: ") + ", ".join(part["immobilised"])
-            )
-    ab = view.get("abilities") or {}
-    for uid, disabled in (ab.get("disabled") or {}).items():
-        for ability, until in disabled.items():
-            lines.append(
-                tr(
-                    f"{uid}: kyky {ability} lamautettu (vuoroon {until})",
-                    f"{uid}: {ability} disabled (until turn {until})",
+        if part.immobilised:
+            lines.append(tr("Liikuntakyvyttömät: ", "Immobilised: ") + ", ".join(part.immobilised))
+    ab = view.abilities
+    if isinstance(ab, AbilitiesView):
+        for uid, disabled in ab.disabled.items():
+            for ability, until in disabled.items():
+                lines.append(
+                    tr(
+                        f"{uid}: kyky {ability} lamautettu (vuoroon {until})",
+                        f"{uid}: {ability} disabled (until turn {until})",
+                    )
                 )
-            )
     return lines
 
 
-def _units_table(view: dict[str, Any]) -> None:
+def _units_table(view: AnyView) -> None:
     table = Table(title=tr("Yksiköt", "Units"), title_justify="left")
     for col in (
         tr("Tunnus", "Id"),
@@ -412,27 +435,28 @@ def _units_table(view: dict[str, Any]) -> None:
     ):
         table.add_column(col)
     lang = get_language()
-    for u in view.get("units", ()):
-        uid = u["id"] + (" *" if u.get("commanded") else "")
-        action = u.get("action") or ""
+    for u in view.units:
+        own = u if isinstance(u, OwnUnitView) else None
+        uid = u.id + (" *" if own is not None and own.commanded else "")
+        action = (own.action if own is not None else None) or ""
         table.add_row(
             uid,
-            term(u["side"]),
-            u["name"].get(lang, u["card"]),
-            f"{u['cell'][0]},{u['cell'][1]}",
-            f"{u['strength']}/{u['max_strength']}",
-            ", ".join(status_text(s) for s in u["statuses"]),
+            term(u.side),
+            u.name.fi if lang == "fi" else u.name.en,
+            f"{u.cell[0]},{u.cell[1]}",
+            f"{u.strength}/{u.max_strength}",
+            ", ".join(status_text(s) for s in u.statuses),
             action,
         )
     console.print(table)
 
 
-def _contacts_table(view: dict[str, Any]) -> None:
-    contacts = view.get("contacts", [])
-    if isinstance(contacts, dict):  # the game master: both sides' contacts
-        rows = [(side, c) for side, items in contacts.items() for c in items]
+def _contacts_table(view: AnyView) -> None:
+    rows: list[tuple[str, ContactView]]
+    if isinstance(view, GMView):  # the game master: both sides' contacts
+        rows = [(side, c) for side, items in view.contacts.items() for c in items]
     else:
-        rows = [(view.get("side") or "", c) for c in contacts]
+        rows = [(view.side, c) for c in view.contacts]
     if not rows:
         console.print(tr("Ei kontakteja.", "No contacts."))
         return
@@ -447,21 +471,8 @@ def _contacts_table(view: dict[str, Any]) -> None:
     ):
         table.add_column(col)
     for side, c in rows:
-        where = (
-            f"{c['cell'][0]},{c['cell'][1]}"
-            if c.get("cell")
-            else area_text(c["area"])
-            if c.get("area")
-            else "?"
-        )
-        table.add_row(
-            term(str(side)),
-            c["label"],
-            term(c["level"]),
-            c.get("unit", "?"),
-            c.get("card") or "?",
-            where,
-        )
+        where = f"{c.cell[0]},{c.cell[1]}" if c.cell else area_text(list(c.area)) if c.area else "?"
+        table.add_row(term(side), c.label, term(c.level), c.unit or "?", c.card or "?", where)
     console.print(table)
 
 
@@ -524,7 +535,7 @@ def show_cmd(
     except TkError as exc:
         fail_error(exc)
     if json_out:
-        print_json(view)
+        print_json(view.model_dump(mode="json"))
         return
     _draw_view(view, session.scenario, events=events)
 

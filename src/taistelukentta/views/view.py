@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from taistelukentta.content.scenario import Scenario
 from taistelukentta.dice.expr import DiceExpr
@@ -29,7 +29,34 @@ from taistelukentta.grid.geometry import Cell
 from taistelukentta.rules import GM_SEAT, Event, GameState, UnitState, view_extras
 from taistelukentta.rules.context import ScenarioCache, cache_for
 from taistelukentta.rules.recon import ContactLevel
-from taistelukentta.rules.state import Side
+from taistelukentta.rules.state import Contact, Side
+from taistelukentta.views.models import (
+    AbilitiesView,
+    AnyView,
+    CommandView,
+    ContactView,
+    EmptySection,
+    EventView,
+    FireSupportView,
+    GMCommandView,
+    GMFireSupportView,
+    GMMinesView,
+    GMObjectiveView,
+    GMView,
+    LocalText,
+    Losses,
+    MapSize,
+    MinesView,
+    OwnLosses,
+    OwnUnitView,
+    PendingStrikeView,
+    SeatView,
+    SideObjectiveView,
+    SideView,
+    UnitView,
+    ViewModel,
+    pick,
+)
 
 ViewerKind = Literal["blue", "red", "gm"]
 VIEW_FORMAT = 1
@@ -132,15 +159,18 @@ def view_for(
     log_limit: int | None = None,
     extras: bool = True,
     shared: bool = False,
-) -> dict[str, Any]:
-    """The JSON-safe view of ``state`` for ``viewer`` (``blue``, ``red``, ``gm`` or a seat).
+) -> AnyView:
+    """The view of ``state`` for ``viewer`` (``blue``, ``red``, ``gm`` or a seat): a
+    :class:`~taistelukentta.views.models.SideView`, :class:`~.models.SeatView` or
+    :class:`~.models.GMView` (``model_dump(mode="json")`` is what ``tk20 show --json``
+    prints).
 
     ``log_limit`` keeps only the last N visible events (None = all, 0 = none).
-    ``extras=False`` leaves out the rule modules' entries (``command``, ``fire_support``,
+    ``extras=False`` leaves out the rule modules' sections (``command``, ``fire_support``,
     ``mines``, ``abilities``; about half the cost of a view without its log) for a caller
-    that does not read them, such as a computer player deciding from legal orders.
-    ``shared=True`` lets the unit entries share their parts with other views (the same
-    content; cheaper): for a caller that only reads the view, such as a computer player."""
+    that does not read them. ``shared`` is accepted for older callers: the models are
+    immutable, so their parts are always shared between views."""
+    del shared
     kind, seat = resolve_viewer(state, viewer)
     cache = cache_for(state)
     scenario = state.scenario
@@ -150,14 +180,14 @@ def view_for(
         "side": None if kind == "gm" else kind,
         "seat": seat,
         "scenario": scenario.id,
-        "title": {"fi": scenario.title.fi, "en": scenario.title.en},
-        "map": {"width": cache.map.width, "height": cache.map.height},
+        "title": _title(scenario),
+        "map": _map_size(cache),
         "turn": state.round,
         "rounds": scenario.rounds,
         "turn_no": state.turn_no,
         "phase": state.phase.value,
         "active_side": state.active,
-        "done": sorted(state.done),
+        "done": tuple(sorted(state.done)),
         "finished": state.finished,
         # Public to every side: the scheme and the SHA-256 of the secret seed (None for a
         # legacy game), so the seed can be checked when it is revealed after the game.
@@ -165,50 +195,73 @@ def view_for(
         "seed_commitment": seed_commitment(state.seed),
     }
     if kind == "gm":
-        out["units"] = [_unit(cache, u, full=True, shared=shared) for u in state.units.values()]
+        out["units"] = tuple(_unit(cache, u, full=True) for u in state.units.values())
         out["contacts"] = {
-            side: [_contact(uid, state, side, gm=True) for uid in sorted(state.contacts[side])]
+            side: tuple(_contact(uid, state, side, gm=True) for uid in sorted(state.contacts[side]))
             for side in ("blue", "red")
         }
         out["command_points"] = dict(sorted(state.kp.items()))
-        out["destroyed"] = {s: list(state.destroyed[s]) for s in ("blue", "red")}
+        out["destroyed"] = Losses(blue=state.destroyed["blue"], red=state.destroyed["red"])
         out["objectives"] = _objectives(state, None)
     else:
         side: Side = kind
         own = [
-            _unit(cache, u, full=True, seat=seat, shared=shared)
-            for u in state.units.values()
-            if u.side == side
+            _unit(cache, u, full=True, seat=seat) for u in state.units.values() if u.side == side
         ]
         spotted = [
-            _unit(cache, state.units[uid], full=False, shared=shared)
+            _unit(cache, state.units[uid], full=False)
             for uid, c in sorted(state.contacts[side].items())
             if c.level == ContactLevel.SPOTTED and uid in state.units
         ]
-        out["units"] = own + spotted
-        out["contacts"] = [
+        out["units"] = (*own, *spotted)
+        out["contacts"] = tuple(
             _contact(uid, state, side, gm=False) for uid in _contact_order(state, side)
-        ]
+        )
         out["command_points"] = {s: state.kp.get(s, 0) for s in state.seats(side)}
         if seat is not None:
             out["seat_command_points"] = state.kp.get(seat, 0)
         # Own losses only: how many enemy units are gone is told by the events the side saw
         # (a unit destroyed out of sight must not show up as a count).
-        out["destroyed"] = {"own": list(state.destroyed[side])}
+        out["destroyed"] = OwnLosses(own=state.destroyed[side])
         out["objectives"] = _objectives(state, side)
     if extras:
         out.update(module_extras(state, kind))
     if log_limit == 0:
-        out["log"] = []
+        out["log"] = ()
     else:
         events = state.events
         if log_limit is not None:
             events = events[-log_limit:]
-        out["log"] = redact(events, "gm" if kind == "gm" else kind, scenario)
+        out["log"] = tuple(
+            EventView.model_validate(e)
+            for e in redact(events, "gm" if kind == "gm" else kind, scenario)
+        )
     if state.finished:
         out["winner"] = state.winner
         out["victory_points"] = None if state.vp is None else dict(state.vp)
-    return out
+    if kind == "gm":
+        return GMView.model_validate(out)
+    if seat is not None:
+        return SeatView.model_validate(out)
+    return SideView.model_validate(out)
+
+
+_TITLES: dict[int, tuple[Scenario, LocalText]] = {}
+
+
+def _title(scenario: Scenario) -> LocalText:
+    hit = _TITLES.get(id(scenario))
+    if hit is not None and hit[0] is scenario:
+        return hit[1]
+    made = LocalText(fi=scenario.title.fi, en=scenario.title.en)
+    if len(_TITLES) >= 64:
+        _TITLES.clear()
+    _TITLES[id(scenario)] = (scenario, made)
+    return made
+
+
+def _map_size(cache: ScenarioCache) -> MapSize:
+    return MapSize(width=cache.map.width, height=cache.map.height)
 
 
 # --------------------------------------------------------------------------- modules
@@ -221,46 +274,75 @@ EXTRA_KEYS: dict[str, str] = {
 }
 """Rule module (``view_extras`` key) → the key of the view it is shown under."""
 
+_GM_SECTIONS: dict[str, type[ViewModel]] = {
+    "command": GMCommandView,
+    "fire_support": GMFireSupportView,
+    "mines": GMMinesView,
+    "abilities": AbilitiesView,
+}
+_SIDE_SECTIONS: dict[str, type[ViewModel]] = {
+    "command": CommandView,
+    "fire_support": FireSupportView,
+    "mines": MinesView,
+    "abilities": AbilitiesView,
+}
+_SIDE_DEFAULTS: dict[str, dict[str, Any]] = {
+    "fire_support": {"pending": [], "rounds_left": {}},
+    "mines": {"known": [], "clear": [], "in_minefield": {}, "immobilised": []},
+    "abilities": {"hidden": [], "disabled": {}, "wave_bonus_turn": {}},
+}
+"""A side's sections are always present with these defaults, so whether a key appears
+never tells a side anything about the scenario (e.g. whether the enemy has fire support or
+the map has minefields)."""
 
-def module_extras(state: GameState, viewer: ViewerKind) -> dict[str, Any]:
-    """The rule modules' state ``viewer`` may see (``taistelukentta.rules.view_extras``),
-    under stable keys: ``command``, ``fire_support``, ``mines``, ``abilities`` — each always
-    present (an empty dict when the viewer sees nothing of it), so whether a key appears
-    never tells a side anything about the scenario (e.g. whether the enemy has fire
-    support or the map has minefields). A module without an entry in
-    :data:`EXTRA_KEYS` keeps its own name."""
+
+_EMPTY_SIDE_SECTIONS: dict[str, ViewModel] = {
+    key: _SIDE_SECTIONS[key].model_validate(value) for key, value in _SIDE_DEFAULTS.items()
+}
+"""A side's section when its module gives it nothing (built once; the models are
+immutable). Blue's fire support always shows its requests left, so it is not here."""
+
+
+def module_extras(state: GameState, viewer: ViewerKind) -> dict[str, ViewModel]:
+    """The rule modules' sections ``viewer`` may see (``taistelukentta.rules.view_extras``),
+    as typed models under stable keys: ``command``, ``fire_support``, ``mines``,
+    ``abilities`` — each always present (:class:`~.models.EmptySection` when the viewer sees
+    nothing of it). A side's section is built with :func:`~.models.pick` from the model of
+    what a side may see: a key a module adds to its raw entry (such as a pending strike's
+    secret delay, R-OFF-2) is not copied unless that model declares it."""
     raw = view_extras(state, viewer)
-    out: dict[str, Any] = {key: {} for key in EXTRA_KEYS.values()}
-    for module, value in raw.items():
-        # A side's entries are built fresh by the modules; the GM's may share module state.
-        out[EXTRA_KEYS.get(module, module)] = _jsonable(value) if viewer == "gm" else value
-    fs = out["fire_support"]
-    if viewer != "gm":
-        # Own strikes on the way and own supply only; the same shape whatever the scenario.
-        fs.setdefault("pending", [])
-        fs.setdefault("rounds_left", {})
-        if viewer == "blue":
-            fs.setdefault("requests_left", 0)
-        for strike in fs["pending"]:
-            for secret in _STRIKE_SECRETS:
-                strike.pop(secret, None)
-        mines = out["mines"]
-        for key, empty in (("known", []), ("clear", []), ("in_minefield", {}), ("immobilised", [])):
-            mines.setdefault(key, empty)
-        ab = out["abilities"]
-        for key in ("hidden", "disabled", "wave_bonus_turn"):
-            ab.setdefault(key, [] if key == "hidden" else {})
+    out: dict[str, ViewModel] = {}
+    for key in EXTRA_KEYS.values():
+        value: Mapping[str, Any] = {}
+        for module, part in raw.items():
+            if EXTRA_KEYS.get(module, module) == key:
+                value = part
+        if viewer == "gm":
+            out[key] = pick(_GM_SECTIONS[key], value) if value else EmptySection()
+            continue
+        if key == "command" and not value:
+            out[key] = EmptySection()
+            continue
+        if (
+            not value
+            and key in _EMPTY_SIDE_SECTIONS
+            and not (key == "fire_support" and viewer == "blue")
+        ):
+            out[key] = _EMPTY_SIDE_SECTIONS[key]
+            continue
+        merged = {**_SIDE_DEFAULTS.get(key, {}), **value}
+        if key == "fire_support":
+            merged["pending"] = [pick(PendingStrikeView, p) for p in merged["pending"]]
+            if viewer == "blue":
+                merged.setdefault("requests_left", 0)
+        out[key] = pick(_SIDE_SECTIONS[key], merged)
     return out
-
-
-_STRIKE_SECRETS = ("delay", "delay_die", "due", "requested", "rolls")
-"""Keys of a pending strike only the game master sees (R-OFF-2: the delay is secret)."""
 
 
 # --------------------------------------------------------------------------- pieces
 
 
-_UNIT_MEMO: dict[tuple[int, int, bool], tuple[UnitState, dict[str, Any]]] = {}
+_UNIT_MEMO: dict[tuple[int, int, bool, bool | None], tuple[UnitState, OwnUnitView | UnitView]] = {}
 _UNIT_MEMO_LIMIT = 8192
 
 
@@ -270,99 +352,99 @@ def _unit(
     *,
     full: bool,
     seat: str | None = None,
-    shared: bool = False,
-) -> dict[str, Any]:
-    """A unit as a view shows it (a fresh dict; the parts that depend only on the unit's
-    state are memoised, as most units do not change from one order to the next). With
-    ``shared`` the memoised entry itself (or a shallow copy with ``commanded``): the same
-    content, for a caller that only reads it."""
-    # Keyed on the identity of the (immutable) unit state; the memo keeps the object alive,
-    # so its id cannot be reused while the entry exists.
-    key = (id(cache), id(u), full)
+) -> OwnUnitView | UnitView:
+    """A unit as a view shows it. Memoised on the identity of the (immutable) unit state:
+    most units do not change from one order to the next, and the model is immutable too."""
+    commanded = (u.seat == seat) if (seat is not None and full) else None
+    # The memo keeps the unit state alive, so its id cannot be reused while the entry exists.
+    key = (id(cache), id(u), full, commanded)
     hit = _UNIT_MEMO.get(key)
     if hit is not None and hit[0] is u:
-        entry = hit[1]
-    else:
-        if len(_UNIT_MEMO) >= _UNIT_MEMO_LIMIT:
-            _UNIT_MEMO.clear()
-        entry = _unit_entry(cache, u, full=full)
-        _UNIT_MEMO[key] = (u, entry)
-    if shared:
-        if seat is not None and full:
-            return {**entry, "commanded": u.seat == seat}
-        return entry
-    out = dict(entry)
-    out["cell"] = list(entry["cell"])
-    out["statuses"] = list(entry["statuses"])
-    out["name"] = dict(entry["name"])
-    if full:
-        out["weapon"] = dict(entry["weapon"])
-        out["disabled_abilities"] = dict(entry["disabled_abilities"])
-    if seat is not None and full:
-        out["commanded"] = u.seat == seat
-    return out
+        return hit[1]
+    if len(_UNIT_MEMO) >= _UNIT_MEMO_LIMIT:
+        _UNIT_MEMO.clear()
+    entry = _unit_entry(cache, u, full=full, commanded=commanded)
+    _UNIT_MEMO[key] = (u, entry)
+    return entry
 
 
-def _unit_entry(cache: ScenarioCache, u: UnitState, *, full: bool) -> dict[str, Any]:
+def _unit_entry(
+    cache: ScenarioCache, u: UnitState, *, full: bool, commanded: bool | None
+) -> OwnUnitView | UnitView:
     """A unit as a view shows it. ``full``: own unit (or the GM's view) with its orders
     state and weapon; otherwise a SPOTTED enemy with what a spotted unit shows."""
     card = cache.card(u)
     opts = cache.opts
+    statuses = set(u.statuses(opts.damaged_threshold))
+    if full and u.ext.get("abilities", {}).get("hidden"):
+        # R-MOR-3: HIDDEN (rules/abilities.py) shows to the unit's own side and the GM only.
+        statuses.add("HIDDEN")
+    if u.ext.get("mines", {}).get("immobilised"):
+        # R-MINE-4: an immobilised unit (rules/mines.py); its status event is shown to a
+        # side that has it SPOTTED, so a spotted unit shows it too.
+        statuses.add("IMMOBILISED")
     entry: dict[str, Any] = {
         "id": u.id,
         "side": u.side,
         "card": u.card,
-        "name": {"fi": card.name.fi, "en": card.name.en},
-        "cell": [u.cell[0], u.cell[1]],
+        "name": _card_name(card.name.fi, card.name.en),
+        "cell": (u.cell[0], u.cell[1]),
         "strength": u.strength,
         "max_strength": u.max_strength,
-        "statuses": sorted(u.statuses(opts.damaged_threshold)),
+        "statuses": tuple(sorted(statuses)),
         "armoured": card.armoured,
         "protection": card.stats.protection,
         "cover": cache.map.cover_at(u.cell),
     }
-    if full and u.ext.get("abilities", {}).get("hidden"):
-        # R-MOR-3: HIDDEN (rules/abilities.py) shows to the unit's own side and the GM only.
-        entry["statuses"] = sorted([*entry["statuses"], "HIDDEN"])
-    if u.ext.get("mines", {}).get("immobilised"):
-        # R-MINE-4: an immobilised unit (rules/mines.py); its status event is shown to a
-        # side that has it SPOTTED, so a spotted unit shows it too.
-        entry["statuses"] = sorted([*entry["statuses"], "IMMOBILISED"])
-    if full:
-        disabled = u.ext.get("abilities", {}).get("disabled") or {}
-        # R-AB-2: abilities a sniper hit disabled, with the turn they come back (own side).
-        entry["disabled_abilities"] = {str(k): int(v) for k, v in sorted(disabled.items())}
-    if full:
-        weapon = card.basic_weapon
-        fp = cache.firepower(u, DiceExpr.parse(weapon.damage))
-        bonus = cache.skill(u) + weapon.attack_bonus
-        if u.shaken is not None:
-            bonus -= opts.shaken_attack_penalty
-        if u.pinned is not None:
-            bonus -= u.pinning_penalty
-        entry.update(
-            {
-                "seat": u.seat,
-                "group": u.group,
-                "action": None if u.action is None else u.action.value,
-                "moved": u.moved,
-                "fired": u.fired,
-                "reconned": u.reconned,
-                "movement": cache.movement(u),
-                "weapon": {
-                    "id": weapon.id,
-                    "bonus": bonus,
-                    "damage": str(fp.dice),
-                    "damage_divisor": fp.divisor,
-                    "damage_type": weapon.damage_type,
-                    "at_damage": weapon.at_damage,
-                    "range": weapon.range,
-                    "min_range": weapon.min_range,
-                    "indirect": weapon.indirect,
-                },
-            }
-        )
-    return entry
+    if not full:
+        return UnitView.model_validate(entry)
+    disabled = u.ext.get("abilities", {}).get("disabled") or {}
+    weapon = card.basic_weapon
+    fp = cache.firepower(u, DiceExpr.parse(weapon.damage))
+    bonus = cache.skill(u) + weapon.attack_bonus
+    if u.shaken is not None:
+        bonus -= opts.shaken_attack_penalty
+    if u.pinned is not None:
+        bonus -= u.pinning_penalty
+    entry.update(
+        {
+            # R-AB-2: abilities a sniper hit disabled, with the turn they come back.
+            "disabled_abilities": {str(k): int(v) for k, v in sorted(disabled.items())},
+            "seat": u.seat,
+            "group": u.group,
+            "action": None if u.action is None else u.action.value,
+            "moved": u.moved,
+            "fired": u.fired,
+            "reconned": u.reconned,
+            "movement": cache.movement(u),
+            "weapon": {
+                "id": weapon.id,
+                "bonus": bonus,
+                "damage": str(fp.dice),
+                "damage_divisor": fp.divisor,
+                "damage_type": weapon.damage_type,
+                "at_damage": weapon.at_damage,
+                "range": weapon.range,
+                "min_range": weapon.min_range,
+                "indirect": weapon.indirect,
+            },
+        }
+    )
+    if commanded is not None:
+        entry["commanded"] = commanded
+    return OwnUnitView.model_validate(entry)
+
+
+_NAMES: dict[tuple[str, str], LocalText] = {}
+
+
+def _card_name(fi: str, en: str) -> LocalText:
+    hit = _NAMES.get((fi, en))
+    if hit is None:
+        if len(_NAMES) >= 1024:
+            _NAMES.clear()
+        hit = _NAMES[(fi, en)] = LocalText(fi=fi, en=en)
+    return hit
 
 
 def _contact_order(state: GameState, side: Side) -> list[str]:
@@ -371,41 +453,57 @@ def _contact_order(state: GameState, side: Side) -> list[str]:
     return sorted(contacts, key=lambda uid: int(contacts[uid].label.lstrip("c") or 0))
 
 
-def _contact(uid: str, state: GameState, side: Side, *, gm: bool) -> dict[str, Any]:
+_CONTACT_MEMO: dict[tuple[str, int, bool], tuple[Contact, ContactView]] = {}
+
+
+def _contact(uid: str, state: GameState, side: Side, *, gm: bool) -> ContactView:
+    """A contact as the view shows it, memoised on the identity of the (immutable) contact
+    record (the memo keeps it alive, so its id is not reused while the entry exists)."""
     c = state.contacts[side][uid]
+    key = (uid, id(c), gm)
+    hit = _CONTACT_MEMO.get(key)
+    if hit is not None and hit[0] is c:
+        return hit[1]
     entry: dict[str, Any] = {"label": c.label, "level": c.level.code}
     if gm or c.level == ContactLevel.SPOTTED:
         entry["unit"] = uid
     if c.cell is not None:
-        entry["cell"] = [c.cell[0], c.cell[1]]
+        entry["cell"] = c.cell
     if c.area is not None:
-        entry["area"] = [c.area[0], c.area[1], c.area[2]]
+        entry["area"] = c.area
     if c.card is not None:
         entry["card"] = c.card
-    return entry
+    made = ContactView.model_validate(entry)
+    if len(_CONTACT_MEMO) >= _UNIT_MEMO_LIMIT:
+        _CONTACT_MEMO.clear()
+    _CONTACT_MEMO[key] = (c, made)
+    return made
 
 
-_OBJ_MEMO: dict[int, tuple[Scenario, list[tuple[Any, tuple[Cell, ...], frozenset[Cell]]]]] = {}
-"""Per scenario (by identity; the entry keeps it alive): each objective with its cells."""
+_Objective = tuple[Any, tuple[Cell, ...], frozenset[Cell], dict[tuple[Any, Any], ViewModel]]
+_OBJ_MEMO: dict[int, tuple[Scenario, list[_Objective]]] = {}
+"""Per scenario (by identity; the entry keeps it alive): each objective with its cells and
+its view models so far."""
 
 
-def _objective_cells(scenario: Scenario) -> list[tuple[Any, tuple[Cell, ...], frozenset[Cell]]]:
+def _objective_cells(scenario: Scenario) -> list[_Objective]:
     hit = _OBJ_MEMO.get(id(scenario))
     if hit is not None and hit[0] is scenario:
         return hit[1]
-    made = []
+    made: list[_Objective] = []
     for obj in scenario.objectives:
         cells = tuple((int(c[0]), int(c[1])) for c in obj.cells)
-        made.append((obj, cells, frozenset(cells)))
+        made.append((obj, cells, frozenset(cells), {}))
     if len(_OBJ_MEMO) >= 64:
         _OBJ_MEMO.clear()
     _OBJ_MEMO[id(scenario)] = (scenario, made)
     return made
 
 
-def _objectives(state: GameState, side: Side | None) -> list[dict[str, Any]]:
+def _objectives(
+    state: GameState, side: Side | None
+) -> tuple[SideObjectiveView, ...] | tuple[GMObjectiveView, ...]:
     """Objectives with what the viewer knows of who stands on them."""
-    out = []
     occ = state.occupancy()
     units = state.units
     spotted_cells = (
@@ -417,23 +515,43 @@ def _objectives(state: GameState, side: Side | None) -> list[dict[str, Any]]:
             if ct.level == ContactLevel.SPOTTED and ct.cell is not None
         }
     )
-    for obj, cells, cellset in _objective_cells(state.scenario):
-        entry: dict[str, Any] = {
-            "id": obj.id,
-            "name": {"fi": obj.name.fi, "en": obj.name.en},
-            "cells": [[c[0], c[1]] for c in cells],
-            "vp": obj.vp,
-            "holder_at_start": obj.holder_at_start,
-        }
+    gm: list[GMObjectiveView] = []
+    seen: list[SideObjectiveView] = []
+    for made in _objective_cells(state.scenario):
+        _, cells, cellset, _ = made
         if spotted_cells is None:
-            here = {units[uid].side for c in cells for uid in occ.get(c, ())}
-            entry["occupied_by"] = sorted(here)
+            here = tuple(sorted({units[uid].side for c in cells for uid in occ.get(c, ())}))
+            gm.append(cast(GMObjectiveView, _objective_variant(made, ("occupied_by", here))))
         else:
             own = any(units[uid].side == side for c in cells for uid in occ.get(c, ()))
-            entry["own_present"] = own
-            entry["enemy_seen"] = not spotted_cells.isdisjoint(cellset)
-        out.append(entry)
-    return out
+            enemy = not spotted_cells.isdisjoint(cellset)
+            seen.append(cast(SideObjectiveView, _objective_variant(made, (own, enemy))))
+    return tuple(gm) if side is None else tuple(seen)
+
+
+def _objective_variant(made: _Objective, key: tuple[Any, Any]) -> ViewModel:
+    """The objective's model for one answer to "who stands on it" (few per objective,
+    so they are kept)."""
+    obj, cells, _, variants = made
+    hit = variants.get(key)
+    if hit is not None:
+        return hit
+    entry: dict[str, Any] = {
+        "id": obj.id,
+        "name": _card_name(obj.name.fi, obj.name.en),
+        "cells": cells,
+        "vp": obj.vp,
+        "holder_at_start": obj.holder_at_start,
+    }
+    model: ViewModel
+    if key[0] == "occupied_by":
+        entry["occupied_by"] = key[1]
+        model = GMObjectiveView.model_validate(entry)
+    else:
+        entry["own_present"], entry["enemy_seen"] = key
+        model = SideObjectiveView.model_validate(entry)
+    variants[key] = model
+    return model
 
 
 def _jsonable(value: Any) -> Any:
