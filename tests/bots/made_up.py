@@ -27,6 +27,8 @@ def made_up_view(partial: dict[str, Any]) -> SideView:
         "active_side": side,
         "done": [],
         "finished": False,
+        "dice": "hmac-sha256",
+        "seed_commitment": None,
         "units": [],
         "contacts": [],
         "command_points": {},

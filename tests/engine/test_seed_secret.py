@@ -28,7 +28,7 @@ def test_r_dice_6_seed_is_secret_from_both_sides() -> None:
 def test_r_dice_6_views_give_the_commitment_never_the_seed(viewer: str) -> None:
     seed = fresh_seed()
     state = new_game(load_scenario("demo"), seed)
-    view = view_for(state, viewer)
+    view = view_for(state, viewer).model_dump(mode="json")
     text = json.dumps(view)
     assert view["dice"] == "hmac-sha256"
     assert view["seed_commitment"] == hashlib.sha256(seed).hexdigest()

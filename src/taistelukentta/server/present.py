@@ -45,6 +45,6 @@ def event_copies(state: GameState, events: Iterable[Event], seat: str) -> list[d
 
 def seat_view(state: GameState, seat: str) -> dict[str, Any]:
     """The seat's view of the game (``tk20 show --as SEAT --json`` content, no seed)."""
-    view = view_for(state, seat)
-    view["log"] = [_clean_event(e) for e in view.get("log", [])]
+    view = view_for(state, seat).model_dump(mode="json")
+    view["log"] = [_clean_event(e) for e in view["log"]]
     return view

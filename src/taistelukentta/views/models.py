@@ -312,6 +312,11 @@ class ViewBase(ViewModel):
     done: tuple[str, ...]
     """Seats of the active side that said ``done`` this phase."""
     finished: bool
+    dice: str
+    """The dice scheme of the game (``hmac-sha256``; ``mt19937`` for a legacy game)."""
+    seed_commitment: str | None
+    """SHA-256 of the secret seed (hex), public from the start so the seed can be checked
+    when it is revealed after the game; None for a legacy game."""
 
 
 class SideView(ViewBase):
