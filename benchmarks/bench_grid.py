@@ -23,6 +23,7 @@ from typing import TypeVar
 import numpy as np
 import numpy.typing as npt
 
+from taistelukentta.content.terrain import default_terrain
 from taistelukentta.grid import GameMap, cost_field, reachable, visible_cells
 from taistelukentta.grid.geometry import Cell
 from taistelukentta.grid.movement import clear_search_memo
@@ -62,7 +63,7 @@ def make_map(seed: int, flat: bool) -> GameMap:
             line[np.isin(line, [".", ",", "S", "T", "B"])] = "="
     rows = ["".join(r) for r in chars]
     elev = None if flat else np.round(smooth(15) * 40).astype(np.int64).tolist()
-    return GameMap(rows, elevation=elev, name="bench")
+    return GameMap(rows, terrain=default_terrain(), elevation=elev, name="bench")
 
 
 # -- plain references ----------------------------------------------------------------

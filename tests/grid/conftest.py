@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 
 from taistelukentta.content.loader import data_path
-from taistelukentta.grid import GameMap, TerrainTable, default_terrain, load_map
+from taistelukentta.content.maps import load_map
+from taistelukentta.content.terrain import default_terrain
+from taistelukentta.grid import GameMap, TerrainTable
 
 
 @pytest.fixture(scope="session")

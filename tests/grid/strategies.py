@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
+from taistelukentta.content.terrain import default_terrain
 from taistelukentta.grid import GameMap
 
 CHARS = ".=,FSTBWRUH"
@@ -26,4 +27,4 @@ def maps(
     h = draw(st.integers(1, max_side))
     rows = ["".join(draw(st.sampled_from(chars)) for _ in range(w)) for _ in range(h)]
     elev = [[draw(st.integers(0, top)) for _ in range(w)] for _ in range(h)]
-    return GameMap(rows, elevation=elev)
+    return GameMap(rows, terrain=default_terrain(), elevation=elev)

@@ -9,7 +9,8 @@ from typer.testing import CliRunner
 
 from taistelukentta.cli.app import app
 from taistelukentta.content.loader import data_path
-from taistelukentta.grid import line_of_sight, load_map, reachable
+from taistelukentta.content.maps import load_map
+from taistelukentta.grid import line_of_sight, reachable
 
 runner = CliRunner()
 EXAMPLE = str(data_path("maps", "example.toml"))

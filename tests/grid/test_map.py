@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from taistelukentta.content.maps import load_map, map_from_data, parse_map
 from taistelukentta.errors import ArgumentError, DataError
-from taistelukentta.grid import GameMap, load_map, map_from_data, parse_map
+from taistelukentta.grid import GameMap
 
 
 def test_example_map_has_every_terrain_and_elevation(example: GameMap) -> None:

@@ -9,6 +9,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from taistelukentta.content.maps import parse_map
+from taistelukentta.content.terrain import default_terrain
 from taistelukentta.errors import ArgumentError
 from taistelukentta.grid import (
     GameMap,
@@ -16,7 +18,6 @@ from taistelukentta.grid import (
     cost_field,
     move_along,
     move_along_terrain,
-    parse_map,
     path_to,
     reachable,
 )
@@ -61,8 +62,6 @@ def test_move_rejects_negative_allowance_and_unknown_terrain(table: TerrainTable
     st.lists(st.sampled_from(["open", "road", "field", "forest", "swamp", "thicket", "building"])),
 )
 def test_r_ter_3_never_exceeds_allowance_except_by_rounding(movement: int, path: list[str]) -> None:
-    from taistelukentta.grid import default_terrain
-
     table = default_terrain()
     r = move_along_terrain(table, movement, path)
     costs = [table.get(t).move_cost or 0.0 for t in path]

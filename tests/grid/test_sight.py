@@ -6,13 +6,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from taistelukentta.content.maps import parse_map
 from taistelukentta.errors import ArgumentError
 from taistelukentta.grid import (
     Corner,
     GameMap,
     elevation_modifier,
     line_of_sight,
-    parse_map,
     ray,
     visible_cells,
 )

@@ -7,8 +7,9 @@ from pathlib import Path
 import pytest
 
 from taistelukentta.content.loader import data_path
+from taistelukentta.content.terrain import load_terrain
 from taistelukentta.errors import ArgumentError, DataError
-from taistelukentta.grid import TerrainTable, load_terrain
+from taistelukentta.grid import TerrainTable
 
 
 def test_r_ter_1_movement_multipliers(table: TerrainTable) -> None:

@@ -15,7 +15,8 @@ from taistelukentta.content.scenario import (
     scenario_from_data,
     terrain_for,
 )
-from taistelukentta.grid import default_terrain, line_of_sight
+from taistelukentta.content.terrain import default_terrain
+from taistelukentta.grid import line_of_sight
 from taistelukentta.grid.movement import ASCENT_LIMIT
 from tests.scenarios.conftest import BASE
 

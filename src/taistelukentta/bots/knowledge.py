@@ -15,9 +15,9 @@ from fractions import Fraction
 from functools import cache, lru_cache
 
 from taistelukentta.content.options import RuleOptions, load_options
+from taistelukentta.content.terrain import default_terrain
 from taistelukentta.content.units import UnitCard, Weapon, load_unit_cards
 from taistelukentta.dice.roller import Advantage
-from taistelukentta.grid.terrain import load_terrain
 from taistelukentta.odds.exact import attack_odds
 from taistelukentta.views.models import OwnUnitView, UnitView
 
@@ -53,7 +53,7 @@ def default_options() -> RuleOptions:
 def cheapest_step() -> float:
     """The smallest movement multiplier of the bundled terrain (a road's): no unit gets
     farther in one move than its movement divided by this."""
-    return min(t.move_cost for t in load_terrain() if t.move_cost is not None)
+    return min(t.move_cost for t in default_terrain() if t.move_cost is not None)
 
 
 def attack_reach(unit: OwnUnitView, weapon_range: int | None = None) -> int:

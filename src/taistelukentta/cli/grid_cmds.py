@@ -10,15 +10,10 @@ from rich.table import Table
 from rich.text import Text
 
 from taistelukentta.cli.common import console, fail, fail_error, parse_cell, print_json
+from taistelukentta.content.maps import load_map
+from taistelukentta.content.terrain import default_terrain
 from taistelukentta.errors import TkError
-from taistelukentta.grid import (
-    GameMap,
-    default_terrain,
-    line_of_sight,
-    load_map,
-    move_along_terrain,
-    reachable,
-)
+from taistelukentta.grid import GameMap, line_of_sight, move_along_terrain, reachable
 from taistelukentta.grid.terrain import TerrainTable
 from taistelukentta.i18n import get_language, tr
 

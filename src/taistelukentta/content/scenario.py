@@ -25,11 +25,13 @@ from taistelukentta.content.loader import (
     format_loc,
     parse_toml,
 )
+from taistelukentta.content.maps import load_map, map_from_data
 from taistelukentta.content.options import RuleOptions, load_options
+from taistelukentta.content.terrain import default_terrain
 from taistelukentta.content.units import UnitCard, hiding_abilities, load_unit_cards
 from taistelukentta.errors import ArgumentError, DataError
-from taistelukentta.grid.gamemap import GameMap, load_map, map_from_data
-from taistelukentta.grid.terrain import TerrainTable, default_terrain
+from taistelukentta.grid.gamemap import GameMap
+from taistelukentta.grid.terrain import TerrainTable
 
 Cell = tuple[int, int]
 Side = Literal["blue", "red"]

@@ -1,9 +1,11 @@
 """Geometry, terrain, the map, movement, reachable area and line of sight (issue 2).
 
-Pure and deterministic; knows nothing of units or rules beyond RULES.md §2 and §8.
+Pure and deterministic; knows nothing of units or rules beyond RULES.md §2 and §8, and reads
+no files: loading the terrain table and map files is :mod:`taistelukentta.content.terrain`
+and :mod:`taistelukentta.content.maps`.
 """
 
-from taistelukentta.grid.gamemap import Corner, GameMap, load_map, map_from_data, parse_map
+from taistelukentta.grid.gamemap import Corner, GameMap
 from taistelukentta.grid.geometry import DIRECTIONS8, Cell, area, chebyshev, neighbours8
 from taistelukentta.grid.movement import (
     MoveResult,
@@ -23,7 +25,7 @@ from taistelukentta.grid.sight import (
     ray,
     visible_cells,
 )
-from taistelukentta.grid.terrain import TerrainTable, TerrainType, default_terrain, load_terrain
+from taistelukentta.grid.terrain import TerrainTable, TerrainType
 
 __all__ = [
     "DIRECTIONS8",
@@ -40,16 +42,11 @@ __all__ = [
     "area",
     "chebyshev",
     "cost_field",
-    "default_terrain",
     "elevation_modifier",
     "line_of_sight",
-    "load_map",
-    "load_terrain",
-    "map_from_data",
     "move_along",
     "move_along_terrain",
     "neighbours8",
-    "parse_map",
     "path_to",
     "ray",
     "reachable",
