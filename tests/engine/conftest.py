@@ -99,7 +99,7 @@ def with_unit(state: GameState, uid: str, **changes: Any) -> GameState:
     """A copy of ``state`` with unit ``uid`` changed (test set-up only)."""
     units = dict(state.units)
     units[uid] = replace(units[uid], **changes)
-    return replace(state, units=units, memo={})
+    return replace(state, units=units)
 
 
 def with_contact(state: GameState, side: Side, uid: str, level: ContactLevel) -> GameState:
@@ -115,13 +115,13 @@ def with_contact(state: GameState, side: Side, uid: str, level: ContactLevel) ->
         area=contact_area(unit.cell, level),
         card=unit.card if level >= ContactLevel.KNOWN else None,
     )
-    return replace(state, contacts=contacts, contact_serial=serial, memo={})
+    return replace(state, contacts=contacts, contact_serial=serial)
 
 
 def without_contact(state: GameState, side: Side, uid: str) -> GameState:
     contacts = {s: dict(c) for s, c in state.contacts.items()}
     contacts[side].pop(uid, None)
-    return replace(state, contacts=contacts, memo={})
+    return replace(state, contacts=contacts)
 
 
 class Dice:

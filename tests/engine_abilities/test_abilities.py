@@ -74,7 +74,7 @@ def hidden(st: GameState, uid: str) -> GameState:
 
 
 def fire_phase(st: GameState) -> GameState:
-    return replace(st, phase=Phase.FIRE, memo={})
+    return replace(st, phase=Phase.FIRE)
 
 
 def event(events: list[Event], kind: str) -> Event:
@@ -577,14 +577,14 @@ def test_r_mine_4_immobilised_vehicle_cannot_be_ordered_to_move() -> None:
 
 def test_r_rec_6_a_hidden_placement_is_hidden_from_the_first_observation() -> None:
     st = new_game(load_scenario("terasvalli"), 3)
-    setup = replace(with_unit(st, "R16", ext={}), event_count=0, memo={})
+    setup = replace(with_unit(st, "R16", ext={}), event_count=0)
     assert not any(
         abs(u.cell[0] - 36) <= 2 and abs(u.cell[1] - 19) <= 2
         for u in st.units.values()
         if u.side == "blue"
     )
     assert not Tx(setup).set_contact("blue", "R16", ContactLevel.SPOTTED)
-    later = replace(with_unit(st, "R16", ext={}), memo={})
+    later = replace(with_unit(st, "R16", ext={}))
     assert Tx(later).set_contact("blue", "R16", ContactLevel.SPOTTED)
 
 

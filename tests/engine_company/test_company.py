@@ -19,9 +19,10 @@ from taistelukentta.rules import (
     legal_orders,
     status,
 )
-from taistelukentta.rules.context import Tx, view_extras
+from taistelukentta.rules.context import Tx, cache_for, view_extras
 from taistelukentta.rules.events import Event
 from taistelukentta.rules.recon import ContactLevel
+from taistelukentta.rules.services import AbilitiesApi
 from tests.engine.conftest import Dice, with_contact, with_unit
 
 from .helpers import company_game, end_turn, surgery
@@ -257,7 +258,8 @@ def test_r_co_1_motti_once_per_battle_and_failures_retreat(dice: Dice) -> None:
 def test_r_co_1_motti_spares_hidden_units(dice: Dice) -> None:
     st = company_game(reds=[("R1", (30, 5))])
     st = surgery(st, lambda tx: tx.set_unit_ext("R1", "abilities", {"hidden": True}))
-    assert company._is_hidden(st.units["R1"])  # as the abilities module keeps HIDDEN
+    abilities = cache_for(st).rules.api(AbilitiesApi)
+    assert abilities is not None and abilities.is_hidden(st.units["R1"])  # as it keeps HIDDEN
     dice.script(1)
     _, events = apply(st, "co", Order.tactic("motti", cell=(30, 5)))
     assert not [e for e in events if e.kind == "morale"]

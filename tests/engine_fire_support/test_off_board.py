@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -13,6 +14,8 @@ from taistelukentta.rules.engine import new_game
 from taistelukentta.rules.events import Event
 from taistelukentta.rules.orders import OrderKind
 from taistelukentta.rules.recon import ContactLevel
+from taistelukentta.rules.ruleset import Ruleset, default_ruleset
+from taistelukentta.rules.services import CommandApi
 from taistelukentta.rules.state import GameState
 
 from .conftest import Dice, end_command, fs_scenario, until_turn, with_contact, with_unit
@@ -73,16 +76,21 @@ def test_r_off_1_mlrs_uses_two_requests_and_costs_three_kp() -> None:
         check_order(st, "co", K9)
 
 
-def test_r_fd_1_off_board_observer_needs_command_link(monkeypatch: pytest.MonkeyPatch) -> None:
-    st = start()
-    real = fs._company_fn
+def _with_command(st: GameState, **changes: Any) -> GameState:
+    """``st`` continued under a ruleset whose company module offers a changed
+    :class:`CommandApi` (what fire support asks of the company)."""
+    rules = default_ruleset()
+    api = rules.api(CommandApi)
+    assert api is not None
+    modules = [
+        replace(m, provides=(replace(api, **changes),)) if m.name == "company" else m
+        for m in rules.modules
+    ]
+    return replace(st, ruleset=Ruleset(modules))
 
-    def no_link(name: str) -> Any:
-        if name == "in_command_link":
-            return lambda state, uid: False
-        return real(name)
 
-    monkeypatch.setattr(fs, "_company_fn", no_link)
+def test_r_fd_1_off_board_observer_needs_command_link() -> None:
+    st = _with_command(start(), in_command_link=lambda state, uid: False)
     with pytest.raises(IllegalOrderError, match="no command link"):
         check_order(st, "co", K9)
 
@@ -225,17 +233,15 @@ def test_redaction_enemy_learns_nothing_before_impact(dice: Dice) -> None:
     assert "s1" not in str([e.visible["red"] for e in events])
 
 
-def test_r_off_1_promoted_co_pays_from_the_company_pool(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_r_off_1_promoted_co_pays_from_the_company_pool() -> None:
     """After a field promotion (R-LINK-3) company.company_cost gives plan cost 0 and the
     order is paid with company.pay_company, also when fire direction fails."""
-    st = with_unit(start(), "1R1", strength=4)
     paid: list[int] = []
-    real = fs._company_fn
-    fakes: dict[str, Any] = {
-        "company_cost": lambda state, seat, cost: 0,
-        "pay_company": lambda tx, cost: paid.append(cost),
-    }
-    monkeypatch.setattr(fs, "_company_fn", lambda name: fakes.get(name) or real(name))
+    st = _with_command(
+        with_unit(start(), "1R1", strength=4),
+        company_cost=lambda state, seat, cost: 0,
+        pay_company=lambda tx, cost: paid.append(cost),
+    )
     kp = st.kp["co"]
     after, _ = apply(st, "co", K9)  # weak observer: paid whether its d6 succeeds or not
     assert after.kp["co"] == kp and paid == [3]

@@ -87,7 +87,7 @@ def test_r_org_1_destroyed_support_unit_strike_never_comes() -> None:
     st, _ = apply(st, "pl1", ORGANIC)
     units = dict(st.units)
     del units["KRH"]
-    st = replace(st, units=units, memo={})
+    st = replace(st, units=units)
     events: list[Event] = []
     st = until_turn(st, 3, events)
     st = end_command(st, events)
@@ -263,7 +263,7 @@ def test_r_org_1_red_organic_counts_against_the_battle_group_cap() -> None:
     st = until_turn(st, 2)
     order = Order.organic("M1", (15, 10), "K1")
     assert order in legal_orders(st, "gm")
-    capped = replace(st, group_spent={"bg1": 4}, memo={})
+    capped = replace(st, group_spent={"bg1": 4})
     assert order not in [o for o in legal_orders(capped, "gm") if o.kind == OrderKind.ORGANIC]
     with pytest.raises(IllegalOrderError, match="battle group bg1"):
         check_order(capped, "gm", order)

@@ -146,7 +146,7 @@ def _with_contact(state: GameState, uid: str, level: ContactLevel) -> GameState:
         card=unit.card if level >= ContactLevel.KNOWN else None,
     )
     contacts: dict[Side, dict[str, Contact]] = {"blue": {uid: c}, "red": {}}
-    return replace(state, contacts=contacts, memo={})
+    return replace(state, contacts=contacts)
 
 
 @pytest.mark.parametrize("level", [ContactLevel.SUSPECTED, ContactLevel.KNOWN])

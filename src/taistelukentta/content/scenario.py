@@ -17,7 +17,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from taistelukentta.content.loader import (
     data_path,
@@ -224,7 +224,8 @@ class RuleCaches(dict[Any, Any]):
     def __ne__(self, other: object) -> bool:
         return not isinstance(other, RuleCaches)
 
-    __hash__ = None
+    def __hash__(self) -> int:  # type: ignore[override]
+        return 0
 
 
 class Scenario(_Frozen):
@@ -248,14 +249,11 @@ class Scenario(_Frozen):
     secrets: Secrets
     source: str | None = None
     """Where the scenario came from: its file's path, or the ``source`` given with the data."""
-    _rule_caches: RuleCaches = PrivateAttr(default_factory=lambda: RuleCaches())
-
-    @property
-    def rule_caches(self) -> RuleCaches:
-        """What the rules keep for this scenario object (one entry per ruleset, see
-        :meth:`taistelukentta.rules.ruleset.Ruleset.context`): it lives as long as the
-        scenario and is never part of its value."""
-        return self._rule_caches
+    rule_caches: RuleCaches = Field(default_factory=lambda: RuleCaches(), exclude=True, repr=False)
+    """What the rules keep for this scenario object (one entry per ruleset, see
+    :meth:`taistelukentta.rules.ruleset.Ruleset.context`): it lives as long as the scenario
+    and is never part of its value (not compared, hashed or serialised). A copy of the
+    scenario shares it, so every entry names the scenario object it was made for."""
 
     def placements(self) -> Iterator[tuple[Side, str, UnitPlacement]]:
         """Every unit as ``(side, seat or battle-group id, placement)``, in file order."""

@@ -54,6 +54,7 @@ from taistelukentta.rules.orders import Order, OrderKind
 from taistelukentta.rules.recon import ContactLevel
 from taistelukentta.rules.registry import OrderHandler, Plan
 from taistelukentta.rules.ruleset import RuleModule
+from taistelukentta.rules.services import AbilitiesApi
 from taistelukentta.rules.state import Action, Contact, GameState, Phase, Side, UnitState
 from taistelukentta.rules.status import damage_unit
 
@@ -1186,6 +1187,14 @@ def rule_module() -> RuleModule:
             (OrderKind.ATTACK, _extend_attack),
             (OrderKind.FIRE, _extend_fire),
             (OrderKind.RECON, _extend_recon),
+        ),
+        provides=(
+            AbilitiesApi(
+                usable_ability=usable_ability,
+                is_hidden=is_hidden,
+                hidden_blocks=hidden_blocks,
+                end_hidden=end_hidden,
+            ),
         ),
         hooks=(
             ("can_be_targeted", _can_be_targeted),

@@ -14,8 +14,7 @@ Module state lives in ``GameState.ext["company"]`` (a JSON-safe dict, see
 from __future__ import annotations
 
 import dataclasses
-import sys
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,6 +29,7 @@ from taistelukentta.rules.orders import Order, OrderKind
 from taistelukentta.rules.recon import ContactLevel
 from taistelukentta.rules.registry import OrderHandler, Plan
 from taistelukentta.rules.ruleset import RuleModule
+from taistelukentta.rules.services import AbilitiesApi, CommandApi
 from taistelukentta.rules.state import GameState, Side, UnitState
 
 MODULE = "company"
@@ -80,7 +80,8 @@ class _W:
     round: int
     turn_no: int
     links: dict[str, bool] | None = None
-    """Memo of :func:`_pos_link` answers for this world (None: do not keep them)."""
+    """:func:`_pos_link` answers for this world, kept while the world object lives (None:
+    do not keep them)."""
 
     @property
     def opts(self) -> RuleOptions:
@@ -93,18 +94,8 @@ def _ext(state: GameState) -> Mapping[str, Any]:
 
 
 def _w(state: GameState) -> _W:
-    ext = _ext(state)
-    # link answers depend only on this world: kept in the state's memo while its units,
-    # module state, round and turn are the very same objects/values
-    key = (state.units, ext, state.round, state.turn_no)
-    held = state.memo.get(_LINKS_MEMO)
-    if held is None or held[0] is not key[0] or held[1] is not key[1] or held[2:4] != key[2:]:
-        held = (*key, {})
-        state.memo[_LINKS_MEMO] = held
-    return _W(state.scenario, state.units, ext, state.round, state.turn_no, held[4])
-
-
-_LINKS_MEMO = "company_links"
+    # link answers are kept while this world object lives (one question about the state)
+    return _W(state.scenario, state.units, _ext(state), state.round, state.turn_no, {})
 
 
 def _wt(tx: Tx) -> _W:
@@ -138,28 +129,28 @@ def _set_mark(tx: Tx, uid: str, **changes: Any) -> None:
     tx.set_unit_ext(uid, MODULE, new or None)
 
 
-def _is_hidden(unit: UnitState) -> bool:
-    """HIDDEN (R-MOR-3) as the abilities module keeps it (False without that module)."""
-    mod = sys.modules.get("taistelukentta.rules.abilities")
-    fn: Callable[[UnitState], bool] | None = getattr(mod, "is_hidden", None)
-    return bool(fn(unit)) if fn is not None else False
+def _is_hidden(tx: Tx, unit: UnitState) -> bool:
+    """HIDDEN (R-MOR-3) as the abilities module keeps it (False without that module in
+    the game's ruleset)."""
+    api = tx.cache.rules.api(AbilitiesApi)
+    return api is not None and api.is_hidden(unit)
 
 
 # --------------------------------------------------------------------------- who commands
 
 
-_SCENARIO_SEATS: dict[int, tuple[Scenario, dict[str, str | None], str]] = {}
+_SEATS_KEY = "company.seats"
 
 
 def _seats_of(scenario: Scenario) -> tuple[dict[str, str | None], str]:
-    """Per scenario (immutable), kept: each Blue seat's leader unit and the CO seat."""
-    hit = _SCENARIO_SEATS.get(id(scenario))
+    """Per scenario (immutable), kept with the scenario object: each Blue seat's leader
+    unit and the CO seat."""
+    store = scenario.rule_caches
+    hit: tuple[Scenario, dict[str, str | None], str] | None = store.get(_SEATS_KEY)
     if hit is None or hit[0] is not scenario:
         leaders = {seat.id: _find_seat_leader(scenario, seat.id) for seat in scenario.blue.seats}
-        if len(_SCENARIO_SEATS) > 16:
-            _SCENARIO_SEATS.clear()
         hit = (scenario, leaders, _find_co_seat(scenario))
-        _SCENARIO_SEATS[id(scenario)] = hit
+        store[_SEATS_KEY] = hit
     return hit[1], hit[2]
 
 
@@ -682,7 +673,7 @@ def _motti(tx: Tx, cell: Cell) -> None:
     victims = sorted(
         u.id
         for u in tx.units.values()
-        if u.side == "red" and chebyshev(u.cell, cell) <= radius and not _is_hidden(u)
+        if u.side == "red" and chebyshev(u.cell, cell) <= radius and not _is_hidden(tx, u)
     )
     public = {"tactic": "motti", "cell": list(cell), "radius": radius, "dc": dc}
     tx.emit("tactic", {**public, "units": victims}, {"blue": public, "red": {**public}})
@@ -843,7 +834,7 @@ def _exec_report(tx: Tx, seat: str, order: Order, plan: Plan) -> None:
     rolls = tx.take_rolls()
     found: str | None = None
     if success:
-        reds = [u for u in tx.units.values() if u.side == "red" and not _is_hidden(u)]
+        reds = [u for u in tx.units.values() if u.side == "red" and not _is_hidden(tx, u)]
         if reds:
             found = min(reds, key=lambda u: (chebyshev(u.cell, cell), u.id)).id
     data: dict[str, Any] = {
@@ -973,7 +964,7 @@ def _wrap_attack(base: OrderHandler) -> OrderHandler:
         if ext and unit is not None and _pp_applies(ext, unit, state.turn_no):
             mark = {**_unit_mark(unit), "pp_on": True}
             flagged = dataclasses.replace(unit, ext={**unit.ext, MODULE: mark})
-            state = dataclasses.replace(state, units={**state.units, unit.id: flagged}, memo={})
+            state = dataclasses.replace(state, units={**state.units, unit.id: flagged})
         return base.check(state, seat, side, order)
 
     def execute(tx: Tx, seat: str, order: Order, plan: Plan) -> None:
@@ -1242,6 +1233,16 @@ def rule_module() -> RuleModule:
             )
         ),
         extends=((OrderKind.ATTACK, _wrap_attack), (OrderKind.WITHDRAW, _wrap_withdraw)),
+        provides=(
+            CommandApi(
+                co_seat=co_seat,
+                co_unit=co_unit,
+                in_command_link=in_command_link,
+                company_cost=company_cost,
+                pay_company=pay_company,
+                company_kp=company_kp,
+            ),
+        ),
         hooks=(
             ("kp_refill", _kp_refill),
             ("on_turn_start", _turn_start),

@@ -27,6 +27,7 @@ from typing import Any
 from taistelukentta.grid.geometry import Cell, chebyshev
 from taistelukentta.rules.context import Tx
 from taistelukentta.rules.recon import ContactLevel, resolve_recon
+from taistelukentta.rules.services import AbilitiesApi
 from taistelukentta.rules.state import Side, UnitState, other_side
 
 
@@ -117,10 +118,13 @@ def active_recon(tx: Tx, uid: str, cell: Cell) -> None:
     enemy = other_side(side)
     cache = tx.cache
     card = cache.card(scout)
-    # R-AB-4; an ability a sniper hit disabled (R-AB-2) is listed in the abilities
-    # module's unit state (rules/abilities.py) and does not apply.
-    drone = card.has_ability("drone") and "drone" not in scout.ext.get("abilities", {}).get(
-        "disabled", {}
+    # R-AB-4; an ability a sniper hit disabled (R-AB-2) does not apply (the abilities
+    # module of the game's ruleset says which are usable; without it, the card's)
+    abilities = cache.rules.api(AbilitiesApi)
+    drone = (
+        card.has_ability("drone")
+        if abilities is None
+        else abilities.usable_ability(cache, scout, "drone") is not None
     )
     cells = set(recon_area(tx, cell))
     targets = sorted(

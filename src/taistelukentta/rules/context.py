@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from taistelukentta.content.options import RuleOptions
 from taistelukentta.content.scenario import Scenario
@@ -26,6 +26,7 @@ from taistelukentta.rules.events import Event, public_rolls
 from taistelukentta.rules.orders import Order, OrderKind, trusted_order
 from taistelukentta.rules.recon import ContactLevel
 from taistelukentta.rules.registry import Hooks
+from taistelukentta.rules.ruleset import Ruleset, default_ruleset
 from taistelukentta.rules.state import (
     SIDES,
     Contact,
@@ -43,9 +44,6 @@ from taistelukentta.rules.strength import (
     apply_strength_effects,
     strength_effects,
 )
-
-if TYPE_CHECKING:
-    from taistelukentta.rules.ruleset import Ruleset
 
 SIGHT_MEMO_LIMIT = 100_000
 """Most line-of-sight results a scenario cache keeps (cleared when full)."""
@@ -238,19 +236,22 @@ SUSPECTED contact would tell it what its contacts do not (e.g. that the unit was
 def cache_for(of: GameState | Scenario) -> ScenarioCache:
     """The rule caches of a game state (its ruleset, its scenario), or of a scenario under
     the default ruleset."""
+    if type(of) is GameState:
+        rules = of.ruleset
+        return (rules if rules is not None else _default()).context(of.scenario)
     if isinstance(of, GameState):
         return ruleset_of(of).context(of.scenario)
-    from taistelukentta.rules.ruleset import default_ruleset
+    assert not isinstance(of, GameState)
+    return _default().context(of)
 
-    return default_ruleset().context(of)
+
+_default = default_ruleset
 
 
 def ruleset_of(state: GameState) -> Ruleset:
     """The ruleset ``state``'s game plays with."""
     if state.ruleset is not None:
         return state.ruleset
-    from taistelukentta.rules.ruleset import default_ruleset
-
     return default_ruleset()
 
 

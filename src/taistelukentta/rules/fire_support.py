@@ -19,8 +19,6 @@ side sees nothing until impact.
 
 from __future__ import annotations
 
-import importlib
-import sys
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -35,6 +33,7 @@ from taistelukentta.rules.orders import Order, OrderKind
 from taistelukentta.rules.recon import ContactLevel
 from taistelukentta.rules.registry import OrderHandler, Plan
 from taistelukentta.rules.ruleset import RuleModule
+from taistelukentta.rules.services import AbilitiesApi, CommandApi
 from taistelukentta.rules.state import GM_SEAT, Contact, GameState, Side, UnitState, other_side
 from taistelukentta.rules.status import damage_unit, morale_test
 from taistelukentta.rules.strike_geometry import (
@@ -93,52 +92,37 @@ def pending_strikes(state: GameState) -> list[dict[str, Any]]:
 # --------------------------------------------------------------------------- company links
 
 
-def _module_fn(module: str, name: str) -> Any:
-    """Function ``name`` of rule module ``module``, or None while it does not exist.
-
-    ``import taistelukentta.rules`` loads every plugin, so ``sys.modules`` has the module
-    when it exists (cheap enough for ``legal``); otherwise one import attempt."""
-    full = f"taistelukentta.rules.{module}"
-    mod = sys.modules.get(full)
-    if mod is None:
-        try:
-            mod = importlib.import_module(full)
-        except ModuleNotFoundError:
-            return None
-    return getattr(mod, name, None)
+def _command(cache: ScenarioCache) -> CommandApi | None:
+    """The company command structure, when the game's ruleset has it."""
+    return cache.rules.api(CommandApi)
 
 
-def _company_fn(name: str) -> Any:
-    """A function of the company module, or None while it does not exist yet."""
-    return _module_fn("company", name)
+def _abilities(cache: ScenarioCache) -> AbilitiesApi | None:
+    """Unit abilities and HIDDEN, when the game's ruleset has them."""
+    return cache.rules.api(AbilitiesApi)
 
 
 def commander_seat(state: GameState, side: Side) -> str | None:
     """The seat that commands ``side``: Blue's CO seat (``company.co_seat``; None while the
     company has no commander), Red's GM.
 
-    Fallback while ``rules/company.py`` offers no ``co_seat``: the ``co`` seat."""
+    Without the company module in the game's ruleset: the ``co`` seat."""
     if side == "red":
         return GM_SEAT
-    fn = _company_fn("co_seat")
-    if fn is None:
+    api = _command(cache_for(state))
+    if api is None:
         return "co"
-    seat = fn(state)
-    return seat if isinstance(seat, str) else None
+    return api.co_seat(state)
 
 
 def _commander_unit(state: GameState, side: Side) -> UnitState | None:
     if side == "red":
         return None
-    fn = _company_fn("co_unit")
-    if fn is not None:
-        found = fn(state)
-        if isinstance(found, UnitState):
-            return found
-        if isinstance(found, str):
-            return state.units.get(found)
-        return None
-    # Fallback until company.co_unit exists: the CO seat's leader unit.
+    api = _command(cache_for(state))
+    if api is not None:
+        found = api.co_unit(state)
+        return None if found is None else state.units.get(found)
+    # Without the company module: the CO seat's first unit.
     seat = commander_seat(state, side)
     mine = sorted((u for u in state.units.values() if u.seat == seat), key=lambda u: u.id)
     return mine[0] if mine else None
@@ -147,31 +131,29 @@ def _commander_unit(state: GameState, side: Side) -> UnitState | None:
 def _linked(state: GameState, uid: str) -> bool:
     """The observer's own command link to the CO (R-FD-1, R-LINK-1).
 
-    Fallback until ``company.in_command_link`` exists: always in link."""
-    fn = _company_fn("in_command_link")
-    if fn is None:
-        return True
-    return bool(fn(state, uid))
+    Without the company module: always in link."""
+    api = _command(cache_for(state))
+    return True if api is None else api.in_command_link(state, uid)
 
 
 def _company_cost(state: GameState, seat: str, side: Side, cost: int) -> int:
     """``Plan.cost`` of a company-level order (strike, boost): ``company.company_cost``
     (0 after a field promotion, when the separate company pool pays in ``execute``)."""
-    fn = _company_fn("company_cost") if side == "blue" else None
-    return cost if fn is None else int(fn(state, seat, cost))
+    api = _command(cache_for(state)) if side == "blue" else None
+    return cost if api is None else api.company_cost(state, seat, cost)
 
 
 def _pay_company(tx: Tx, side: Side, cost: int) -> None:
     """Pay from a promoted CO's company pool (``company.pay_company``; no-op before)."""
-    fn = _company_fn("pay_company") if side == "blue" else None
-    if fn is not None:
-        fn(tx, cost)
+    api = _command(tx.cache) if side == "blue" else None
+    if api is not None:
+        api.pay_company(tx, cost)
 
 
 def _commander_kp(state: GameState, seat: str, side: Side) -> int:
     """KP the commander has for company-level orders (``company.company_kp``)."""
-    fn = _company_fn("company_kp") if side == "blue" else None
-    return state.kp.get(seat, 0) if fn is None else int(fn(state))
+    api = _command(cache_for(state)) if side == "blue" else None
+    return state.kp.get(seat, 0) if api is None else api.company_kp(state)
 
 
 def _affordable(state: GameState, seat: str, plan: Plan) -> bool:
@@ -240,18 +222,18 @@ def _needed_contact(cache: ScenarioCache) -> ContactLevel:
 
 def has_ability(cache: ScenarioCache, unit: UnitState, ability_id: str) -> bool:
     """The unit can use ``ability_id`` now: on its card and not disabled by a sniper hit
-    (``abilities.usable_ability``, R-AB-2; the card alone while that does not exist)."""
-    fn = _module_fn("abilities", "usable_ability")
-    if fn is None:
+    (``AbilitiesApi.usable_ability``, R-AB-2; the card alone without the abilities
+    module)."""
+    api = _abilities(cache)
+    if api is None:
         return cache.card(unit).has_ability(ability_id)
-    return fn(cache, unit, ability_id) is not None
+    return api.usable_ability(cache, unit, ability_id) is not None
 
 
 def _is_hidden(tx: Tx, unit: UnitState) -> bool:
-    """HIDDEN (R-MOR-3), owned by the abilities module: ``abilities.is_hidden(unit)``;
-    False while that function does not exist."""
-    fn = _module_fn("abilities", "is_hidden")
-    return bool(fn(unit)) if fn is not None else False
+    """HIDDEN (R-MOR-3), owned by the abilities module (False without it)."""
+    api = _abilities(tx.cache)
+    return api is not None and api.is_hidden(unit)
 
 
 def _check_observer(
@@ -299,9 +281,10 @@ def _hidden_refusal(
     contacts at the aimed cell count (the units the side refers to by id and aims at).
     Returns the first refusal and the side's contacts without the blocked ones."""
     contacts = state.contacts[side]
-    fn = _module_fn("abilities", "hidden_blocks")
-    if fn is None:
+    api = _abilities(cache_for(state))
+    if api is None:
         return None, contacts
+    fn = api.hidden_blocks
     first: tuple[str, str] | None = None
     blocked: set[str] = set()
     for uid, c in sorted(contacts.items()):
@@ -538,13 +521,12 @@ def _direction_succeeds(tx: Tx, observer: UnitState, what: str) -> bool:
 
 def _end_observer_hidden(tx: Tx, uid: str) -> None:
     """R-MOR-3: directing fire is an action not related to hiding, so a HIDDEN observer is
-    HIDDEN no longer (``abilities.end_hidden``; nothing while that does not exist)."""
+    HIDDEN no longer (nothing without the abilities module)."""
     unit = tx.units.get(uid)
-    if unit is None or not _is_hidden(tx, unit):
+    api = _abilities(tx.cache)
+    if unit is None or api is None or not api.is_hidden(unit):
         return
-    fn = _module_fn("abilities", "end_hidden")
-    if fn is not None:
-        fn(tx, uid, "fire_direction")
+    api.end_hidden(tx, uid, "fire_direction")
 
 
 def _store(tx: Tx, ext: dict[str, Any], strike: dict[str, Any]) -> None:

@@ -23,7 +23,7 @@ import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from taistelukentta.rules.orders import Order, OrderKind
 from taistelukentta.rules.registry import HOOK_NAMES, Hooks, OrderHandler, takes_unit
@@ -32,6 +32,8 @@ from taistelukentta.rules.state import GameState, Phase, Side
 if TYPE_CHECKING:
     from taistelukentta.content.scenario import Scenario
     from taistelukentta.rules.context import ScenarioCache
+
+_T = TypeVar("_T")
 
 Extension = Callable[[OrderHandler], OrderHandler]
 """Gets the handler of a kind as built so far and returns the one that replaces it."""
@@ -45,6 +47,9 @@ class RuleModule:
     orders: tuple[OrderHandler, ...] = ()
     extends: tuple[tuple[OrderKind, Extension], ...] = ()
     hooks: tuple[tuple[str, Callable[..., Any]], ...] = ()
+    provides: tuple[object, ...] = ()
+    """What the module offers other modules (typed values of
+    :mod:`taistelukentta.rules.services`), found with :meth:`Ruleset.api`."""
 
 
 class Ruleset:
@@ -59,7 +64,15 @@ class Ruleset:
             raise ValueError(f"a rule module is listed twice: {names}")
         handlers: dict[OrderKind, OrderHandler] = {}
         hooks: dict[str, list[Callable[..., Any]]] = {n: [] for n in HOOK_NAMES}
+        apis: dict[type, object] = {}
         for m in modules:
+            for api in m.provides:
+                if type(api) in apis:
+                    raise ValueError(
+                        f"module {m.name!r} provides a {type(api).__name__}, which an earlier "
+                        "module already provides"
+                    )
+                apis[type(api)] = api
             for h in m.orders:
                 old = handlers.get(h.kind)
                 if old is not None:
@@ -86,6 +99,7 @@ class Ruleset:
         self.module_names: tuple[str, ...] = tuple(names)
         self.handlers: Mapping[OrderKind, OrderHandler] = handlers
         self.hooks = Hooks(**{n: tuple(fns) for n, fns in hooks.items()})
+        self._apis = apis
         self.listing: tuple[OrderHandler, ...] = tuple(
             h for h in handlers.values() if h.legal is not None or h.legal_moves is not None
         )
@@ -112,6 +126,12 @@ class Ruleset:
     def handler(self, kind: OrderKind) -> OrderHandler | None:
         """The handler of ``kind``, or None if no module of this ruleset handles it."""
         return self.handlers.get(kind)
+
+    def api(self, kind: type[_T]) -> _T | None:
+        """What a module of this ruleset offers as ``kind`` (a type of
+        :mod:`taistelukentta.rules.services`), or None when no module provides it."""
+        found = self._apis.get(kind)
+        return found if isinstance(found, kind) else None
 
     def has(self, module: str) -> bool:
         """Whether module ``module`` is in play."""
@@ -152,12 +172,15 @@ class Ruleset:
     def context(self, scenario: Scenario) -> ScenarioCache:
         """The caches of this ruleset for ``scenario``: kept on the scenario object (they
         live and die with it), one per ruleset."""
+        found: ScenarioCache | None = scenario.rule_caches.get(self)
+        if found is not None and found.scenario is scenario:
+            return found
+        return self._new_context(scenario)
+
+    def _new_context(self, scenario: Scenario) -> ScenarioCache:
         from taistelukentta.rules.context import ScenarioCache
 
         store = scenario.rule_caches
-        found: ScenarioCache | None = store.get(self)
-        if found is not None and found.scenario is scenario:
-            return found
         with self._lock:
             found = store.get(self)
             if found is None or found.scenario is not scenario:

@@ -213,11 +213,11 @@ _BLUE_SEATS = "state.blue_seats"
 def _blue_seat_ids(scenario: Scenario) -> tuple[str, ...]:
     """The Blue seat ids of a scenario (immutable), kept with the scenario object."""
     store = scenario.rule_caches
-    hit: tuple[str, ...] | None = store.get(_BLUE_SEATS)
-    if hit is None:
-        hit = tuple(s.id for s in scenario.blue.seats)
+    hit: tuple[Scenario, tuple[str, ...]] | None = store.get(_BLUE_SEATS)
+    if hit is None or hit[0] is not scenario:
+        hit = (scenario, tuple(s.id for s in scenario.blue.seats))
         store[_BLUE_SEATS] = hit
-    return hit
+    return hit[1]
 
 
 @dataclass(frozen=True, slots=True)
@@ -357,8 +357,6 @@ class GameState:
     ruleset: Ruleset | None = field(default=None, repr=False)
     """The rules the game plays with (None: the default ruleset); never serialised, never
     part of the hash."""
-    memo: dict[str, Any] = field(default_factory=dict, repr=False)
-    """Derived lookups computed on demand (never serialised, never part of the hash)."""
 
     # -- queries ----------------------------------------------------------------------------
 
@@ -400,16 +398,11 @@ class GameState:
         return None
 
     def occupancy(self) -> Mapping[Cell, tuple[str, ...]]:
-        """Unit ids per occupied cell (cached per state)."""
-        occ = self.memo.get("occupancy")
-        if occ is None:
-            built: dict[Cell, tuple[str, ...]] = {}
-            for u in self.units.values():
-                built[u.cell] = (*built.get(u.cell, ()), u.id)
-            self.memo["occupancy"] = built
-            occ = built
-        result: Mapping[Cell, tuple[str, ...]] = occ
-        return result
+        """Unit ids per occupied cell (worked out at each call)."""
+        built: dict[Cell, tuple[str, ...]] = {}
+        for u in self.units.values():
+            built[u.cell] = (*built.get(u.cell, ()), u.id)
+        return built
 
     # -- serialisation ------------------------------------------------------------------------
 
