@@ -161,3 +161,12 @@ def test_order_validates_its_shape() -> None:
     with pytest.raises(InvalidOrderError):
         Order(OrderKind.FIRE, "1R1", (1, 1), "R1")
     assert str(Order.attack("A", "B", (1, 2))) == "attack A B from 1,2"
+
+
+@pytest.mark.parametrize("cell", ["11,᱘", "١٢,7", "12,７", "²,3"])
+def test_cells_take_ascii_digits_only(cell: str) -> None:
+    """Other scripts' digits are refused by name (Python's int would read them)."""
+    with pytest.raises(InvalidOrderError) as info:
+        parse_order(f"move 2R2 {cell}")
+    assert cell in info.value.en and "digits 0-9" in info.value.en
+    assert "numeroilla 0-9" in info.value.fi

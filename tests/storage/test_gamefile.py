@@ -22,7 +22,7 @@ def test_round_trip(
     tmp_path_factory: pytest.TempPathFactory, seed: int, entries: list[OrderEntry]
 ) -> None:
     path = tmp_path_factory.mktemp("g") / "game.json"
-    rec = GameRecord("demo", seed, entries, {"turn": 1}, "abc")
+    rec = GameRecord("demo", seed, entries, None, "abc")
     save_game(path, rec)
     back = load_game(path)
     assert back == rec

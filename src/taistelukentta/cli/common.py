@@ -8,6 +8,7 @@ from typing import Any, NoReturn
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from taistelukentta.errors import TkError
 from taistelukentta.i18n import get_language, tr
@@ -19,7 +20,7 @@ err_console = Console(stderr=True)
 def fail(message: str, code: int = 2) -> NoReturn:
     """Print ``message`` to stderr and exit with ``code`` (2 = bad input)."""
     err_console.print(
-        f"[bold red]{tr('Virhe', 'Error')}:[/] {message}", highlight=False, soft_wrap=True
+        f"[bold red]{tr('Virhe', 'Error')}:[/] {escape(message)}", highlight=False, soft_wrap=True
     )
     raise typer.Exit(code)
 
@@ -37,15 +38,15 @@ def print_json(obj: Any) -> None:
 def parse_cell(text: str, option: str) -> tuple[int, int]:
     """Parse ``X,Y`` into a cell; a bad value exits 2 naming the option."""
     parts = text.split(",")
-    if len(parts) != 2:
+    if not text.isascii() or len(parts) != 2:
         fail(
             tr(
-                f"{option}: odotettiin muotoa X,Y, saatiin {text!r}",
-                f"{option}: expected X,Y, got {text!r}",
+                f"{option}: odotettiin muotoa X,Y (numerot 0-9), saatiin {text!r}",
+                f"{option}: expected X,Y (digits 0-9), got {text!r}",
             )
         )
     try:
-        return int(parts[0]), int(parts[1])
+        return int(parts[0].strip()), int(parts[1].strip())
     except ValueError:
         fail(
             tr(

@@ -9,7 +9,8 @@ master) sees everything.
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import ExitStack, contextmanager
 from fractions import Fraction
 from pathlib import Path
 from typing import Annotated, Any
@@ -48,6 +49,8 @@ from taistelukentta.storage.gamefile import load_game
 from taistelukentta.storage.session import (
     GameSession,
     create_game,
+    locked_game,
+    log_difference,
     open_game,
     replay_record,
 )
@@ -129,6 +132,17 @@ def _open(path: Path) -> GameSession:
         return open_game(path)
     except TkError as exc:
         fail_error(exc)
+
+
+@contextmanager
+def _locked(path: Path) -> Iterator[GameSession]:
+    """The game opened under its lock (held until the block ends); errors exit cleanly."""
+    with ExitStack() as stack:
+        try:
+            session = stack.enter_context(locked_game(path))
+        except TkError as exc:
+            fail_error(exc)
+        yield session
 
 
 def _seat_for(state: GameState, who: str) -> str:
@@ -608,14 +622,14 @@ def order_cmd(
     json_out: JsonFlag = False,
 ) -> None:
     """Anna yksi käsky ja tallenna / give one order, save, print what the seat sees."""
-    session = _open(game)
-    seat = _seat_for(session.state, who)
-    side = _side_of(session.state, seat)
-    try:
-        order = parse_order(text)  # parsed once: the session records it, JSON echoes it
-        events = session.give(seat, order)
-    except TkError as exc:
-        fail_error(exc)
+    with _locked(game) as session:
+        seat = _seat_for(session.state, who)
+        side = _side_of(session.state, seat)
+        try:
+            order = parse_order(text)  # parsed once: the session records it, JSON echoes it
+            events = session.give(seat, order)
+        except TkError as exc:
+            fail_error(exc)
     seen = redact(events, side, session.scenario)
     state = session.state
     if json_out:
@@ -681,6 +695,16 @@ def replay_cmd(game: GameArg, json_out: JsonFlag = False) -> None:
                 tr(
                     "tallennettu tila ei vastaa käskyistä syntyvää tilaa (tiedostoa on muokattu?)",
                     "the saved state is not the state the orders lead to (was the file edited?)",
+                )
+            )
+        where = log_difference(record, state)
+        if where is not None:
+            problems.append(
+                tr(
+                    f"{game}: {where}: tallennettu tapahtumaloki poikkeaa käskyistä "
+                    "syntyvästä (tiedostoa on muokattu?)",
+                    f"{game}: {where}: the saved event log differs from the one the orders "
+                    "give (was the file edited?)",
                 )
             )
     ok = not problems

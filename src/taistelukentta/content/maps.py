@@ -23,6 +23,7 @@ has the same shape as ``terrain``. Without a terrain table the bundled one is us
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -31,7 +32,7 @@ from taistelukentta.content.loader import find_line, parse_toml, read_toml
 from taistelukentta.content.terrain import default_terrain
 from taistelukentta.errors import DataError
 from taistelukentta.grid.gamemap import GameMap
-from taistelukentta.grid.terrain import TerrainTable
+from taistelukentta.grid.terrain import MapLimits, TerrainTable
 
 _MAP_KEYS = ("name", "terrain", "legend", "elevation")
 _MAX_PROBLEMS = 20
@@ -73,6 +74,24 @@ def _split_rows(value: str) -> list[tuple[int, str]]:
     return lines
 
 
+_INT_TOKEN = re.compile(r"^-?[0-9]+$")
+
+
+def _size_problem(height: int, width: int, limits: MapLimits) -> str | None:
+    """Why a map of this size is refused ([map_limits] in terrain.toml), or None."""
+    if width > limits.max_width or height > limits.max_height:
+        return (
+            f"the map is {width}×{height} cells; at most {limits.max_width}×"
+            f"{limits.max_height} ([map_limits] in terrain.toml)"
+        )
+    if width * height > limits.max_cells:
+        return (
+            f"the map has {width * height} cells; at most {limits.max_cells} "
+            "([map_limits] max_cells in terrain.toml)"
+        )
+    return None
+
+
 def map_from_data(
     data: Mapping[str, Any],
     source: str,
@@ -85,6 +104,7 @@ def map_from_data(
     ``text`` (the TOML source, if any) lets errors name lines.
     """
     table = terrain if terrain is not None else default_terrain()
+    limits = table.limits
     problems: list[str] = []
 
     def at(*loc: str) -> str:
@@ -138,6 +158,9 @@ def map_from_data(
         if not lines:
             problems.append(f"{at('terrain')}: the map has no rows")
         width = len(lines[0][1]) if lines else 0
+        too_big = _size_problem(len(lines), max((len(r) for _, r in lines), default=0), limits)
+        if too_big is not None:
+            raise DataError(source, [f"{at('terrain')}: {too_big}"])
         for r, (off, row) in enumerate(lines):
             if len(row) != width:
                 problems.append(
@@ -170,6 +193,21 @@ def map_from_data(
             for r, (off, row) in enumerate(elines):
                 values: list[int] = []
                 for c, tok in enumerate(row.split()):
+                    if not _INT_TOKEN.match(tok):
+                        problems.append(
+                            f"{cell_at('elevation', first, off, r, c)}: {tok[:24]!r} is not a "
+                            f"whole number (digits 0-9, optional minus sign)"
+                        )
+                        values.append(0)
+                        continue
+                    if len(tok.lstrip("-")) > 12 or abs(int(tok)) > limits.max_elevation:
+                        problems.append(
+                            f"{cell_at('elevation', first, off, r, c)}: {tok[:24]} is out of "
+                            f"range (at most ±{limits.max_elevation}, [map_limits] "
+                            f"max_elevation in terrain.toml)"
+                        )
+                        values.append(0)
+                        continue
                     try:
                         values.append(int(tok))
                     except ValueError:

@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from taistelukentta.content.loader import data_path, find_line, load_model
 from taistelukentta.errors import DataError
-from taistelukentta.grid.terrain import TerrainTable, TerrainType
+from taistelukentta.grid.terrain import MapLimits, TerrainTable, TerrainType
 
 _ID_RE = re.compile(r"^[a-z][a-z0-9_]*$")
 
@@ -42,11 +42,21 @@ class _TerrainEntry(BaseModel):
         return self
 
 
+class _MapLimits(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    max_width: int = Field(default=1000, ge=1)
+    max_height: int = Field(default=1000, ge=1)
+    max_cells: int = Field(default=1_000_000, ge=1)
+    max_elevation: int = Field(default=100_000, ge=0)
+
+
 class _TerrainFile(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     terrain: dict[str, _TerrainEntry] = Field(min_length=1)
     legend: dict[str, list[str]] = Field(default_factory=dict)
+    map_limits: _MapLimits = Field(default_factory=_MapLimits)
 
 
 def load_terrain(path: Path | str | None = None) -> TerrainTable:
@@ -93,7 +103,7 @@ def load_terrain(path: Path | str | None = None) -> TerrainTable:
         legend[char] = tuple(features)
     if problems:
         raise DataError(str(p), problems)
-    return TerrainTable(types, legend)
+    return TerrainTable(types, legend, MapLimits(**model.map_limits.model_dump()))
 
 
 @cache

@@ -35,12 +35,29 @@ class TerrainType:
         return self.move_cost is None
 
 
+@dataclass(frozen=True, slots=True)
+class MapLimits:
+    """How large a map may be (``[map_limits]`` of terrain.toml): a bigger map is refused
+    with an error naming the limit, before any grid is built."""
+
+    max_width: int = 1000
+    max_height: int = 1000
+    max_cells: int = 1_000_000
+    max_elevation: int = 100_000
+    """Largest elevation (contour lines) a cell may have, up or down."""
+
+
 class TerrainTable:
     """Every terrain type by id, plus the default map legend (character → features)."""
 
     def __init__(
-        self, types: list[TerrainType], legend: dict[str, tuple[str, ...]] | None = None
+        self,
+        types: list[TerrainType],
+        legend: dict[str, tuple[str, ...]] | None = None,
+        limits: MapLimits | None = None,
     ) -> None:
+        self.limits = limits if limits is not None else MapLimits()
+        """The map-size and elevation limits (``[map_limits]``)."""
         self._types = {t.id: t for t in types}
         default: dict[str, tuple[str, ...]] = {t.char: (t.id,) for t in types}
         default.update(legend or {})
@@ -116,4 +133,4 @@ class TerrainTable:
             )
             for t in self._types.values()
         ]
-        return TerrainTable(types, dict(self.legend))
+        return TerrainTable(types, dict(self.legend), self.limits)

@@ -176,7 +176,8 @@ _SEAT_KINDS = frozenset({OrderKind.TRANSFER, OrderKind.RESTORE, OrderKind.PROMOT
 _WORD_RE = re.compile(r"^[a-z0-9_\-]{1,32}$")
 
 UNIT_ID = re.compile(r"^[A-Za-z0-9_\-]{1,24}$")
-_CELL = re.compile(r"^(\d{1,4}),(\d{1,4})$")
+_CELL = re.compile(r"^([0-9]{1,4}),([0-9]{1,4})$")
+"""A cell: ASCII digits only (``int`` would read other scripts' digits too)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -504,6 +505,13 @@ def format_order(order: Order) -> str:
 
 def _parse_cell(token: str, text: str) -> Cell:
     m = _CELL.match(token)
+    if m is None and not token.isascii():
+        raise InvalidOrderError(
+            f"order {text!r}: {token!r} is not a cell: write coordinates with the digits "
+            "0-9 (such as 12,7)",
+            f"käsky {text!r}: {token!r} ei ole ruutu: kirjoita koordinaatit numeroilla 0-9 "
+            "(esim. 12,7)",
+        )
     if m is None:
         raise InvalidOrderError(
             f"order {text!r}: {token!r} is not a cell (expected X,Y such as 12,7)",

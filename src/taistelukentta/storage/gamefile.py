@@ -8,22 +8,39 @@ the same place. The file is the game master's: it holds the secret seed.
 Dice schemes (``"dice"``): ``"hmac-sha256"`` with ``"seed"`` as 64 hex digits (every new
 game); absent or ``"mt19937"`` with an integer ``"seed"`` (games made before, which replay
 exactly as they did).
-Writes go to a temporary file in the same folder, are flushed to disk and then renamed over
-the old file, so an interrupted write never leaves a half-written game.
+
+Reading validates the whole file (:mod:`taistelukentta.storage.schema`) and checks the event
+log against its own hash (``log_hash``). Writes hold a lock on the game (:func:`game_lock`),
+may check that the file is still the one the writer read (a stale writer gets an error, never
+a lost order), go to a temporary file in the same folder, are flushed to disk, renamed over
+the old file (keeping its mode) and the folder is flushed too: an interrupted write never
+leaves a half-written game, and the next save removes a killed save's temporary file.
 """
 
 from __future__ import annotations
 
+import fcntl
+import glob
+import hashlib
 import json
 import os
+import stat
 import tempfile
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from taistelukentta.content.loader import read_text
 from taistelukentta.dice.roller import HMAC_SCHEME, LEGACY_SCHEME, SEED_BYTES, Seed
-from taistelukentta.errors import DataError
+from taistelukentta.errors import DataError, TkError
+from taistelukentta.storage.schema import (
+    MAX_FILE_BYTES,
+    JsonProblem,
+    check_game_document,
+    parse_json,
+)
 
 FORMAT = "tk20-game"
 VERSION = 1
@@ -65,27 +82,35 @@ class GameRecord:
             "human": self.human,
             "orders": [{"seat": o.seat, "order": o.order} for o in self.orders],
             "state_hash": self.state_hash,
+            "log_hash": log_hash(self.state),
             "state": self.state,
         }
         return json.dumps(doc, ensure_ascii=False, indent=1) + "\n"
 
 
+def log_hash(state: dict[str, Any] | None) -> str | None:
+    """sha256 of the canonical JSON of a saved state's event log (None without a state).
+
+    The engine's :meth:`GameState.state_hash` leaves the log out (``event_count`` and the
+    dice state pin where the game stands); the file keeps this second hash so that an edited
+    log — a changed die, a redacted copy made to show more — is caught on opening too."""
+    if state is None:
+        return None
+    text = json.dumps(state.get("events", []), sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
 def parse_game(text: str, source: str) -> GameRecord:
-    """Parse a game file's text; any problem becomes a DataError naming ``source``."""
+    """Parse and validate a game file's text in full (:mod:`~taistelukentta.storage.schema`);
+    any problem becomes a DataError naming ``source`` and where in it."""
     try:
-        doc = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise DataError(source, [f"not valid JSON: {exc}"]) from None
-    problems: list[str] = []
-    if not isinstance(doc, dict):
-        raise DataError(source, ["(top level): expected a JSON object"])
-    if doc.get("format") != FORMAT:
-        problems.append(f"format: expected {FORMAT!r}, got {doc.get('format')!r}")
-    if doc.get("version") != VERSION:
-        problems.append(f"version: expected {VERSION}, got {doc.get('version')!r}")
-    scenario = doc.get("scenario")
-    if not isinstance(scenario, str) or not scenario:
-        problems.append("scenario: expected a scenario id or path")
+        doc = parse_json(text)
+    except JsonProblem as exc:
+        raise DataError(source, [str(exc)]) from None
+    problems = check_game_document(doc)
+    if problems:
+        raise DataError(source, problems)
+    assert isinstance(doc, dict)
     dice = doc.get("dice", LEGACY_SCHEME)
     raw_seed = doc.get("seed")
     seed: Seed | None = None
@@ -95,63 +120,154 @@ def parse_game(text: str, source: str) -> GameRecord:
         except ValueError:
             seed = None
         if seed is None or len(seed) != SEED_BYTES:
-            seed = None
-            problems.append(f"seed: expected {2 * SEED_BYTES} hex digits (dice {HMAC_SCHEME!r})")
-    elif dice == LEGACY_SCHEME:
-        if not isinstance(raw_seed, int) or isinstance(raw_seed, bool):
-            problems.append("seed: expected an integer")
-        else:
-            seed = raw_seed
+            raise DataError(
+                source, [f"seed: expected {2 * SEED_BYTES} hex digits (dice {HMAC_SCHEME!r})"]
+            )
+    elif isinstance(raw_seed, int):
+        seed = raw_seed
     else:
-        problems.append(f"dice: expected {HMAC_SCHEME!r} or {LEGACY_SCHEME!r}, got {dice!r}")
-    orders_raw = doc.get("orders", [])
-    orders: list[OrderEntry] = []
-    if not isinstance(orders_raw, list):
-        problems.append("orders: expected a list")
-    else:
-        for i, item in enumerate(orders_raw):
-            if (
-                not isinstance(item, dict)
-                or not isinstance(item.get("seat"), str)
-                or not isinstance(item.get("order"), str)
-            ):
-                problems.append(f"orders[{i}]: expected {{'seat': str, 'order': str}}")
-                continue
-            orders.append(OrderEntry(item["seat"], item["order"]))
+        raise DataError(source, [f"seed: expected an integer (dice {LEGACY_SCHEME!r})"])
+    orders = [OrderEntry(o["seat"], o["order"]) for o in doc.get("orders", [])]
     state = doc.get("state")
-    if state is not None and not isinstance(state, dict):
-        problems.append("state: expected an object or null")
-    state_hash = doc.get("state_hash")
-    if state_hash is not None and not isinstance(state_hash, str):
-        problems.append("state_hash: expected a string or null")
-    human = doc.get("human")
-    if human is not None and human not in ("blue", "red"):
-        problems.append(f"human: expected 'blue', 'red' or null, got {human!r}")
-    if problems:
-        raise DataError(source, problems)
-    assert isinstance(scenario, str) and seed is not None
-    return GameRecord(scenario, seed, orders, state, state_hash, human)
+    recorded_log = doc.get("log_hash")
+    if state is not None and recorded_log is not None and recorded_log != log_hash(state):
+        raise DataError(
+            source,
+            [
+                "state.events: the event log does not match its hash (log_hash; the file "
+                "was edited?); `tk20 replay` checks the orders"
+            ],
+        )
+    return GameRecord(doc["scenario"], seed, orders, state, doc.get("state_hash"), doc.get("human"))
 
 
 def load_game(path: Path | str) -> GameRecord:
     """Read a game file."""
-    p = Path(path)
-    return parse_game(read_text(p), str(p))
+    return load_game_versioned(path)[0]
 
 
-def save_game(path: Path | str, record: GameRecord) -> None:
-    """Write a game file atomically (temp file in the same folder, fsync, rename)."""
+def load_game_versioned(path: Path | str) -> tuple[GameRecord, str]:
+    """Read a game file: its record and its :func:`file_version` (of the same bytes)."""
     p = Path(path)
-    folder = p.parent if str(p.parent) else Path(".")
+    try:
+        with p.open("rb") as fh:
+            data = fh.read(MAX_FILE_BYTES + 1)
+    except FileNotFoundError:
+        raise DataError(str(p), ["file not found"]) from None
+    except OSError as exc:
+        raise DataError(str(p), [f"cannot read file: {exc.strerror or exc}"]) from None
+    if len(data) > MAX_FILE_BYTES:
+        raise DataError(str(p), [f"the file is larger than {MAX_FILE_BYTES} bytes"])
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise DataError(str(p), [f"cannot read file: not UTF-8 text (byte {exc.start})"]) from None
+    return parse_game(text, str(p)), hashlib.sha256(data).hexdigest()
+
+
+def file_version(path: Path) -> str | None:
+    """What a writer checks under the lock: sha256 of the file's bytes (None: no file)."""
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except FileNotFoundError:
+        return None
+
+
+class StaleGameError(TkError):
+    """The game file changed on disk after it was read: the write would lose an order."""
+
+
+@contextmanager
+def game_lock(path: Path | str) -> Iterator[None]:
+    """Hold an exclusive lock for the game file ``path`` (``flock`` on its folder).
+
+    Every writer of a game file reads, checks and writes it under this lock, so two
+    commands giving orders to one game at once run one after the other. The folder is
+    locked (not the file, which each save replaces by a rename) and no lock file is left
+    behind."""
+    folder = Path(path).parent
     folder.mkdir(parents=True, exist_ok=True)
+    key = str(folder.resolve())
+    with _HELD_GUARD:
+        held = _HELD.get(key)
+    if held is not None and held[0] == threading.get_ident():
+        yield  # this thread holds it already (re-entered)
+        return
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        with _HELD_GUARD:
+            _HELD[key] = (threading.get_ident(), fd)
+        try:
+            yield
+        finally:
+            with _HELD_GUARD:
+                del _HELD[key]
+    finally:
+        os.close(fd)  # closing the descriptor releases the lock
+
+
+_HELD: dict[str, tuple[int, int]] = {}
+"""Folders this process holds the game lock of: thread id and descriptor (re-entry)."""
+_HELD_GUARD = threading.Lock()
+
+
+def _clean_temps(p: Path) -> None:
+    """Remove temp files earlier saves of ``p`` left (a killed process); call under the lock."""
+    for stale in p.parent.glob(f".{glob.escape(p.name)}.*.tmp"):
+        stale.unlink(missing_ok=True)
+
+
+def _new_file_mode() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
+def save_game(path: Path | str, record: GameRecord, *, expect: str | bool | None = False) -> str:
+    """Write a game file atomically and durably: under :func:`game_lock`, a temp file in
+    the same folder (mode of the old file kept), fsync, rename, fsync of the folder.
+
+    ``expect``: the :func:`file_version` the caller read the file at (None = it did not
+    exist); if the file on disk is now another, nothing is written and StaleGameError is
+    raised. ``False`` (default) skips the check — for callers already holding the lock.
+    Returns the new file version."""
+    p = Path(path)
+    with game_lock(p):
+        if expect is not False:
+            now = file_version(p)
+            if now != expect:
+                raise StaleGameError(
+                    f"{p}: the game was changed by another command since it was read "
+                    "(order not saved; open the game again and repeat the order)",
+                    f"{p}: peliä on muutettu toisella komennolla sen lukemisen jälkeen "
+                    "(käskyä ei tallennettu; avaa peli uudelleen ja toista käsky)",
+                )
+        return _write(p, record)
+
+
+def _write(p: Path, record: GameRecord) -> str:
+    folder = p.parent
+    _clean_temps(p)
+    try:
+        mode = stat.S_IMODE(p.stat().st_mode)
+    except FileNotFoundError:
+        mode = _new_file_mode()
     data = record.to_json().encode("utf-8")
     fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=folder)
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
+            os.fchmod(fh.fileno(), mode)
             os.fsync(fh.fileno())
         os.replace(tmp, p)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+    dir_fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(dir_fd)
+    finally:
+        os.close(dir_fd)
+    return hashlib.sha256(data).hexdigest()

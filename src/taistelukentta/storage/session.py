@@ -11,7 +11,8 @@ Opening a game uses the saved state (fast) after checking it against its recorde
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,7 +21,14 @@ from taistelukentta.dice.roller import Seed
 from taistelukentta.errors import ArgumentError, DataError, TkError
 from taistelukentta.rules import Event, GameState, Order, apply, format_order, new_game
 from taistelukentta.rules.orders import parse_order
-from taistelukentta.storage.gamefile import GameRecord, OrderEntry, load_game, save_game
+from taistelukentta.storage.gamefile import (
+    GameRecord,
+    OrderEntry,
+    file_version,
+    game_lock,
+    load_game_versioned,
+    save_game,
+)
 
 
 @dataclass
@@ -31,6 +39,9 @@ class GameSession:
     record: GameRecord
     scenario: Scenario
     state: GameState
+    version: str | None = None
+    """The file's :func:`~taistelukentta.storage.gamefile.file_version` when read or last
+    written; a save checks it under the lock (a stale session gets StaleGameError)."""
 
     def give(self, seat: str, order: Order | str) -> list[Event]:
         """Apply one order of ``seat`` (an Order or notation), record it and save.
@@ -53,7 +64,7 @@ class GameSession:
         """Write the record with the current state and its hash (atomically)."""
         self.record.state = self.state.to_dict()
         self.record.state_hash = self.state.state_hash()
-        save_game(self.path, self.record)
+        self.version = save_game(self.path, self.record, expect=self.version)
 
 
 def scenario_ref(name_or_path: str) -> str:
@@ -91,7 +102,14 @@ def create_game(
         )
     record = GameRecord(scenario_ref(scenario_name), seed, human=human)
     session = GameSession(target, record, scenario, new_game(scenario, seed))
-    session.save()
+    with game_lock(target):
+        session.version = file_version(target)
+        if session.version is not None and not overwrite:
+            raise ArgumentError(
+                f"{target} already exists (choose another --out or remove it)",
+                f"{target} on jo olemassa (valitse toinen --out tai poista tiedosto)",
+            )
+        session.save()
     return session
 
 
@@ -117,6 +135,9 @@ def saved_state(record: GameRecord, scenario: Scenario, source: str) -> GameStat
     if record.state is None:
         raise DataError(source, ["state: no saved state (run `tk20 replay` to rebuild it)"])
     state = GameState.from_dict(record.state, scenario)
+    problems = state_problems(state, scenario)
+    if problems:
+        raise DataError(source, problems)
     if record.state_hash != state.state_hash():
         raise DataError(
             source,
@@ -128,13 +149,103 @@ def saved_state(record: GameRecord, scenario: Scenario, source: str) -> GameStat
     return state
 
 
+def state_problems(state: GameState, scenario: Scenario) -> list[str]:
+    """What in a saved state cannot belong to ``scenario`` (units, cells, seats), one line
+    each naming where; empty when it fits."""
+    placed = {
+        u.id: (u.card, seat.id, "blue") for seat in scenario.blue.seats for u in seat.units
+    } | {u.id: (u.card, bg.id, "red") for bg in scenario.red.battle_groups for u in bg.units}
+    problems: list[str] = []
+    for i, unit in enumerate(state.units.values()):
+        where = f"state.units[{i}] ({unit.id})"
+        start = placed.get(unit.id)
+        if start is None:
+            problems.append(f"{where}: no such unit in scenario {scenario.id!r}")
+            continue
+        if unit.card not in scenario.cards or unit.side != start[2]:
+            problems.append(f"{where}: card/side differ from the scenario's")
+        if state.side_of_seat(unit.seat) != unit.side:
+            problems.append(f"{where}.seat: {unit.seat!r} is not a seat of its side")
+        if not scenario.map.in_bounds(unit.cell):
+            problems.append(f"{where}.cell: {unit.cell[0]},{unit.cell[1]} is off the map")
+        if unit.strength > unit.max_strength:
+            problems.append(f"{where}.strength: more than its maximum")
+    for side in ("blue", "red"):
+        for uid, contact in state.contacts[side].items():
+            if uid not in placed:
+                problems.append(f"state.contacts.{side}.{uid}: no such unit")
+            if contact.cell is not None and not scenario.map.in_bounds(contact.cell):
+                problems.append(f"state.contacts.{side}.{uid}.cell: off the map")
+    for seat in state.kp:
+        if seat != "company" and state.side_of_seat(seat) is None:
+            problems.append(f"state.kp.{seat}: no such seat")
+    for seat in state.done:
+        if state.side_of_seat(seat) is None:
+            problems.append(f"state.done: no such seat {seat!r}")
+    return problems
+
+
+def read_game(path: Path | str) -> tuple[GameRecord, str]:
+    """A game file's record and its version (read once: the version is of these bytes)."""
+    return load_game_versioned(path)
+
+
 def open_game(path: Path | str) -> GameSession:
     """Open a game file: its saved state (checked), or a replay when it has none."""
     p = Path(path)
-    record = load_game(p)
+    record, version = read_game(p)
     if record.state is None:
         scenario, state = replay_record(record, str(p))
     else:
         scenario = load_scenario(record.scenario)
         state = saved_state(record, scenario, str(p))
-    return GameSession(p, record, scenario, state)
+    return GameSession(p, record, scenario, state, version)
+
+
+@contextmanager
+def locked_game(path: Path | str) -> Iterator[GameSession]:
+    """Open a game under its lock and keep the lock until the block ends: commands that
+    read, change and save a game (``tk20 order``) run one after another, never losing an
+    order to a writer that read the file before them."""
+    with game_lock(path):
+        yield open_game(path)
+
+
+def _first_difference(a: object, b: object, where: str) -> str | None:
+    """The path of the first place two JSON values differ (None when equal)."""
+    if type(a) is not type(b):
+        return where
+    if isinstance(a, dict) and isinstance(b, dict):
+        for key in sorted(set(a) | set(b), key=str):
+            if key not in a or key not in b:
+                return f"{where}.{key}"
+            found = _first_difference(a[key], b[key], f"{where}.{key}")
+            if found is not None:
+                return found
+        return None
+    if isinstance(a, list) and isinstance(b, list):
+        for i, (x, y) in enumerate(zip(a, b, strict=False)):
+            found = _first_difference(x, y, f"{where}[{i}]")
+            if found is not None:
+                return found
+        return None if len(a) == len(b) else f"{where} (length)"
+    return None if a == b else where
+
+
+def log_difference(record: GameRecord, replayed: GameState) -> str | None:
+    """Where the saved event log first differs from the one the replay produced, as a
+    path into the file (``state.events[41].data.rolls[0].dice[0]``); None when the same.
+
+    The log is what each side was told (dice included): a replay that reaches the same
+    state by the same orders must tell the same story, event by event."""
+    if record.state is None:
+        return None
+    saved = record.state.get("events", [])
+    fresh = [e.to_dict() for e in replayed.events]
+    for i, (mine, theirs) in enumerate(zip(saved, fresh, strict=False)):
+        where = _first_difference(mine, theirs, f"state.events[{i}]")
+        if where is not None:
+            return where
+    if len(saved) != len(fresh):
+        return "state.events (length)"
+    return None

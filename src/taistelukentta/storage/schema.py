@@ -1,0 +1,461 @@
+"""The shape of a game file, checked in full before anything reads it.
+
+A game file comes from disk, where anything can happen to it: a truncated write, an editor,
+a hand "fix", a fuzzer. :func:`parse_json` reads the text safely (no recursion blow-up, no
+giant integers, no NaN); :func:`check_game_document` validates the whole document against
+the pydantic models below — the header, every order, the saved state, every unit, contact
+and event (each side's copy of it included) and every dice record in it — and turns every
+mismatch into one line naming where it is (``state.events[12].visible``). Nothing past this
+point needs to guard against a wrong type.
+
+The models validate only; the engine still builds its own values from the (now trusted)
+plain data. Unknown keys are allowed where rule modules and future versions add their own
+(``data`` of an event, a module's ``ext`` slot); the known keys are typed wherever they
+appear.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    StrictStr,
+)
+from pydantic import ValidationError as PydanticValidationError
+
+from taistelukentta.content.loader import format_loc
+
+MAX_DEPTH = 48
+"""Deepest nesting of lists/objects a game file may have (the engine writes at most ~8)."""
+MAX_INT_DIGITS = 100
+"""Longest integer a game file may hold, in digits (a 256-bit seed has 78; Python refuses
+to read integers beyond 4 300 digits at all)."""
+MAX_FILE_BYTES = 256 * 1024 * 1024
+"""A game file larger than this is refused before it is read."""
+
+
+class JsonProblem(ValueError):
+    """The text is not JSON a game file can hold; the message says where and why."""
+
+
+def _parse_int(text: str) -> int:
+    digits = len(text.lstrip("-"))
+    if digits > MAX_INT_DIGITS:
+        raise JsonProblem(f"an integer with {digits} digits (at most {MAX_INT_DIGITS} allowed)")
+    return int(text)
+
+
+def _parse_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise JsonProblem(f"a number out of range: {text[:20]}")
+    return value
+
+
+def _parse_constant(text: str) -> Any:
+    raise JsonProblem(f"{text} is not allowed in a game file")
+
+
+def _depth(doc: Any) -> int:
+    """Nesting depth of parsed JSON, without recursion."""
+    deepest = 0
+    stack: list[tuple[Any, int]] = [(doc, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, dict):
+            deepest = max(deepest, depth)
+            stack.extend((v, depth + 1) for v in value.values())
+        elif isinstance(value, list):
+            deepest = max(deepest, depth)
+            stack.extend((v, depth + 1) for v in value)
+    return deepest
+
+
+def _nesting_of_text(text: str) -> int:
+    """Deepest bracket nesting of JSON text (strings skipped), counted without parsing."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+                if deepest > MAX_DEPTH:
+                    return deepest
+        elif ch in "]}":
+            depth -= 1
+    return deepest
+
+
+def parse_json(text: str) -> Any:
+    """Parse game-file JSON; JsonProblem (a clear one-line reason) for anything unsafe."""
+    if _nesting_of_text(text) > MAX_DEPTH:
+        raise JsonProblem(f"nested deeper than {MAX_DEPTH} levels")
+    try:
+        return json.loads(
+            text,
+            parse_int=_parse_int,
+            parse_float=_parse_float,
+            parse_constant=_parse_constant,
+        )
+    except JsonProblem:
+        raise
+    except json.JSONDecodeError as exc:
+        raise JsonProblem(f"not valid JSON: {exc}") from None
+    except (ValueError, RecursionError) as exc:  # pragma: no cover - guarded above
+        raise JsonProblem(f"not valid JSON: {exc}") from None
+
+
+# -- models ---------------------------------------------------------------------------------
+
+_LOOSE = ConfigDict(extra="allow", strict=True)
+_CLOSED = ConfigDict(extra="forbid", strict=True)
+
+NonNegInt = Annotated[StrictInt, Field(ge=0)]
+CellModel = Annotated[list[StrictInt], Field(min_length=2, max_length=2)]
+SideName = Literal["blue", "red"]
+Json = Any
+
+
+class RollModel(BaseModel):
+    """One die roll record (``RollRecord.to_dict``)."""
+
+    model_config = _LOOSE
+    seq: StrictInt
+    purpose: StrictStr
+    expr: StrictStr
+    dice: list[StrictInt]
+    kept: list[StrictInt]
+    modifier: StrictInt
+    total: StrictInt
+    secret: StrictBool = False
+
+
+class OrderModel(BaseModel):
+    """One recorded order."""
+
+    model_config = _CLOSED
+    seat: Annotated[StrictStr, Field(min_length=1, max_length=40)]
+    order: Annotated[StrictStr, Field(min_length=1, max_length=4000)]
+
+
+UnitRef = StrictStr | dict[StrictStr, Json] | None
+
+
+class EventPayload(BaseModel):
+    """An event's data (the GM's copy or one side's copy). Kinds add their own keys; the
+    ones every reader relies on are typed here wherever they appear (present means not
+    null, except ``unit``)."""
+
+    model_config = _LOOSE
+    rolls: list[RollModel] = []
+    unit: UnitRef = None
+    target: UnitRef = ""
+    attacker: UnitRef = ""
+    cell: CellModel = [0, 0]
+    seat: StrictStr = ""
+    side: SideName = "blue"
+    area: Annotated[list[StrictInt], Field(min_length=3, max_length=3)] | None = None
+    units: list[StrictStr | dict[StrictStr, Json]] = []
+
+
+class MovePayload(EventPayload):
+    from_: Annotated[CellModel, Field(alias="from")] = [0, 0]
+    to: CellModel = [0, 0]
+    path: list[CellModel] = []
+
+
+class PlacedField(BaseModel):
+    model_config = _LOOSE
+    field: StrictStr
+    type: Literal["AP", "AT"]
+    cells: list[CellModel]
+
+
+class MinefieldsPayload(EventPayload):
+    fields: list[PlacedField] = []
+
+
+class StrikeLandedPayload(EventPayload):
+    cells: list[CellModel] = []
+
+
+KIND_PAYLOADS: dict[str, type[EventPayload]] = {
+    "move": MovePayload,
+    "minefields_placed": MinefieldsPayload,
+    "strike_landed": StrikeLandedPayload,
+}
+"""Event kinds with more keys typed than :class:`EventPayload` types for every kind."""
+
+
+class EventModel(BaseModel):
+    """One logged event with each side's redacted copy (or null)."""
+
+    model_config = _CLOSED
+    seq: Annotated[StrictInt, Field(ge=1)]
+    kind: Annotated[StrictStr, Field(min_length=1, max_length=60)]
+    data: dict[StrictStr, Json]
+    visible: dict[SideName, dict[StrictStr, Json] | None]
+
+
+class UnitModel(BaseModel):
+    """One unit on the map (``UnitState.to_dict``)."""
+
+    model_config = _CLOSED
+    id: StrictStr
+    card: StrictStr
+    side: SideName
+    seat: StrictStr
+    group: StrictStr
+    cell: CellModel
+    strength: NonNegInt
+    max_strength: Annotated[StrictInt, Field(ge=1)]
+    xp: StrictInt
+    shaken: StrictInt | None = None
+    suppressed: StrictInt | None = None
+    retreating: StrictInt | None = None
+    status_dc: StrictInt = 0
+    pinned: StrictInt | None = None
+    pinning_penalty: StrictInt = 0
+    morale_marks: StrictInt = 0
+    confused: StrictBool = False
+    jammed_turn: StrictInt | None = None
+    comms_until: StrictInt | None = None
+    damaged_before: StrictBool = False
+    action: Literal["defend", "move", "attack", "disengage", "withdraw"] | None = None
+    moved: StrictBool = False
+    fired: StrictBool = False
+    reconned: StrictBool = False
+    rallied: StrictBool = False
+    zoc_at_start: StrictBool = False
+    ext: UnitExtModel | None = None
+
+
+class ContactModel(BaseModel):
+    """What one side knows of one enemy unit."""
+
+    model_config = _CLOSED
+    label: StrictStr
+    level: Literal["SUSPECTED", "KNOWN", "SPOTTED"]
+    cell: CellModel | None
+    area: Annotated[list[StrictInt], Field(min_length=3, max_length=3)] | None
+    card: StrictStr | None
+
+
+CellKey = Annotated[StrictStr, Field(pattern=r"^-?[0-9]{1,6},-?[0-9]{1,6}$")]
+
+
+class MinefieldModel(BaseModel):
+    model_config = _LOOSE
+    type: Literal["AP", "AT"]
+    owner: SideName
+
+
+class MinesExtModel(BaseModel):
+    """``ext["mines"]``: the minefields, their cells and each side's knowledge."""
+
+    model_config = _LOOSE
+    fields: dict[StrictStr, MinefieldModel]
+    mined: dict[CellKey, StrictStr]
+    known: dict[SideName, dict[CellKey, Literal["AP", "AT"]]]
+    clear: dict[SideName, list[CellKey]]
+    laid: NonNegInt = 0
+
+
+TurnMap = dict[StrictStr, StrictInt]
+
+
+class CompanyExtModel(BaseModel):
+    """``ext["company"]`` (rules/company.py)."""
+
+    model_config = _LOOSE
+    report_done: StrictBool = False
+    order_turn: StrictInt = 0
+    combat: TurnMap = {}
+    transfers: TurnMap = {}
+    restored: TurnMap = {}
+    confirmed: TurnMap = {}
+    reconnoitred: dict[StrictStr, StrictBool] = {}
+    tactic_turn: StrictInt = 0
+    tactics_used: list[
+        Annotated[list[StrictInt | StrictStr], Field(min_length=2, max_length=2)]
+    ] = []
+    motti_used: StrictBool = False
+    co_lost: StrictInt = 0
+    leaderless: StrictBool = False
+    promoted_unit: StrictStr = ""
+    promoted_seat: StrictStr = ""
+    company_kp: StrictInt = 0
+    flagged: list[StrictStr] = []
+    painopiste: dict[StrictStr, Json] = {}
+
+
+class StrikeModel(BaseModel):
+    """A pending fire-support strike (rules/fire_support.py)."""
+
+    model_config = _LOOSE
+    id: StrictStr
+    kind: StrictStr
+    side: SideName
+    seat: StrictStr
+    observer: StrictStr
+    cell: CellModel
+    requested: StrictInt
+    due: StrictInt
+    danger: StrictBool = False
+    boost: StrictInt = 0
+    unit: StrictStr = ""
+    weapon: StrictStr = ""
+
+
+class FireSupportExtModel(BaseModel):
+    """``ext["fire_support"]``."""
+
+    model_config = _LOOSE
+    rounds_used: TurnMap = {}
+    requests_used: dict[SideName, StrictInt] = {}
+    next: StrictInt = 0
+    pending: list[StrikeModel] = []
+
+
+class AbilitiesExtModel(BaseModel):
+    """``ext["abilities"]``."""
+
+    model_config = _LOOSE
+    wave: dict[StrictStr, list[StrictStr]] = {}
+
+
+class StateExtModel(BaseModel):
+    model_config = _LOOSE
+    mines: MinesExtModel | None = None
+    company: CompanyExtModel | None = None
+    fire_support: FireSupportExtModel | None = None
+    abilities: AbilitiesExtModel | None = None
+
+
+class UnitAbilitiesExt(BaseModel):
+    model_config = _LOOSE
+    hidden: StrictBool = False
+    disabled: TurnMap = {}
+    wave: StrictInt = 0
+
+
+class UnitMinesExt(BaseModel):
+    model_config = _LOOSE
+    pending: CellKey | None = None
+    hold: StrictBool | StrictInt | None = None
+    immobilised: StrictBool | None = None
+
+
+class UnitExtModel(BaseModel):
+    model_config = _LOOSE
+    abilities: UnitAbilitiesExt | None = None
+    mines: UnitMinesExt | None = None
+    company: dict[StrictStr, Json] | None = None
+
+
+class StateModel(BaseModel):
+    """The saved dynamic state (``GameState.to_dict``)."""
+
+    model_config = _LOOSE
+    format: Literal[1]
+    scenario: StrictStr
+    seed: StrictInt | Annotated[StrictStr, Field(pattern=r"^[0-9a-f]{64}$")]
+    dice: Literal["hmac-sha256", "mt19937"] = "mt19937"
+    round: Annotated[StrictInt, Field(ge=1, le=10_000)]
+    active: SideName
+    phase: Literal["command", "fire", "over"]
+    turn_no: Annotated[StrictInt, Field(ge=1, le=20_000)]
+    done: list[StrictStr]
+    units: list[UnitModel]
+    contacts: dict[SideName, dict[StrictStr, ContactModel]]
+    contact_serial: dict[SideName, NonNegInt]
+    kp: dict[StrictStr, StrictInt]
+    group_spent: dict[StrictStr, StrictInt]
+    destroyed: dict[SideName, list[StrictStr]]
+    roller: dict[StrictStr, Json]
+    event_count: NonNegInt
+    winner: Literal["blue", "red", "draw"] | None = None
+    vp: dict[SideName, StrictInt] | None = None
+    ext: StateExtModel | None = None
+    events: list[EventModel] = []
+
+
+class GameFileModel(BaseModel):
+    """A whole game file."""
+
+    model_config = _LOOSE
+    format: Literal["tk20-game"]
+    version: Literal[1]
+    scenario: Annotated[StrictStr, Field(min_length=1)]
+    dice: Literal["hmac-sha256", "mt19937"] = "mt19937"
+    seed: StrictInt | Annotated[StrictStr, Field(pattern=r"^[0-9a-fA-F]{64}$")]
+    human: SideName | None = None
+    orders: list[OrderModel] = []
+    state_hash: StrictStr | None = None
+    log_hash: StrictStr | None = None
+    state: StateModel | None = None
+
+
+def _problems(exc: PydanticValidationError, prefix: tuple[str | int, ...] = ()) -> list[str]:
+    out = []
+    for err in exc.errors()[:20]:
+        where = format_loc((*prefix, *err["loc"]))
+        out.append(f"{where}: {err['msg']}")
+    if len(exc.errors()) > 20:
+        out.append(f"… and {len(exc.errors()) - 20} more")
+    return out
+
+
+def check_game_document(doc: Any) -> list[str]:
+    """Every problem of a parsed game file, one line each naming where (empty: it is fine)."""
+    if not isinstance(doc, dict):
+        return ["(top level): expected a JSON object"]
+    try:
+        model = GameFileModel.model_validate(doc)
+    except PydanticValidationError as exc:
+        return _problems(exc)
+    problems: list[str] = []
+    state = model.state
+    if state is not None:
+        for i, event in enumerate(state.events):
+            payload = KIND_PAYLOADS.get(event.kind, EventPayload)
+            copies = [(("data",), event.data)] + [
+                (("visible", side), copy) for side, copy in event.visible.items() if copy
+            ]
+            for where, copy in copies:
+                try:
+                    payload.model_validate(copy)
+                except PydanticValidationError as exc:
+                    problems.extend(_problems(exc, ("state", "events", i, *where)))
+            if len(problems) >= 20:
+                return problems
+        for i, event in enumerate(state.events):
+            if event.seq != i + 1:
+                problems.append(f"state.events[{i}].seq: expected {i + 1}, got {event.seq}")
+                break
+        if state.events and state.event_count != len(state.events):
+            problems.append(
+                f"state.event_count: {state.event_count}, but the log holds "
+                f"{len(state.events)} events"
+            )
+        ids = [u.id for u in state.units]
+        if len(set(ids)) != len(ids):
+            problems.append("state.units: a unit id appears twice")
+    return problems
