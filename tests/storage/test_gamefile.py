@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from taistelukentta.errors import DataError
@@ -17,6 +17,7 @@ orders = st.lists(
 )
 
 
+@settings(deadline=None)  # each example writes and fsyncs a file and its folder
 @given(seed=st.integers(min_value=0, max_value=2**63), entries=orders)
 def test_round_trip(
     tmp_path_factory: pytest.TempPathFactory, seed: int, entries: list[OrderEntry]
