@@ -267,14 +267,26 @@ class MinefieldModel(BaseModel):
     owner: SideName
 
 
+class _KnownMines(BaseModel):
+    model_config = _CLOSED
+    blue: dict[CellKey, Literal["AP", "AT"]]
+    red: dict[CellKey, Literal["AP", "AT"]]
+
+
+class _ClearedCells(BaseModel):
+    model_config = _CLOSED
+    blue: list[CellKey]
+    red: list[CellKey]
+
+
 class MinesExtModel(BaseModel):
     """``ext["mines"]``: the minefields, their cells and each side's knowledge."""
 
     model_config = _LOOSE
     fields: dict[StrictStr, MinefieldModel]
     mined: dict[CellKey, StrictStr]
-    known: dict[SideName, dict[CellKey, Literal["AP", "AT"]]]
-    clear: dict[SideName, list[CellKey]]
+    known: _KnownMines
+    clear: _ClearedCells
     laid: NonNegInt = 0
 
 
