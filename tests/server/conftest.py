@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.server.live import Server, fresh_pg_database, require_pg, running
+from tests.server.live import Server, drop_pg_database, fresh_pg_database, require_pg, running
 
 
 @pytest.fixture(scope="module", params=["sqlite", "postgres"])
@@ -20,5 +20,9 @@ def server(
         url = f"sqlite:///{folder / 'tk20.sqlite3'}"
     else:
         url = fresh_pg_database(require_pg())
-    with running(url, folder / "server.log") as srv:
-        yield srv
+    try:
+        with running(url, folder / "server.log") as srv:
+            yield srv
+    finally:
+        if request.param == "postgres":
+            drop_pg_database(url)

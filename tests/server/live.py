@@ -64,11 +64,32 @@ def fresh_pg_database(admin_url: str) -> str:
     )
 
 
+def drop_pg_database(url: str) -> None:
+    """Drop a database :func:`fresh_pg_database` made (after its servers stopped)."""
+    import psycopg
+    from sqlalchemy.engine import make_url
+
+    target = make_url(url)
+    dsn = target.set(drivername="postgresql", database="postgres").render_as_string(
+        hide_password=False
+    )
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{target.database}" WITH (FORCE)')
+
+
 class Server:
     """One ``tk20 serve`` process."""
 
-    def __init__(self, db_url: str, log: Path) -> None:
+    def __init__(
+        self,
+        db_url: str,
+        log: Path,
+        args: tuple[str, ...] = (),
+        env: dict[str, str] | None = None,
+    ) -> None:
         self.db_url = db_url
+        self.args = args
+        self.env = env or {}
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.log = log
@@ -76,7 +97,7 @@ class Server:
 
     def start(self, timeout: float = 60.0) -> Server:
         """Start the process and wait until it answers."""
-        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        env = {**os.environ, "PYTHONUNBUFFERED": "1", **self.env}
         env.pop("TK20_DATABASE_URL", None)
         fh = self.log.open("ab")
         self.proc = subprocess.Popen(
@@ -91,6 +112,7 @@ class Server:
                 self.db_url,
                 "--log-level",
                 "warning",
+                *self.args,
             ],
             stdout=fh,
             stderr=subprocess.STDOUT,
@@ -125,9 +147,11 @@ class Server:
 
 
 @contextmanager
-def running(db_url: str, log: Path) -> Iterator[Server]:
+def running(
+    db_url: str, log: Path, args: tuple[str, ...] = (), env: dict[str, str] | None = None
+) -> Iterator[Server]:
     """A started server, stopped afterwards."""
-    server = Server(db_url, log).start()
+    server = Server(db_url, log, args, env).start()
     try:
         yield server
     finally:
@@ -185,3 +209,33 @@ def seats(server: Server, created: dict[str, Any]) -> dict[str, Seat]:
     return {
         name: Seat(server, created["id"], inv["token"]) for name, inv in created["seats"].items()
     }
+
+
+def blue_done_until(
+    server: Server, clients: dict[str, Seat], *, finished: bool = True, timeout: float = 180
+) -> dict[str, Any]:
+    """Blue's seats act whenever Blue is to (the computer plays Red) until the game ends:
+    the first ``fire``/``attack`` order if there is one, else the move furthest east,
+    else ``done``; the co's last view."""
+    deadline = time.monotonic() + timeout
+    blue = [s for s in clients if s != "gm"]
+    while time.monotonic() < deadline:
+        view = clients["co"].view()["view"]
+        if view["finished"]:
+            return view
+        if view["active_side"] != "blue":
+            time.sleep(0.02)
+            continue
+        for name in blue:
+            body = clients[name].get("/orders").json()
+            fight = [o for o in body["orders"] if o.startswith(("fire ", "attack "))]
+            if fight and clients[name].order(fight[0], body["version"]).status_code == 200:
+                continue
+            moves = [o for o in body["orders"] if o.startswith("move ")]
+            if moves:
+                east = max(moves, key=lambda o: int(o.rsplit(" ", 1)[1].split(",")[0]))
+                if clients[name].order(east, body["version"]).status_code == 200:
+                    continue
+            if "done" in body["orders"]:
+                clients[name].order("done", body["version"])
+    raise AssertionError("the game did not end in time")

@@ -3,12 +3,13 @@ command line."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from taistelukentta.cli.common import console, fail, fail_error, print_json
+from taistelukentta.cli.common import console, err_console, fail, fail_error, print_json
 from taistelukentta.errors import TkError
 from taistelukentta.i18n import tr
 
@@ -38,6 +39,13 @@ def serve_cmd(
     port: Annotated[int, typer.Option("--port", help="Portti / port.", min=1, max=65535)] = 8420,
     db: DbOpt = None,
     log_level: Annotated[str, typer.Option("--log-level", help="uvicorn log level.")] = "info",
+    scenarios: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--scenarios",
+            help="Kansio omille skenaarioille / a folder of extra scenario files (ID.toml).",
+        ),
+    ] = None,
 ) -> None:
     """Käynnistä pelipalvelin / start the game server (FastAPI on uvicorn)."""
     import uvicorn
@@ -45,13 +53,30 @@ def serve_cmd(
     from taistelukentta.server import logs
     from taistelukentta.server.app import create_app
     from taistelukentta.server.db import normalize_url
-    from taistelukentta.server.settings import Settings, default_database_url
+    from taistelukentta.server.settings import (
+        ENV_TEST_FIXED_SEED,
+        Settings,
+        default_database_url,
+    )
 
     try:
         url = normalize_url(db or default_database_url())
     except TkError as exc:
         fail_error(exc)
-    app = create_app(Settings(database_url=url))
+    dirs = tuple(scenarios or ())
+    for folder in dirs:
+        if not folder.is_dir():
+            fail(
+                tr(f"--scenarios: {folder} ei ole kansio", f"--scenarios: {folder} is not a folder")
+            )
+    fixed = os.environ.get(ENV_TEST_FIXED_SEED)
+    fixed_seed = None
+    if fixed:
+        fixed_seed = int(fixed)
+        err_console.print(
+            f"WARNING: {ENV_TEST_FIXED_SEED} is set: every game gets the same seed (tests only)"
+        )
+    app = create_app(Settings(database_url=url, scenario_dirs=dirs, fixed_seed=fixed_seed))
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
     console.print(
         tr(

@@ -33,7 +33,7 @@ def reveal_of(game: Game) -> dict[str, Any]:
 def export_text(game: Game) -> str:
     """The game as a tk20 game file (JSON), plus the commitment and the game's id."""
     record = GameRecord(
-        scenario=game.scenario_ref,
+        scenario=game.scenario_file or game.scenario_ref,
         seed=game.seed,
         orders=effective_orders(game),
         state=game.state.to_dict(),

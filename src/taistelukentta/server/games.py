@@ -26,6 +26,7 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Engine, select, text
@@ -138,6 +139,8 @@ class Game:
     effective: list[int] = field(default_factory=list)
     """The log seqs of the orders in force (undos removed), oldest first."""
     keys: dict[tuple[str, str], int] = field(default_factory=dict)
+    scenario_file: str = ""
+    """How a game file names the scenario: a bundled id as is, else the file's path."""
 
     @property
     def version(self) -> int:
@@ -219,32 +222,41 @@ _SCENARIOS: dict[str, Scenario] = {}
 _SCENARIO_LOCK = threading.Lock()
 
 
-def scenario_for(ref: str, options: dict[str, Any]) -> Scenario:
-    """The bundled scenario ``ref`` with rule ``options`` applied (one object per
-    combination, so the engine's per-scenario caches are shared). StoreError 422 for an
-    unknown scenario or a bad option."""
-    if ref not in bundled_ids():
-        known = ", ".join(bundled_ids())
+def scenario_ids(extra: tuple[Path, ...] = ()) -> dict[str, Path]:
+    """Every scenario a game can start from: id → file (bundled first, then ``extra``
+    folders' ``*.toml``; a bundled id is never replaced)."""
+    out = {sid: scenarios_dir() / f"{sid}.toml" for sid in bundled_ids()}
+    for folder in extra:
+        for path in sorted(folder.glob("*.toml")):
+            out.setdefault(path.stem, path)
+    return out
+
+
+def scenario_for(ref: str, options: dict[str, Any], extra: tuple[Path, ...] = ()) -> Scenario:
+    """The scenario ``ref`` (bundled, or in an ``extra`` folder) with rule ``options``
+    applied (one object per combination, so the engine's per-scenario caches are shared).
+    StoreError 422 for an unknown scenario or a bad option."""
+    files = scenario_ids(extra)
+    if ref not in files:
+        known = ", ".join(files)
         raise StoreError(
             422,
             "unknown_scenario",
             f"unknown scenario {ref!r} (bundled: {known})",
             f"tuntematon skenaario {ref!r} (valmiit: {known})",
         )
-    key = json.dumps([ref, options], sort_keys=True)
+    path = files[ref]
+    key = json.dumps([str(path), options], sort_keys=True)
     with _SCENARIO_LOCK:
         cached = _SCENARIOS.get(key)
         if cached is not None:
             return cached
-        path = scenarios_dir() / f"{ref}.toml"
-        text = read_text(path)
-        data = parse_toml(text, str(path))
-        if options:
-            data["options"] = {**data.get("options", {}), **options}
         try:
-            scenario = scenario_from_data(
-                data, source="options", base_dir=path.parent, default_id=ref
-            )
+            text = read_text(path)
+            data = parse_toml(text, str(path))
+            if options:
+                data["options"] = {**data.get("options", {}), **options}
+            scenario = scenario_from_data(data, source=ref, base_dir=path.parent, default_id=ref)
         except TkError as exc:
             raise StoreError(422, "bad_options", exc.message("en"), exc.message("fi")) from None
         _SCENARIOS[key] = scenario
@@ -322,10 +334,15 @@ class GameStore:
             self._tokens[digest] = hit
         return hit
 
+    def _scenario_file(self, ref: str) -> str:
+        if ref in bundled_ids():
+            return ref
+        return str(scenario_ids(self.settings.scenario_dirs)[ref].resolve())
+
     # -- loading ----------------------------------------------------------------------
 
     def _load(self, s: Session, row: GameRow) -> Game:
-        scenario = scenario_for(row.scenario, dict(row.options))
+        scenario = scenario_for(row.scenario, dict(row.options), self.settings.scenario_dirs)
         seed = int(row.seed)
         rows = s.scalars(
             select(EntryRow).where(EntryRow.game_id == row.id).order_by(EntryRow.seq)
@@ -339,6 +356,7 @@ class GameStore:
             computer=frozenset(row.computer),
             scenario=scenario,
             state=new_game(scenario, seed),
+            scenario_file=self._scenario_file(row.scenario),
         )
         effective: list[int] = []
         blue = 0
@@ -503,8 +521,8 @@ class GameStore:
 
     def create(self, scenario_ref: str, options: dict[str, Any], computer: list[str]) -> Created:
         """A new game with a fresh secret seed; a token for every seat."""
-        scenario = scenario_for(scenario_ref, options)
-        seed = new_seed()
+        scenario = scenario_for(scenario_ref, options, self.settings.scenario_dirs)
+        seed = new_seed() if self.settings.fixed_seed is None else self.settings.fixed_seed
         state = new_game(scenario, seed)
         seats = [*state.seats("blue"), GM_SEAT]
         unknown = [c for c in computer if c not in seats]
@@ -543,6 +561,7 @@ class GameStore:
             computer=frozenset(computer),
             scenario=scenario,
             state=state,
+            scenario_file=self._scenario_file(scenario_ref),
         )
         with self._locked(game_id):
             self._games.setdefault(game_id, game)

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 ENV_DATABASE_URL = "TK20_DATABASE_URL"
+ENV_TEST_FIXED_SEED = "TK20_TEST_FIXED_SEED"
 DEFAULT_PORT = 8420
 
 MAX_BODY_BYTES = 16 * 1024
@@ -51,3 +52,9 @@ class Settings:
     run_computer: bool = True
     """Play the computer seats (tests of the raw log may switch it off)."""
     web_dist: Path = field(default_factory=web_dist_dir)
+    scenario_dirs: tuple[Path, ...] = ()
+    """Folders of extra scenario files (``tk20 serve --scenarios DIR``): ``DIR/ID.toml``
+    becomes scenario ``ID`` beside the bundled ones."""
+    fixed_seed: int | None = None
+    """Tests only (``TK20_TEST_FIXED_SEED``): every new game gets this seed, so two games
+    can be compared roll for roll. Never set on a real server: the dice become known."""

@@ -11,13 +11,12 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, Query, Request, Response
 
-from taistelukentta.content.scenario import bundled_scenarios
 from taistelukentta.errors import TkError
 from taistelukentta.rules import GM_SEAT, legal_orders
 from taistelukentta.rules.orders import parse_order
 from taistelukentta.server import odds as odds_mod
 from taistelukentta.server.deps import GameId, Seat, Store
-from taistelukentta.server.games import COMMITMENT_SCHEME, StoreError, scenario_for
+from taistelukentta.server.games import COMMITMENT_SCHEME, StoreError, scenario_for, scenario_ids
 from taistelukentta.server.present import seat_view, side_of
 from taistelukentta.server.schemas import (
     Change,
@@ -53,15 +52,14 @@ def invite_url(request: Request, game_id: str, token: str) -> str:
 
 
 @router.get("/scenarios", response_model=list[ScenarioOut])
-def list_scenarios() -> list[ScenarioOut]:
-    """The bundled scenarios a game can be started from."""
+def list_scenarios(store: Store) -> list[ScenarioOut]:
+    """The scenarios a game can be started from (bundled, and the server's own)."""
     out = []
-    for info in bundled_scenarios():
-        scenario = scenario_for(info.id, {})
+    for sid in scenario_ids(store.settings.scenario_dirs):
+        scenario = scenario_for(sid, {}, store.settings.scenario_dirs)
         seats = [s.id for s in scenario.blue.seats] + [GM_SEAT]
-        out.append(
-            ScenarioOut(id=info.id, title={"fi": info.title.fi, "en": info.title.en}, seats=seats)
-        )
+        title = {"fi": scenario.title.fi, "en": scenario.title.en}
+        out.append(ScenarioOut(id=sid, title=title, seats=seats))
     return out
 
 

@@ -18,7 +18,7 @@ from typing import Any
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from starlette.concurrency import run_in_threadpool
 
-from taistelukentta.server.deps import resolve_seat
+from taistelukentta.server.deps import SeatAuth, resolve_seat
 from taistelukentta.server.games import GameStore, StoreError
 from taistelukentta.server.hub import Hub
 from taistelukentta.server.settings import MAX_VERSION
@@ -67,28 +67,37 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
     """Live changes for one seat."""
     store: GameStore = ws.app.state.store
     hub: Hub = ws.app.state.hub
-    await ws.accept()
     token = ws.query_params.get("token")
     after_raw: Any = ws.query_params.get("after")
+    accepted = False
     if token is None:
+        await ws.accept()
+        accepted = True
         msg = await _first_message(ws)
         token = msg.get("token") if isinstance(msg.get("token"), str) else None
         after_raw = msg.get("after", after_raw)
-    try:
-        auth = await run_in_threadpool(resolve_seat, store, game_id, token)
+
+    def start() -> tuple[SeatAuth, int]:
+        auth = resolve_seat(store, game_id, token)
         after = _after_of(after_raw)
-    except StoreError as exc:
-        await ws.send_json(_error(exc))
-        await ws.close(code=4000 + exc.status)
-        return
+        if after is None:  # only what comes after the moment of connecting
+            with store.reading(game_id) as game:
+                after = game.seat_version(auth.seat)
+        return auth, after
+
     wake = hub.subscribe(game_id)
     try:
-
-        def current() -> int:
-            with store.reading(game_id) as game:
-                return game.seat_version(auth.seat)
-
-        sent = await run_in_threadpool(current) if after is None else after
+        # Subscribed before the starting version is read: nothing falls in between.
+        try:
+            auth, sent = await run_in_threadpool(start)
+        except StoreError as exc:
+            if not accepted:
+                await ws.accept()
+            await ws.send_json(_error(exc))
+            await ws.close(code=4000 + exc.status)
+            return
+        if not accepted:
+            await ws.accept()
 
         def changes(since: int) -> list[dict[str, Any]]:
             with store.reading(game_id) as game:

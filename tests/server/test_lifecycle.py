@@ -1,0 +1,92 @@
+"""A game's life through the server: the computer's seats, GM undo, the end, reveal,
+export into ``tk20 replay`` and ``tk20 verify``."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import httpx
+import pytest
+from websockets.sync.client import connect
+
+from tests.server.live import Server, blue_done_until, create, seats
+
+
+def _tk20(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "taistelukentta", *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+@pytest.mark.slow
+def test_computer_red_to_the_end_then_reveal_export_replay_verify(
+    server: Server, tmp_path: Path
+) -> None:
+    created = create(server, computer=["gm"])
+    clients = seats(server, created)
+    co = clients["co"]
+    assert co.get("/reveal").status_code == 403
+    assert co.get("/export").status_code == 403
+    assert clients["gm"].get("/export").status_code == 200  # the GM may export any time
+    gm_post = clients["gm"].order("done", clients["gm"].view()["version"])
+    assert gm_post.status_code == 403 and gm_post.json()["error"]["code"] == "computer_seat"
+    final = blue_done_until(server, clients)
+    assert final["finished"]
+    reveal = co.get("/reveal").json()
+    assert reveal["seed_commitment"] == created["seed_commitment"]
+    assert int(reveal["seed"]) >= 0 and reveal["orders"]
+    assert any(o["seat"] == "gm" for o in reveal["orders"])  # the computer played Red
+    export = co.get("/export")
+    assert export.status_code == 200
+    path = tmp_path / "game.json"
+    path.write_text(export.text, encoding="utf-8")
+    replay = _tk20("replay", str(path), "--json")
+    assert replay.returncode == 0, replay.stderr
+    assert json.loads(replay.stdout)["state_hash"] == reveal["state_hash"]
+    verify = _tk20("verify", str(path), "--json")
+    assert verify.returncode == 0, verify.stdout + verify.stderr
+    report = json.loads(verify.stdout)
+    assert report["ok"] and report["rolls"] > 0
+    doc = json.loads(export.text)
+    doc["seed"] += 1
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    tampered = _tk20("verify", str(path), "--json")
+    assert tampered.returncode == 1
+    assert any("commitment" in p for p in json.loads(tampered.stdout)["problems"])
+
+
+def test_gm_undo_replays_from_the_log_and_is_announced_to_every_seat(server: Server) -> None:
+    clients = seats(server, create(server))
+    co, pl1, gm = clients["co"], clients["pl1"], clients["gm"]
+    before = {name: c.view() for name, c in clients.items()}
+    orders = co.get("/orders").json()
+    move = next(o for o in orders["orders"] if o.startswith("move "))
+    with (
+        connect(pl1.ws_url(), open_timeout=30) as ws_pl1,
+        connect(gm.ws_url(), open_timeout=30) as ws_gm,
+    ):
+        assert co.order(move, orders["version"]).status_code == 200
+        json.loads(ws_pl1.recv(timeout=30))
+        json.loads(ws_gm.recv(timeout=30))
+        undo = gm.http.post("/undo")
+        assert undo.status_code == 200, undo.text
+        assert undo.json()["events"] == [{"kind": "undo", "data": {}}]
+        for ws in (ws_pl1, ws_gm):
+            msg = json.loads(ws.recv(timeout=30))
+            assert msg["events"] == [{"kind": "undo", "data": {}}]
+    for name, c in clients.items():
+        after = c.view()
+        assert after["view"] == before[name]["view"]  # the order is gone, as if never given
+        assert after["version"] == before[name]["version"] + 2  # but the log moved on
+    nothing = httpx.post(
+        f"{server.base}/api/games/{co.game}/undo",
+        headers={"Authorization": f"Bearer {gm.token}"},
+        timeout=30,
+    )
+    assert nothing.status_code == 409
