@@ -220,7 +220,7 @@ def blue_done_until(
     deadline = time.monotonic() + timeout
     blue = [s for s in clients if s != "gm"]
     while time.monotonic() < deadline:
-        view = clients["co"].view()["view"]
+        view: dict[str, Any] = clients["co"].view()["view"]
         if view["finished"]:
             return view
         if view["active_side"] != "blue":

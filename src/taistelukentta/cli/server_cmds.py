@@ -72,7 +72,7 @@ def serve_cmd(
     fixed = os.environ.get(ENV_TEST_FIXED_SEED)
     fixed_seed = None
     if fixed:
-        fixed_seed = int(fixed)
+        fixed_seed = bytes.fromhex(fixed)
         err_console.print(
             f"WARNING: {ENV_TEST_FIXED_SEED} is set: every game gets the same seed (tests only)"
         )

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from taistelukentta.dice.roller import seed_text
 from taistelukentta.server.games import COMMITMENT_SCHEME, Game
 from taistelukentta.storage.gamefile import GameRecord, OrderEntry
 
@@ -22,7 +23,7 @@ def reveal_of(game: Game) -> dict[str, Any]:
         "id": game.id,
         "scenario": game.scenario_ref,
         "options": game.options,
-        "seed": str(game.seed),
+        "seed": seed_text(game.seed),
         "seed_commitment": game.commitment,
         "commitment_scheme": COMMITMENT_SCHEME,
         "orders": [{"seat": o.seat, "order": o.order} for o in effective_orders(game)],

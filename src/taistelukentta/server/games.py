@@ -42,6 +42,14 @@ from taistelukentta.content.scenario import (
     scenario_from_data,
     scenarios_dir,
 )
+from taistelukentta.dice.roller import (
+    Seed,
+    derive_int,
+    fresh_seed,
+    parse_seed,
+    seed_commitment,
+    seed_text,
+)
 from taistelukentta.errors import TkError
 from taistelukentta.rules import (
     GM_SEAT,
@@ -59,8 +67,8 @@ from taistelukentta.server.present import event_copies
 from taistelukentta.server.settings import Settings
 
 NOTIFY_CHANNEL = "tk20_games"
-SEED_BITS = 256
-COMMITMENT_SCHEME = "sha256-v1"
+COMMITMENT_SCHEME = "sha256"
+"""The commitment is the SHA-256 of the 32-byte seed (dice ``hmac-sha256``)."""
 
 
 class StoreError(Exception):
@@ -81,16 +89,19 @@ def _not_found() -> StoreError:
     return StoreError(404, "not_found", "no such game", "peliä ei ole")
 
 
-def new_seed() -> int:
-    """A fresh secret dice seed: 256 bits from :mod:`secrets`."""
-    return secrets.randbits(SEED_BITS)
+def new_seed() -> Seed:
+    """A fresh secret dice seed: 256 bits from :mod:`secrets` (HMAC-SHA-256 dice)."""
+    return fresh_seed()
 
 
-def seed_commitment(seed: int) -> str:
-    """The public commitment to ``seed``: SHA-256 over a scheme tag and the seed's decimal
-    text. Published when the game starts; anyone can check it against the seed revealed at
-    the end (``tk20 verify``)."""
-    return hashlib.sha256(f"tk20-seed:{COMMITMENT_SCHEME}:{seed}".encode()).hexdigest()
+def commitment_of(seed: Seed) -> str:
+    """The public commitment to ``seed`` (the dice module's SHA-256 of the seed), published
+    when the game starts; anyone checks it against the seed revealed at the end
+    (``tk20 verify``)."""
+    value = seed_commitment(seed)
+    if value is None:
+        raise ValueError("a server game always has an HMAC-scheme seed")
+    return value
 
 
 def token_hash(token: str) -> str:
@@ -130,7 +141,7 @@ class Game:
     id: str
     scenario_ref: str
     options: dict[str, Any]
-    seed: int
+    seed: Seed
     commitment: str
     computer: frozenset[str]
     scenario: Scenario
@@ -210,9 +221,9 @@ def _blue_seen(scenario_state: GameState, seat: str, kind: str, events: tuple[Ev
     return bool(event_copies(scenario_state, events, "co"))
 
 
-def _bot_seed(seed: int, game_id: str, seq: int) -> int:
-    digest = hmac.new(seed.to_bytes(64, "big"), f"bot:{game_id}:{seq}".encode(), "sha256")
-    return int.from_bytes(digest.digest()[:8], "big")
+def _bot_seed(seed: Seed, game_id: str, seq: int) -> int:
+    # One-way from the secret seed: the computer's choices tell nothing of the dice.
+    return derive_int(seed, f"server-bot:{game_id}:{seq}")
 
 
 # ------------------------------------------------------------------------------ scenarios
@@ -343,7 +354,7 @@ class GameStore:
 
     def _load(self, s: Session, row: GameRow) -> Game:
         scenario = scenario_for(row.scenario, dict(row.options), self.settings.scenario_dirs)
-        seed = int(row.seed)
+        seed = parse_seed(row.seed)
         rows = s.scalars(
             select(EntryRow).where(EntryRow.game_id == row.id).order_by(EntryRow.seq)
         ).all()
@@ -541,8 +552,8 @@ class GameStore:
                     id=game_id,
                     scenario=scenario_ref,
                     options=options,
-                    seed=str(seed),
-                    commitment=seed_commitment(seed),
+                    seed=seed_text(seed),
+                    commitment=commitment_of(seed),
                     computer=sorted(set(computer)),
                     version=0,
                     finished=False,
@@ -557,7 +568,7 @@ class GameStore:
             scenario_ref=scenario_ref,
             options=options,
             seed=seed,
-            commitment=seed_commitment(seed),
+            commitment=commitment_of(seed),
             computer=frozenset(computer),
             scenario=scenario,
             state=state,

@@ -55,6 +55,6 @@ class Settings:
     scenario_dirs: tuple[Path, ...] = ()
     """Folders of extra scenario files (``tk20 serve --scenarios DIR``): ``DIR/ID.toml``
     becomes scenario ``ID`` beside the bundled ones."""
-    fixed_seed: int | None = None
+    fixed_seed: bytes | None = None
     """Tests only (``TK20_TEST_FIXED_SEED``): every new game gets this seed, so two games
     can be compared roll for roll. Never set on a real server: the dice become known."""

@@ -11,10 +11,11 @@ from typing import Any
 
 from taistelukentta.content.loader import read_text
 from taistelukentta.content.scenario import bundled_ids, load_scenario
+from taistelukentta.dice.roller import seed_commitment
 from taistelukentta.errors import DataError, TkError
 from taistelukentta.rules import Event, GameState, apply, new_game
 from taistelukentta.rules.orders import parse_order
-from taistelukentta.server.games import COMMITMENT_SCHEME, scenario_for, seed_commitment
+from taistelukentta.server.games import COMMITMENT_SCHEME, scenario_for
 from taistelukentta.storage.gamefile import parse_game
 
 
@@ -42,7 +43,7 @@ def verify_export(path: Path | str) -> dict[str, Any]:
         problems.append("seed_commitment: missing (not a server export?)")
     elif scheme != COMMITMENT_SCHEME:
         problems.append(f"commitment_scheme: unknown scheme {scheme!r}")
-    elif not isinstance(record.seed, int) or seed_commitment(record.seed) != commitment:
+    elif seed_commitment(record.seed) != commitment:
         problems.append("seed_commitment: the seed does not match the published commitment")
     options = doc.get("options") or {}
     if not isinstance(options, dict):
