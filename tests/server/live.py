@@ -239,3 +239,17 @@ def blue_done_until(
             if "done" in body["orders"]:
                 clients[name].order("done", body["version"])
     raise AssertionError("the game did not end in time")
+
+
+def new_db_url(kind: str, folder: Path) -> str:
+    """A fresh empty database of ``kind`` (``sqlite`` file in ``folder`` or a new
+    PostgreSQL database)."""
+    if kind == "sqlite":
+        return f"sqlite:///{folder / f'tk20-{secrets.token_hex(4)}.sqlite3'}"
+    return fresh_pg_database(require_pg())
+
+
+def cleanup_db(url: str) -> None:
+    """Drop a PostgreSQL test database (SQLite files go with their folder)."""
+    if url.startswith("postgresql"):
+        drop_pg_database(url)
