@@ -163,6 +163,7 @@ def _contact_on(gm: Seat, unit: str) -> bool:
     return any(c["unit"] == unit for c in view["contacts"]["blue"])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["sqlite", "postgres"])
 def test_an_unseen_red_detail_leaves_blue_answers_byte_identical(kind: str, tmp_path: Path) -> None:
     env = {"TK20_TEST_FIXED_SEED": _FIXED}
