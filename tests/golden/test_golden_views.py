@@ -55,7 +55,7 @@ SCRIPT: list[tuple[str, str]] = [
     ("gm", "move R12 19,3"),
     ("gm", "move R13 16,10"),
     ("gm", "attack R14 1R3 from 20,4"),
-    ("gm", "attack R15 1R3 from 18,9"),
+    ("gm", "move R15 18,9"),  # (an attack from there: no line of sight, refused)
     ("gm", "done"),
     ("gm", "fire R14 1R3"),
     # Blue, round 2 (turn 3): an organic mortar strike on R13, observer KP (R-ORG-1)

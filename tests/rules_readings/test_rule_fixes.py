@@ -145,3 +145,32 @@ def test_r_ter_5_r_atk_8_area_fire_gets_the_elevation_bonus(dice: Dice) -> None:
         totals[name] = (ev["total"], target["margin"], target.get("elevation"))
     assert totals["flat"][2] is None and totals["high"][2] == 2
     assert totals["high"][1] == totals["flat"][1] + 2
+
+
+# --------------------------------------------------------------------------- R-ATK-1 sight
+
+
+def _blind_duel() -> GameState:
+    """Blue squad at 2,3 and Red at 9,3 (distance 7, in the squad's range 8) with a wood
+    between them: forest limits sight to 5 cells, so neither sees the other."""
+    rows = open_rows(12, 7, ",")
+    rows[3] = ",,,,FF,,,,,,"
+    sc = build(rows, [("1R1", SQUAD, (2, 3))], [("R1", RED, (9, 3))])
+    return with_contact(new_game(sc, 9), "blue", "R1", ContactLevel.SPOTTED)
+
+
+def test_r_atk_1_attack_order_without_line_of_sight_is_refused_with_the_reason() -> None:
+    st = _blind_duel()
+    kp = st.kp["pl1"]
+    with pytest.raises(IllegalOrderError, match="no line of sight to R1 from where it stands"):
+        check_order(st, "pl1", Order.attack("1R1", "R1"))
+    # moving first to a cell from which the wood still hides it: refused, naming the cell
+    with pytest.raises(IllegalOrderError, match=r"no line of sight to R1 from 3,3"):
+        check_order(st, "pl1", Order.attack("1R1", "R1", cell=(3, 3)))
+    # from 3,1 the line passes north of the wood: accepted
+    check_order(st, "pl1", Order.attack("1R1", "R1", cell=(3, 1)))
+    attacks = [o for o in legal_orders(st, "pl1") if o.kind.value == "attack"]
+    assert attacks and all(o.cell is not None for o in attacks)
+    assert Order.attack("1R1", "R1") not in attacks
+    assert Order.attack("1R1", "R1", cell=(3, 3)) not in attacks
+    assert st.kp["pl1"] == kp

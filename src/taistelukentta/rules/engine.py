@@ -411,6 +411,17 @@ def _check_base(state: GameState, seat: str, side: Side, order: Order) -> Plan:
                     f"{order.target} olisi etäisyydellä {dist}, yksikön {unit.id} kantaman "
                     f"({weapon.range}) ulkopuolella",
                 )
+            # R-ATK-1 (RULES.md §19): terrain is public, so line of sight from the cell the
+            # unit will fire from is checked now — no KP spent on an attack that cannot fire.
+            if not cache.sees(origin, c.cell):
+                at = f"{origin[0]},{origin[1]}"
+                where_en = "where it stands" if order.cell is None else at
+                where_fi = "paikaltaan" if order.cell is None else f"ruudusta {at}"
+                raise _illegal(
+                    f"{unit.id} would have no line of sight to {order.target} from {where_en}",
+                    f"yksiköllä {unit.id} ei olisi näköyhteyttä kohteeseen {order.target} "
+                    f"{where_fi}",
+                )
             if cache.hooks.can_be_targeted:
                 problem = target_blocked(state, unit, order.target)
                 if problem is not None:
@@ -625,7 +636,7 @@ def _legal_of_kinds(
                         t: c for t, c in spotted.items() if target_blocked(state, u, t) is None
                     }
                 for tid, tcell in targetable.items():
-                    if in_range(weapon, chebyshev(u.cell, tcell)):
+                    if in_range(weapon, chebyshev(u.cell, tcell)) and cache.sees(u.cell, tcell):
                         out.append(make(OrderKind.ATTACK, u.id, None, tid))
                 if attack_moves and targetable:
                     dests = dests if dests is not None else destinations(cache, u, know)
@@ -715,15 +726,17 @@ def _attack_move_orders(
     def build() -> list[Order]:
         # The hot loop of long lists: a bounding-box test first, the minimum range only
         # when there is one (same orders, same order as a plain Chebyshev test).
+        # Line of sight (R-ATK-1) from the target's field of view: sight is symmetric.
         made = []
         order, attack, uid = cache.order, OrderKind.ATTACK, u.id
         boxes = [
-            (tid, tx - high, tx + high, ty - high, ty + high, tx, ty) for tid, (tx, ty) in targets
+            (tid, tx - high, tx + high, ty - high, ty + high, tx, ty, cache.visible_from((tx, ty)))
+            for tid, (tx, ty) in targets
         ]
         for cell in sorted(dests):
             cx, cy = cell
-            for tid, x0, x1, y0, y1, tx, ty in boxes:
-                if x0 <= cx <= x1 and y0 <= cy <= y1:
+            for tid, x0, x1, y0, y1, tx, ty, seen in boxes:
+                if x0 <= cx <= x1 and y0 <= cy <= y1 and cell in seen:
                     if low and max(abs(cx - tx), abs(cy - ty)) < low:
                         continue
                     made.append(order(attack, uid, cell, tid))
