@@ -55,7 +55,10 @@ def test_scripted_two_rounds(dice: Dice) -> None:
     st, _ = apply_text(st, "pl1", "valmis")
     st, events = apply_text(st, "co", "done")
     kinds = [e.kind for e in events]
-    assert kinds[:3] == ["seat_done", "phase", "turn_ended"]
+    assert kinds[:5] == ["seat_done", "phase", "seat_done", "seat_done", "turn_ended"]
+    # nothing to fire: both seats' fire phases end by themselves, each told why
+    told = {e.data["seat"]: e.data for e in events[2:4]}
+    assert set(told) == {"co", "pl1"} and all(d["auto"] for d in told.values())
     assert st.active == "red" and st.round == 1 and st.kp["gm"] == 3
 
     # --- Red, round 1: R2 knows nothing of 1R1 at (6,1); ordered to (7,3) it stops on

@@ -174,3 +174,22 @@ def test_r_atk_1_attack_order_without_line_of_sight_is_refused_with_the_reason()
     assert Order.attack("1R1", "R1") not in attacks
     assert Order.attack("1R1", "R1", cell=(3, 3)) not in attacks
     assert st.kp["pl1"] == kp
+
+
+def test_r_atk_1_a_fire_phase_that_ends_by_itself_tells_the_seat_why() -> None:
+    st = _blind_duel()
+    st, _ = apply(st, "pl1", Order.move("1R1", (2, 5)))
+    st, _ = apply(st, "pl1", Order.done())
+    st, events = apply(st, "co", Order.done())
+    st_fire = [e for e in events if e.kind == "seat_done" and e.data.get("auto")]
+    by_seat = {e.data["seat"]: e for e in st_fire}
+    assert set(by_seat) == {"pl1", "co"}
+    pl1 = by_seat["pl1"]
+    assert pl1.data["units"] == [{"unit": "1R1", "reason": "moved"}]
+    assert pl1.visible["blue"] == pl1.data
+    assert pl1.visible["red"] == {"seat": "pl1", "phase": "fire"}
+    assert by_seat["co"].data["units"] == [{"unit": "KP", "reason": "no_target"}]
+    from taistelukentta.views.text import describe
+
+    line = describe({"kind": "seat_done", "data": pl1.visible["blue"]})
+    assert line is not None and "1R1" in line

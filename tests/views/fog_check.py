@@ -77,7 +77,8 @@ class FogTracker:
                 if mine is not None:
                     self.known_cells.update(_cells(mine))
                     self.mine_cells.update(_cells(mine))
-            elif ev.kind in ("move", "bump", "recon", "destroyed"):
+            elif ev.kind in ("move", "bump", "recon", "destroyed", "strike_ordered"):
+                # (strike_ordered: a cell the side aimed at itself, e.g. in a KNOWN area)
                 mine = ev.for_side(self.side)
                 if mine is None:
                     continue

@@ -925,6 +925,49 @@ def _auto_done(tx: Tx, seat: str) -> bool:
     return True
 
 
+def fire_block_reason(cache: ScenarioCache, unit: UnitState, turn_no: int) -> str | None:
+    """Why ``unit`` may not fire in this fire phase, as a code, or None when it may
+    (:func:`may_fire`): ``suppressed``, ``retreating``, ``jammed``, ``indirect_only``,
+    ``fired``, ``moved`` (moved without an attack order, R-KP-3)."""
+    if may_fire(cache, unit, turn_no):
+        return None
+    if unit.suppressed is not None:
+        return "suppressed"
+    if unit.retreating is not None:
+        return "retreating"
+    if unit.jammed_turn == turn_no:
+        return "jammed"
+    if weapon_of(cache, unit).indirect:
+        return "indirect_only"
+    if unit.fired:
+        return "fired"
+    return "moved"
+
+
+def _tell_fire_phase_over(tx: Tx, seat: str) -> None:
+    """A seat's fire phase ended without its ``done``: tell it why (issue 9: never end it
+    silently). Its side's copy lists each of its units with the reason, worked out from
+    the side's own knowledge (its units, its contacts, public terrain); the other side
+    sees what an ordinary ``done`` shows."""
+    mine = sorted((u for u in tx.units.values() if u.seat == seat), key=lambda u: u.id)
+    if not mine:
+        return
+    cache = tx.cache
+    units: list[dict[str, Any]] = []
+    for u in mine:
+        entry: dict[str, Any] = {
+            "unit": u.id,
+            "reason": fire_block_reason(cache, u, tx.turn_no) or "no_target",
+        }
+        if u.action == Action.ATTACK:
+            entry["attack_order"] = True
+        units.append(entry)
+    public = {"seat": seat, "phase": tx.phase.value}
+    own = {**public, "auto": True, "units": units}
+    side = tx.active
+    tx.emit("seat_done", own, {side: own, other_side(side): public})
+
+
 def _seats(tx: Tx) -> Iterable[str]:
     if tx.active == "red":
         return (GM_SEAT,)
@@ -938,6 +981,8 @@ def _advance(tx: Tx) -> None:
         for s in seats:
             if s not in tx.done and _auto_done(tx, s):
                 tx.done.add(s)
+                if tx.phase == Phase.FIRE:
+                    _tell_fire_phase_over(tx, s)
         if any(s not in tx.done for s in seats):
             return
         if tx.phase == Phase.COMMAND:

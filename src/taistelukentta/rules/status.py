@@ -9,11 +9,12 @@ R-MOR-1/2/4/5, R-TURN-3).
   each) − Sitova tuli marks (``pinning_mark_morale_penalty`` each, company module; marks are
   used up by the test) + strength-effect modifiers, against the DC (R-MOR-1/2).
   SHAKEN/SUPPRESSED/RETREATING are set with the turn they began in.
-- End of every turn (004: "Tila poistuu ... vuoron päättyessä" / "... moraalitestillä vuoron
-  lopussa"; options ``shaken_clears`` / ``suppressed_recovery`` = ``turn_end``): every SHAKEN
-  unit of either side clears, every SUPPRESSED unit of either side tests to recover (same
-  DC). With ``own_turn_end`` (RULES.md's earlier reading) only the ending side's units
-  whose status began before this turn do so.
+- SHAKEN / SUPPRESSED timing (options ``shaken_clears`` / ``suppressed_recovery``, default
+  ``own_turn_end``, R-TURN-3): at the end of its side's turn a unit whose status began
+  before this turn clears SHAKEN and tests SUPPRESSED to recover (same DC). With
+  ``turn_end`` (004 read literally: "Tila poistuu ... vuoron päättyessä" / "...
+  moraalitestillä vuoron lopussa") every SHAKEN unit of either side clears and every
+  SUPPRESSED unit of either side tests at the end of every turn.
 - End of the unit's own turn (R-TURN-1/3): a status that began before this turn has lasted
   through it: the pinning penalty clears, RETREATING recovers when safe (cover ≥
   ``retreat_recovery_cover`` and, with ``retreat_recovery_unseen``, no enemy unit sees it;

@@ -42,6 +42,35 @@ def side_text(side: Any) -> str:
     return term(str(side)) if side in ("blue", "red") else str(side)
 
 
+_FIRE_BLOCK = {
+    "suppressed": ("lamautunut", "SUPPRESSED"),
+    "retreating": ("vetäytyy", "RETREATING"),
+    "jammed": ("ase jumissa", "weapon jammed"),
+    "indirect_only": ("ampuu vain epäsuoraa tulta", "fires only indirectly"),
+    "fired": ("on jo ampunut", "has already fired"),
+    "moved": ("liikkui ilman hyökkäyskäskyä", "moved without an attack order"),
+    "no_target": (
+        "ei havaittua vihollista näkyvissä ja kantamalla",
+        "no SPOTTED enemy in sight and range",
+    ),
+}
+
+
+def _fire_phase_over(d: Mapping[str, Any]) -> str:
+    """A seat's fire phase that ended by itself, with each unit's reason (issue 9)."""
+    parts = []
+    for u in d.get("units", []):
+        fi, en = _FIRE_BLOCK.get(str(u.get("reason")), (str(u.get("reason")),) * 2)
+        if u.get("attack_order"):
+            fi, en = fi + " (hyökkäyskäsky annettu)", en + " (had an attack order)"
+        parts.append(f"{u.get('unit')}: {tr(fi, en)}")
+    why = "; ".join(parts)
+    return tr(
+        f"{d.get('seat')}: tulivaihe päättyi, kukaan ei voi ampua — {why}",
+        f"{d.get('seat')}: fire phase over, no unit can fire — {why}",
+    )
+
+
 def describe(event: Mapping[str, Any]) -> str | None:
     """One line for a redacted event, or None for bookkeeping not worth showing."""
     kind = event.get("kind")
@@ -76,7 +105,7 @@ def describe(event: Mapping[str, Any]) -> str | None:
             f"{d.get('seat')} orders: {d.get('order')}{extra}",
         )
     if kind == "seat_done":
-        return None
+        return _fire_phase_over(d) if d.get("auto") else None
     if kind == "move":
         who = unit_ref(d.get("unit"))
         if "from" in d:
