@@ -242,15 +242,65 @@ def test_r_atk_6_natural_one_position_revealed(dice: Dice) -> None:
     assert st.contacts["red"]["1R1"].level == ContactLevel.SPOTTED
 
 
-@pytest.mark.parametrize(("d6", "field"), [(1, "jammed_turn"), (5, "comms_until"), (6, "confused")])
-def test_r_atk_6_other_setbacks(dice: Dice, d6: int, field: str) -> None:
+SETBACK_FIELDS = ("jammed_turn", "comms_until", "confused")
+
+
+@pytest.mark.parametrize(("d6", "setback"), [(1, "WEAPON_JAM"), (2, "WEAPON_JAM")])
+def test_r_atk_6_weapon_jam_on_one_or_two(dice: Dice, d6: int, setback: str) -> None:
     st = to_fire_phase(duel())
     blue_turn = st.turn_no
     dice.script(1, d6)
-    st, _ = apply(st, "pl1", Order.fire("1R1", "R1"))
-    value = getattr(st.units["1R1"], field)
-    # jam: Blue's next own turn; comms break: until its next own turn starts (R-ATK-6)
-    assert value is True or value == (blue_turn + 1 if field == "comms_until" else blue_turn + 2)
+    st, events = apply(st, "pl1", Order.fire("1R1", "R1"))
+    assert attack_event(events).data["setback"] == setback
+    unit = st.units["1R1"]
+    # its main weapon cannot fire during Blue's next own turn (two side turns on)
+    assert (unit.jammed_turn, unit.comms_until, unit.confused) == (blue_turn + 2, None, False)
+    while st.turn_no < blue_turn + 2:
+        st = end_turn(st)
+    with pytest.raises(IllegalOrderError, match="jammed"):
+        check_order(st, "pl1", Order.attack("1R1", "R1"))
+
+
+def test_r_atk_6_comms_break_on_five(dice: Dice) -> None:
+    st = to_fire_phase(duel())
+    blue_turn = st.turn_no
+    dice.script(1, 5)
+    st, events = apply(st, "pl1", Order.fire("1R1", "R1"))
+    assert attack_event(events).data["setback"] == "COMMS_BREAK"
+    unit = st.units["1R1"]
+    # until its next own turn starts (comms_break_until = next_own_turn_start)
+    assert (unit.jammed_turn, unit.comms_until, unit.confused) == (None, blue_turn + 1, False)
+
+
+@pytest.mark.parametrize("d6", [3, 4])
+def test_r_atk_6_position_revealed_on_three_or_four(dice: Dice, d6: int) -> None:
+    rows = open_rows(12, 7, ",")
+    rows[3] = ",,F,,,,,,,,,"
+    st = to_fire_phase(duel(rows=rows))
+    dice.script(1, d6)
+    st, events = apply(st, "pl1", Order.fire("1R1", "R1"))
+    assert attack_event(events).data["setback"] == "POSITION_REVEALED"
+    assert st.contacts["red"]["1R1"].level == ContactLevel.SPOTTED
+    unit = st.units["1R1"]
+    assert (unit.jammed_turn, unit.comms_until, unit.confused) == (None, None, False)
+
+
+def test_r_atk_6_confusion_on_six_gives_the_next_attack_advantage(dice: Dice) -> None:
+    st = to_fire_phase(duel())
+    dice.script(1, 6)
+    st, events = apply(st, "pl1", Order.fire("1R1", "R1"))
+    assert attack_event(events).data["setback"] == "CONFUSION"
+    unit = st.units["1R1"]
+    assert (unit.jammed_turn, unit.comms_until, unit.confused) == (None, None, True)
+    assert st.active == "red"  # Blue's fire phase ended by itself; R1 fires back
+    st = with_contact(st, "red", "1R1", ContactLevel.SPOTTED)
+    st = to_fire_phase(st)
+    dice.script(2, 3)  # advantage: two d20, the higher kept
+    st, events = apply(st, "gm", Order.fire("R1", "1R1"))
+    ev = attack_event(events).data
+    assert ev["advantage"] == "advantage" and "confused" in ev["advantage_reasons"]
+    assert ev["natural"] == 3
+    assert st.units["1R1"].confused is False  # used up
 
 
 def test_r_atk_6_jammed_weapon_cannot_fire_next_own_turn() -> None:
@@ -276,14 +326,22 @@ def test_r_mor_2_suppressed_unit_cannot_move_or_act_but_can_be_rallied() -> None
         check_order(st, "pl1", Order.rally("1R1"))
 
 
-def test_r_mor_2_suppressed_recovers_on_a_passed_test_at_end_of_own_turn(dice: Dice) -> None:
+@pytest.mark.parametrize(("d20", "recovers"), [(10, True), (9, False), (20, True), (2, False)])
+def test_r_mor_2_suppressed_recovers_on_a_passed_test_at_end_of_own_turn(
+    dice: Dice, d20: int, recovers: bool
+) -> None:
     st = duel()
     st = with_unit(st, "1R1", suppressed=0, status_dc=12)
-    dice.script(15)  # 15 + M 2 = 17 ≥ 12
+    dice.script(d20)  # d20 + M 2 against the status DC 12: 10 passes exactly, 9 fails
     st, _ = apply(st, "pl1", Order.done())
     st, events = apply(st, "co", Order.done())
-    assert st.units["1R1"].suppressed is None
-    assert any(e.kind == "morale" and e.data["reason"] == "suppressed_recovery" for e in events)
+    tests = [e for e in events if e.kind == "morale" and e.data["reason"] == "suppressed_recovery"]
+    assert [(t.data["unit"], t.data["dc"], t.data["total"]) for t in tests] == [
+        ("1R1", 12, d20 + 2)
+    ]
+    assert tests[0].data["outcome"] == ("PASS" if recovers else "FAIL")
+    assert (st.units["1R1"].suppressed is None) == recovers
+    assert dice.remaining == []
 
 
 def test_r_turn_3_status_inflicted_in_own_turn_lasts_through_next_own_turn() -> None:

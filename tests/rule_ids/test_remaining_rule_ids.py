@@ -86,14 +86,30 @@ def test_r_co_3_tulitukipyynto_is_the_co_s_three_kp_order() -> None:
 
 @pytest.mark.parametrize("scenario", ["demo", "terasvalli"])
 def test_r_kp_4_legal_orders_list_each_order_once(scenario: str) -> None:
-    """Two contacts in one cell must not make an order appear twice in the list."""
+    """Every listed order is listed once and is one the seat can pay for; playing a base
+    order takes exactly its R-KP-4 cost from the seat's pool (attack order 1, disengage 2,
+    withdrawal 1, rally 2, active recon 1; defend, move, fire, done free)."""
     import random
 
     from taistelukentta.content.scenario import load_scenario
-    from taistelukentta.rules import format_order, legal_orders
+    from taistelukentta.rules import OrderKind, format_order, legal_orders
+    from taistelukentta.rules.command import order_cost
 
+    expected = {
+        OrderKind.ATTACK: 1,
+        OrderKind.DISENGAGE: 2,
+        OrderKind.WITHDRAW: 1,
+        OrderKind.RALLY: 2,
+        OrderKind.RECON: 1,
+        OrderKind.DEFEND: 0,
+        OrderKind.MOVE: 0,
+        OrderKind.FIRE: 0,
+    }
     st = new_game(load_scenario(scenario), 11)
+    opts = st.scenario.options
+    assert {k: order_cost(opts, k) for k in expected} == expected
     rng = random.Random(11)
+    paid: dict[OrderKind, int] = {}
     for _ in range(250):
         if st.finished:
             break
@@ -101,7 +117,16 @@ def test_r_kp_4_legal_orders_list_each_order_once(scenario: str) -> None:
         orders = legal_orders(st, seat)
         listed = [format_order(o) for o in orders]
         assert len(listed) == len(set(listed))
-        st, _ = apply(st, seat, rng.choice(orders))
+        for o in orders:
+            if o.kind in expected:
+                assert expected[o.kind] <= st.kp.get(seat, 0), format_order(o)
+        order = rng.choice(orders)
+        kp, turn = st.kp.get(seat, 0), st.turn_no
+        st, _ = apply(st, seat, order)
+        if order.kind in expected and st.turn_no == turn:
+            assert kp - st.kp.get(seat, 0) == expected[order.kind], format_order(order)
+            paid[order.kind] = paid.get(order.kind, 0) + 1
+    assert paid.get(OrderKind.ATTACK, 0) > 0 and paid.get(OrderKind.MOVE, 0) > 0
 
 
 def test_r_rec_4_active_recon_area_is_an_option() -> None:

@@ -193,3 +193,55 @@ def test_r_atk_1_a_fire_phase_that_ends_by_itself_tells_the_seat_why() -> None:
 
     line = describe({"kind": "seat_done", "data": pl1.visible["blue"]})
     assert line is not None and "1R1" in line
+
+
+# --------------------------------------------------------------------------- R-OFF-2 delays
+
+
+@pytest.mark.parametrize(("d6", "delay"), [(1, 1), (2, 1), (3, 2), (4, 2), (5, 3), (6, 3)])
+def test_r_off_2_every_delay_die_face(dice: Dice, d6: int, delay: int) -> None:
+    # 004: "Tuloksella 1-2: … 1 vuoron kuluttua. 3-4: … 2 vuoron … 5-6: … 3 vuoron"
+    sc = fs_scenario(
+        blue=[("1R1", SQUAD, (10, 10))],
+        red=[("R1", RED, (15, 10))],
+        rounds={},
+        requests=5,
+        weapons=("k9",),
+    )
+    st = with_contact(new_game(sc, 3), "blue", "R1", ContactLevel.SPOTTED)
+    now = st.turn_no
+    dice.script(d6)
+    st, events = apply(st, "co", Order.strike("k9", (15, 10), "1R1"))
+    ordered = _kinds(events, "strike_ordered")[0].data
+    assert ordered["rolls"][0]["dice"] == [d6]
+    assert ordered["delay"] == delay
+    assert ordered["due"] == now + 2 * delay  # counted in Blue's own turns (R-TURN-3)
+
+
+# --------------------------------------------------------------------------- R-TK-2
+
+
+def test_r_tk_2_first_damage_tests_morale_once_then_not_again(dice: Dice) -> None:
+    # The first damage of the battle calls a test (DEFAULT DC 12); later damage that does
+    # not cross the DAMAGED threshold calls none.
+    sc = build(open_rows(12, 7, ","), [("1R1", SQUAD, (2, 3))], [("R1", RED, (7, 3))])
+    st = with_contact(new_game(sc, 9), "blue", "R1", ContactLevel.SPOTTED)
+    for seat in ("co", "pl1"):
+        st, _ = apply(st, seat, Order.done())
+    dice.script(11, 1, 20)  # 11 + 4 = 15 vs S 11 + field 1: HIT, d6 1; R1 tests: 20
+    st, events = apply(st, "pl1", Order.fire("1R1", "R1"))
+    tests = _kinds(events, "morale")
+    assert [(e.data["unit"], e.data["reason"], e.data["dc"]) for e in tests] == [
+        ("R1", "first_damage", st.scenario.options.first_damage_morale_dc)
+    ]
+    assert st.scenario.options.first_damage_morale_dc == 12
+    assert st.units["R1"].damaged_before and st.units["R1"].strength == 8
+    # a second hit of 1 (8 → 7, still ≥ half of 9): no test
+    from taistelukentta.rules.context import Tx
+    from taistelukentta.rules.status import damage_unit
+
+    tx = Tx(st)
+    before = len(tx.events)
+    damage_unit(tx, "R1", 1, "test")
+    assert [e.kind for e in tx.events[before:]] == ["damage"]
+    assert tx.units["R1"].strength == 7
