@@ -114,9 +114,9 @@ def test_r_off_2_delay_is_secret_and_counted_in_own_turns(dice: Dice) -> None:
     seen: list[Event] = []
     st = until_turn(st, 5, seen)
     assert not kinds(seen, "strike_landed")
-    # corner 1, R1 3d10 = 3 (+ first-damage morale), R2 BMP 2d10 = 2 (+ morale),
-    # strike morale DC 13 for R1, R2 (area) and R3 (adjacent)
-    dice.script(1, 1, 1, 1, 20, 1, 1, 20, 20, 20, 20)
+    # corner 1, R1 3d10 = 3, R2 BMP 2d10 = 2, each with one morale test (R-MOR-6: the
+    # strike's DC 13 with the first damage's 12 merged), then R3 (adjacent) DC 13
+    dice.script(1, 1, 1, 1, 20, 1, 1, 20, 20)
     st = end_command(st, seen)
     landed = kinds(seen, "strike_landed")
     assert len(landed) == 1
@@ -195,7 +195,7 @@ def test_r_off_3_hidden_units_are_not_affected(dice: Dice) -> None:
     st, _ = apply(st, "co", K9)  # ordered on R1 while it is not hidden …
     st = with_unit(st, "R1", ext={"abilities": {"hidden": True}})  # … it hides before impact
     st = until_turn(st, 3)
-    dice.script(1, 1, 1, 20, 20, 20)  # only R2 (BMP 2d10 + first damage) and R2, R3 morale
+    dice.script(1, 1, 1, 20, 20)  # only R2 (BMP 2d10, one merged test) and R3 morale
     seen: list[Event] = []
     st = end_command(st, seen)
     assert [e.data["unit"] for e in kinds(seen, "strike_hit")] == ["R2"]

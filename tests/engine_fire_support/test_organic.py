@@ -54,7 +54,7 @@ def test_r_org_1_organic_lands_next_turn_on_the_ordered_cell(dice: Dice) -> None
     st = until_turn(st, 3, events)
     assert not kinds(events, "strike_landed")
     assert st.units["R1"].strength == 9
-    dice.script(3, 4, 20, 20)  # 2d6 damage, first-damage morale, strike morale DC 13
+    dice.script(3, 4, 20)  # 2d6 damage; one morale test (R-MOR-6): strike DC 13 > first 12
     st = end_command(st, events)
     landed = kinds(events, "strike_landed")
     assert len(landed) == 1 and landed[0].data["cells"] == [[15, 10]]
@@ -174,9 +174,9 @@ def test_r_fd_5_danger_close_needs_permission_and_rolls_d6(dice: Dice) -> None:
     st, _ = apply_text(st, "pl1", "organic KRH 16,10 by 1R1 danger")
     st = until_turn(st, 3)
     events: list[Event] = []
-    # 1R2 first (id order): 2d6 = 6, d6 = 2 -> half (3); morale first damage 20
-    # R1: 2d6 = 4 ... then strike morale for both
-    dice.script(3, 3, 2, 20, 2, 2, 20, 20, 20)
+    # 1R2 first (id order): 2d6 = 6, d6 = 2 -> half (3); one morale test (R-MOR-6)
+    # R1: 2d6 = 4, one morale test
+    dice.script(3, 3, 2, 20, 2, 2, 20)
     st = end_command(st, events)
     hit = {e.data["unit"]: e.data for e in kinds(events, "strike_hit")}
     assert hit["1R2"]["amount"] == 3 and hit["1R2"]["danger_close"] == 2
@@ -189,7 +189,7 @@ def test_r_fd_5_danger_close_d6_above_two_spares_the_unit(dice: Dice) -> None:
     st = start(blue=BLUE3, red=RED16, options={"organic_area_radius": 1})
     st, _ = apply(st, "pl1", Order.organic("KRH", (16, 10), "1R1", danger=True))
     st = until_turn(st, 3)
-    dice.script(6, 6, 3, 1, 1, 20, 20, 20)
+    dice.script(6, 6, 3, 20, 1, 1, 20)  # 1R2 spared, still tests; R1 2 damage, one test
     events: list[Event] = []
     st = end_command(st, events)
     assert st.units["1R2"].strength == 10

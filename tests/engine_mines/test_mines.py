@@ -138,7 +138,7 @@ def test_r_mine_2_variant_mine_triggers_immediately(dice: Dice) -> None:
         [AP_BOX],
         options={"mine_triggers_immediately": True},
     )
-    dice.script(5, 20, 20)  # 1d8 damage, first-damage morale, mine morale
+    dice.script(5, 20)  # 1d8 damage; one morale test (R-MOR-6: mine DC 14 > first 12)
     st, events = apply(st, "pl1", Order.move("1R1", (4, 3)))
     assert st.units["1R1"].cell == (4, 3)
     assert st.units["1R1"].strength == 10 - 5
@@ -208,13 +208,13 @@ def test_r_mine_3_pioneers_clear_at_dc_10(dice: Dice) -> None:
 def test_r_mine_4_rushing_an_ap_mine_costs_nothing_and_hurts_infantry(dice: Dice) -> None:
     st = enter(game([("1R1", "jaakariryhma", (3, 3))], [AP_BOX]))
     kp = st.kp["pl1"]
-    dice.script(6, 20, 20)  # 1d8, first-damage morale, mine morale DC 14
+    dice.script(6, 20)  # 1d8; one morale test at the higher DC (R-MOR-6)
     st, events = apply(st, "pl1", Order.rush("1R1"))
     assert st.kp["pl1"] == kp
     assert st.units["1R1"].strength == 4
     morale = [e.data for e in events if e.kind == "morale"]
-    assert [m["reason"] for m in morale] == ["first_damage", "mine"]
-    assert morale[1]["dc"] == 14
+    assert [(m["reason"], m["dc"]) for m in morale] == [("mine", 14)]
+    assert dice.remaining == []
     assert (4, 3) not in mined_cells(st)
     assert st.units["1R1"].cell == (4, 3)
     assert cache_for(st).movement(st.units["1R1"]) == 0  # the move ended there
@@ -224,7 +224,7 @@ def test_r_mine_4_cell_stays_mined_without_the_default(dice: Dice) -> None:
     st = enter(
         game([("1R1", "jaakariryhma", (3, 3))], [AP_BOX], options={"mine_cell_safe_after": False})
     )
-    dice.script(2, 20, 20)
+    dice.script(2, 20)
     st, _ = apply(st, "pl1", Order.rush("1R1"))
     assert (4, 3) in mined_cells(st)
     assert known_mines(st, "blue") == {(4, 3): "AP"}

@@ -245,3 +245,93 @@ def test_r_tk_2_first_damage_tests_morale_once_then_not_again(dice: Dice) -> Non
     damage_unit(tx, "R1", 1, "test")
     assert [e.kind for e in tx.events[before:]] == ["damage"]
     assert tx.units["R1"].strength == 7
+
+
+# --------------------------------------------------------------------------- R-MOR-6
+
+
+def test_r_mor_6_a_strike_calls_one_morale_test_at_the_highest_dc(dice: Dice) -> None:
+    # First damage (DC 12) and the strike's own test (DC 13, R-ORG-1) are one cause: one
+    # test at 13, as direct fire merges its triggers (docs/rules-readings.md).
+    events = _land(_mortar_vs(RED), dice, 3, 4, 20)
+    tests = [(e.data["unit"], e.data["dc"], e.data["reason"]) for e in _kinds(events, "morale")]
+    assert tests == [("R1", 13, "strike:organic")]
+    assert dice.remaining == []
+
+
+def test_r_mor_6_r_unit_2_bmp2_rushing_an_at_mine(dice: Dice) -> None:
+    # 004 PM: "Vaikuttaa vain panssaroituihin ajoneuvoihin"; a BMP-2 is armoured (its
+    # `light` mark concerns AP mines only): it takes 1d12 AT damage, loses its movement for
+    # good, and tests morale once (DC 14).
+    from taistelukentta.rules.mines import is_immobilised
+    from tests.engine_mines.conftest import pass_turn
+    from tests.engine_mines.test_mines import game
+
+    field = {"id": "b", "type": "AT", "at": [4, 3], "owner": "blue"}
+    st = pass_turn(game([("1R1", SQUAD, (0, 0))], [field], red=[("B1", BMP, (6, 3))]))
+    st, _ = apply(st, "gm", Order.move("B1", (5, 3)))
+    assert st.units["B1"].cell == (5, 3)
+    dice.script(5, 20)  # 1d12 = 5; one morale test
+    st, events = apply(st, "gm", Order.rush("B1"))
+    assert st.units["B1"].strength == 14 - 5 and is_immobilised(st.units["B1"])
+    assert [(e.data["reason"], e.data["dc"]) for e in _kinds(events, "morale")] == [("mine", 14)]
+    assert dice.remaining == []
+
+
+# --------------------------------------------------------------------------- R-MOR-7
+
+
+def _morale_with(st: GameState, dice: Dice, d20: int, dc: int = 12) -> GameState:
+    from taistelukentta.rules.status import morale_test
+    from tests.engine_company.helpers import surgery
+
+    dice.script(d20)
+    return surgery(st, lambda tx: morale_test(tx, "1R1", dc, "test"))
+
+
+def test_r_mor_7_one_morale_status_at_a_time(dice: Dice) -> None:
+    sc = build(open_rows(12, 7, ","), [("1R1", SQUAD, (2, 3))], [("R1", RED, (9, 3))])
+    st = new_game(sc, 9)
+    # M 2, DC 12: d20 9 → short by 1 SHAKEN; d20 4 → by 6 SUPPRESSED; d20 1 → RETREATING
+    shaken = _morale_with(st, dice, 9)
+    assert (shaken.units["1R1"].shaken, shaken.units["1R1"].suppressed) == (st.turn_no, None)
+    suppressed = _morale_with(shaken, dice, 4)
+    u = suppressed.units["1R1"]
+    assert (u.shaken, u.suppressed, u.retreating) == (None, st.turn_no, None)
+    milder = _morale_with(suppressed, dice, 9)  # SHAKEN never replaces SUPPRESSED
+    u = milder.units["1R1"]
+    assert (u.shaken, u.suppressed, u.retreating) == (None, st.turn_no, None)
+    running = _morale_with(suppressed, dice, 1)
+    u = running.units["1R1"]
+    assert (u.shaken, u.suppressed, u.retreating) == (None, None, st.turn_no)
+    still = _morale_with(running, dice, 4)  # SUPPRESSED never replaces RETREATING
+    assert (still.units["1R1"].suppressed, still.units["1R1"].retreating) == (None, st.turn_no)
+
+
+def test_r_mor_7_a_suppressed_and_retreating_unit_runs() -> None:
+    # A state saved before R-MOR-7 may hold both: RETREATING wins, the unit runs.
+    rows = ["FFF........." for _ in range(7)]
+    sc = build(rows, [("1R1", SQUAD, (7, 3))], [("R1", RED, (11, 3))], first_side="red")
+    st = new_game(sc, 3)
+    st = with_unit(st, "1R1", retreating=0, suppressed=0, status_dc=12)
+    st, events = apply(st, "gm", Order.done())
+    move = [e for e in events if e.kind == "move" and e.data["unit"] == "1R1"]
+    assert move and move[0].data["kind"] == "retreat"
+    assert st.units["1R1"].cell[0] < 7
+
+
+# --------------------------------------------------------------------------- R-LINK-4
+
+
+def test_r_link_4_without_a_company_commander_every_platoon_leader_is_out_of_link() -> None:
+    from taistelukentta.rules import status
+    from tests.engine_company.helpers import company_game, end_turn, surgery
+
+    st = company_game()
+    st = end_turn(end_turn(st))  # both platoon leaders in link: full pools
+    opts = st.scenario.options
+    assert st.kp["pl1"] == st.kp["pl2"] == opts.kp_platoon_leader
+    st = end_turn(st)  # Red's turn: the CO falls
+    st = surgery(st, lambda tx: status.destroy(tx, "KP", "test"))
+    st = end_turn(st)  # Blue's command phase, nobody promoted yet
+    assert st.kp["pl1"] == st.kp["pl2"] == opts.kp_out_of_link == 2

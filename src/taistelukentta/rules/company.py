@@ -687,13 +687,7 @@ def _motti(tx: Tx, cell: Cell) -> None:
         if uid not in tx.units:
             continue
         # Any failure → RETREATING (the lesser status of this test is replaced).
-        tx.update(
-            uid,
-            shaken=before.shaken,
-            suppressed=before.suppressed,
-            retreating=tx.turn_no,
-            status_dc=dc,
-        )
+        tx.update(uid, shaken=None, suppressed=None, retreating=tx.turn_no, status_dc=dc)
         tx.unit_event(
             "status",
             uid,

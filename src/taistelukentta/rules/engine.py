@@ -875,7 +875,7 @@ def _start_turn(tx: Tx) -> None:
     # R-MOR-5: RETREATING units run, uncontrolled.
     for uid in sorted(u.id for u in tx.units_of(side) if u.retreating is not None):
         runner = tx.units.get(uid)
-        if runner is None or runner.suppressed is not None:
+        if runner is None:
             continue
         found = retreat_destination(tx, uid)
         if found is not None:

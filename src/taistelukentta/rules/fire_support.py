@@ -1019,10 +1019,11 @@ def _impact(
         if danger_roll is not None:
             info["danger_close"] = danger_roll
         tx.unit_event("strike_hit", uid, info, spotted_keys=("amount",))
-        damage_unit(tx, uid, amount, f"strike:{label}")
+        # R-MOR-6: the strike's own test (DC ``dc``) merges with the damage's triggers.
+        damage_unit(tx, uid, amount, f"strike:{label}", cause=(dc, f"strike:{label}"))
         if tx.over:
             return
-    for uid in hit + tested:
+    for uid in tested:
         if uid in tx.units:
             morale_test(tx, uid, dc, f"strike:{label}")
 

@@ -226,12 +226,13 @@ def _can_clear(cache: ScenarioCache, unit: UnitState) -> bool:
 
 
 def _affected(cache: ScenarioCache, unit: UnitState, mine_type: str) -> bool:
-    """R-MINE-1/4: AP affects infantry and light vehicles, AT only armoured (not light)
-    vehicles."""
+    """R-MINE-1/4: AP affects infantry and vehicles whose card is flagged light; AT every
+    armoured vehicle, a light one (BMP-2) included (004: "Vaikuttaa vain panssaroituihin
+    ajoneuvoihin"; "Panssaroitu maali: Kaikki ajoneuvoyksiköt"; docs/rules-readings.md)."""
     card = cache.card(unit)
     if mine_type == "AP":
         return card.type == "infantry" or card.light
-    return card.type == "vehicle" and card.armoured and not card.light
+    return card.type == "vehicle" and card.armoured
 
 
 def _tt_test(tx: Tx, unit: UnitState, dc: int, purpose: str) -> dict[str, Any]:
@@ -492,14 +493,15 @@ def _rush(tx: Tx, uid: str, key: str, *, immediate: bool) -> None:
         event["result"] = "not_affected"
     tx.set_ext(MODULE, m)
     _own_event(tx, kind, side, event)
+    cause = (tx.opts.mine_morale_dc, "mine")
     if hit is not None:
-        destroyed = status.damage_unit(tx, uid, hit["amount"], "mine")
-        if destroyed:
-            return
-        if mine_type == "AT":
+        if mine_type == "AT" and hit["amount"] < tx.units[uid].strength:
             immobilise(tx, uid, "mine")
-    if uid in tx.units:
-        status.morale_test(tx, uid, tx.opts.mine_morale_dc, "mine")
+        # R-MOR-6: the rush's own test (DC 14 "joka tapauksessa") merges with the
+        # damage's triggers into one test at the highest DC.
+        status.damage_unit(tx, uid, hit["amount"], "mine", cause=cause)
+    elif uid in tx.units:
+        status.morale_test(tx, uid, *cause)
 
 
 # --------------------------------------------------------------------------- search (R-REC-4)

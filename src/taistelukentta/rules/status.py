@@ -56,14 +56,16 @@ def morale_test(tx: Tx, uid: str, dc: int, reason: str) -> MoraleOutcome | None:
     )
     changes: dict[str, Any] = {"morale_marks": 0}
     outcome = res.outcome
+    # R-MOR-7: one morale status at a time; a worse result replaces a milder one
+    # (RETREATING > SUPPRESSED > SHAKEN), a milder one never replaces a worse one.
     if outcome == MoraleOutcome.SHAKEN:
-        changes["shaken"] = tx.turn_no
+        if unit.suppressed is None and unit.retreating is None:
+            changes["shaken"] = tx.turn_no
     elif outcome == MoraleOutcome.SUPPRESSED:
-        changes["suppressed"] = tx.turn_no
-        changes["status_dc"] = dc
+        if unit.retreating is None:
+            changes.update(suppressed=tx.turn_no, shaken=None, status_dc=dc)
     elif outcome == MoraleOutcome.RETREATING:
-        changes["retreating"] = tx.turn_no
-        changes["status_dc"] = dc
+        changes.update(retreating=tx.turn_no, suppressed=None, shaken=None, status_dc=dc)
     tx.update(uid, **changes)
     data = {
         "reason": reason,
@@ -78,10 +80,20 @@ def morale_test(tx: Tx, uid: str, dc: int, reason: str) -> MoraleOutcome | None:
     return outcome
 
 
-def damage_unit(tx: Tx, uid: str, amount: int, reason: str) -> bool:
-    """Apply ``amount`` damage to ``uid``; returns whether it was destroyed."""
+def damage_unit(
+    tx: Tx, uid: str, amount: int, reason: str, *, cause: tuple[int, str] | None = None
+) -> bool:
+    """Apply ``amount`` damage to ``uid``; returns whether it was destroyed.
+
+    ``cause`` = (DC, reason) of the morale test the damaging event calls by itself (a
+    strike's area test, a mine rush): R-MOR-6, one cause calls one test, at the highest DC
+    among its triggers (first damage, falling below half TK, the cause's own)."""
     unit = tx.units.get(uid)
-    if unit is None or amount <= 0:
+    if unit is None:
+        return False
+    if amount <= 0:
+        if cause is not None:
+            morale_test(tx, uid, cause[0], cause[1])
         return False
     cache = tx.cache
     before = unit.strength
@@ -98,16 +110,19 @@ def damage_unit(tx: Tx, uid: str, amount: int, reason: str) -> bool:
     if after <= 0:
         destroy(tx, uid, reason)
         return True
-    dcs: list[int] = []
+    triggers: list[tuple[int, str]] = []
+    if cause is not None:
+        triggers.append(cause)  # first: on equal DCs the cause names the test
     if first:
-        dcs.append(tx.opts.first_damage_morale_dc)
+        triggers.append((tx.opts.first_damage_morale_dc, "first_damage"))
     if not was_damaged and cache.is_damaged(unit):
-        dcs.append(tx.opts.damaged_morale_dc)
+        triggers.append((tx.opts.damaged_morale_dc, "damaged"))
         tx.unit_event(
             "status", uid, {"status": "DAMAGED", "on": True}, spotted_keys=("status", "on")
         )
-    if dcs:
-        morale_test(tx, uid, max(dcs), "first_damage" if first else "damaged")
+    if triggers:
+        top = max(dc for dc, _ in triggers)
+        morale_test(tx, uid, top, next(r for dc, r in triggers if dc == top))
     return False
 
 
