@@ -28,13 +28,11 @@ RULE_IDS_WITH_DEFAULT_OR_VARIANT = (
     "R-GEO-3",
     "R-GEO-4",
     "R-DICE-5",
-    "R-UNIT-4",
     "R-ATK-4",
     "R-ATK-5",
     "R-ATK-7",
     "R-ATK-8",
     "R-ATK-9",
-    "R-ATK-10",
     "R-TK-1",
     "R-TK-2",
     "R-MOR-2",
@@ -65,12 +63,15 @@ RULE_IDS_WITH_DEFAULT_OR_VARIANT = (
     "R-MINE-1",
     "R-MINE-2",
     "R-MINE-4",
-    "R-CAMP-2",
-    "R-CAMP-3",
-    "R-TURN-1",
-    "R-TURN-3",
 )
+# (Not here, since issue 9 removed options that changed nothing: R-UNIT-4 — auras are card
+# data no rule applies yet, the bundled cards have none; R-ATK-10 — a destroyed unit is always
+# removed; R-TURN-1/R-TURN-3 — the
+# turn flow and the own-turn counting are fixed, the status timings have their own options
+# under R-MOR-2/R-ATK-6 — and the campaign's R-CAMP-* until there is campaign play.)
 # The rules whose text names a 000 variant: each needs an option of kind "variant".
+# (R-KP-1's "CO or platoon leader, not both" is who plays which seats: the scenario's seats
+# and the host's seat assignment decide it, not a rule of the engine.)
 RULE_IDS_WITH_VARIANT = (
     "R-ATK-5",
     "R-ATK-8",
@@ -82,7 +83,6 @@ RULE_IDS_WITH_VARIANT = (
     "R-TER-2",
     "R-REC-1",
     "R-REC-4",
-    "R-KP-1",
     "R-KP-2",
     "R-FD-1",
     "R-FD-3",
@@ -373,13 +373,7 @@ def test_options_file_not_utf8(tmp_path: Path) -> None:
 
 
 # Options the engine supports in one way only: `tk20 rules` must not offer a switch.
-SINGLE_BEHAVIOUR = (
-    "auras_apply",
-    "heavy_hit_extra",
-    "remove_destroyed",
-    "turn_order",
-    "status_counts_own_turn",
-)
+SINGLE_BEHAVIOUR = ("heavy_hit_extra",)
 
 
 def test_r_turn_1_single_behaviour_options_offer_one_choice_and_say_so() -> None:
@@ -394,8 +388,35 @@ def test_r_turn_1_single_behaviour_options_offer_one_choice_and_say_so() -> None
             assert s.choices is not None and len(s.choices) == 1, s.name
 
 
-def test_r_atk_10_unsupported_value_of_a_single_behaviour_option_is_refused() -> None:
-    with pytest.raises(DataError, match="not allowed for remove_destroyed"):
-        load_options(overrides={"remove_destroyed": False})
-    with pytest.raises(DataError, match="not allowed for status_counts_own_turn"):
-        load_options(overrides={"status_counts_own_turn": False})
+def test_r_atk_4_unsupported_value_of_a_single_behaviour_option_is_refused() -> None:
+    with pytest.raises(DataError, match="not allowed for heavy_hit_extra"):
+        load_options(overrides={"heavy_hit_extra": "dice_once"})
+
+
+def test_every_listed_option_is_read_by_the_rules() -> None:
+    """`tk20 rules` lists only options that work (issue 9): each option of
+    data/options.toml is read somewhere outside the option loader (``opts.NAME``,
+    ``options.NAME`` …). An option no code reads changes no outcome: remove it or build
+    its rule."""
+    import re
+
+    import taistelukentta
+
+    root = Path(taistelukentta.__file__).parent
+    texts = [
+        p.read_text(encoding="utf-8")
+        for p in root.rglob("*.py")
+        if p != root / "content" / "options.py"
+    ]
+    unread = [
+        s.name for s in option_specs() if not any(re.search(rf"\.{s.name}\b", t) for t in texts)
+    ]
+    assert unread == []
+
+
+def test_removed_options_are_refused_by_name() -> None:
+    """Options removed because they did nothing (issue 9) are unknown now: a scenario
+    that still sets one is told so."""
+    for name in ("auras_apply", "remove_destroyed", "turn_order", "status_counts_own_turn"):
+        with pytest.raises(DataError, match=name):
+            load_options(overrides={name: True})

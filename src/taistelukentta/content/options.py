@@ -55,8 +55,6 @@ class RuleOptions(BaseModel):
     stacking_mixed_sides: bool
     # R-DICE-5
     opposed_tie: Literal["defender", "active"]
-    # R-UNIT-4
-    auras_apply: bool
     # R-ATK-4
     heavy_hit_margin: Count
     pinning_margin: int
@@ -78,8 +76,6 @@ class RuleOptions(BaseModel):
     area_fire_hits_hidden: bool
     # R-ATK-9
     frag_vs_armour: Literal["half", "none"]
-    # R-ATK-10
-    remove_destroyed: bool
     # R-CO-5
     confirmed_target_bonus: Count
     kp_confirmed_target: Count
@@ -150,7 +146,6 @@ class RuleOptions(BaseModel):
     # R-KP-1
     kp_platoon_leader: Count
     kp_company_commander: Count
-    co_also_platoon_leader: bool
     # R-KP-2
     kp_red_per_group: Count
     kp_red_group_cap: Count
@@ -257,21 +252,6 @@ class RuleOptions(BaseModel):
     wave_attack_morale_bonus: Count
     # R-AB-2
     sniper_disable_turns: Count
-    # R-TURN-1
-    turn_order: Literal["command_then_fire"]
-    # R-TURN-3
-    status_counts_own_turn: bool
-    # R-CAMP-1
-    vp_to_xp: Count
-    vp_to_tp: Count
-    # R-CAMP-2
-    xp_share: Literal["equal", "individual"]
-    damaged_xp_share: Literal["half", "full"]
-    # R-CAMP-3
-    veteran_xp: Count
-    sisu_uses_per_battle: Count
-    # R-CAMP-4
-    tk_per_tp: Count
 
 
 OptionKind = Literal["default", "variant", "amount"]
