@@ -335,3 +335,96 @@ def test_r_link_4_without_a_company_commander_every_platoon_leader_is_out_of_lin
     st = surgery(st, lambda tx: status.destroy(tx, "KP", "test"))
     st = end_turn(st)  # Blue's command phase, nobody promoted yet
     assert st.kp["pl1"] == st.kp["pl2"] == opts.kp_out_of_link == 2
+
+
+# --------------------------------------------------------------------------- R-ATK-7
+
+
+def _fortified_duel(**scenario: Any) -> GameState:
+    from taistelukentta.content.scenario import Scenario
+
+    sc: Scenario = build(open_rows(12, 7, ","), [("1R1", SQUAD, (2, 3))], [("R1", RED, (7, 3))])
+    sc = sc.model_copy(update=scenario)
+    st = with_contact(new_game(sc, 9), "blue", "R1", ContactLevel.SPOTTED)
+    for seat in ("co", "pl1"):
+        st, _ = apply(st, seat, Order.done())
+    return st
+
+
+def _fire(st: GameState, dice: Dice, *values: int) -> dict[str, Any]:
+    dice.script(*values)
+    _, events = apply(st, "pl1", Order.fire("1R1", "R1"))
+    return dict(_kinds(events, "attack")[0].data)
+
+
+def test_r_atk_7_fortified_target_gives_disadvantage(dice: Dice) -> None:
+    # 000: "Hyökkäys saa Haitan, jos kohde on linnoittautunut"; the default
+    # fortified_source = "scenario" reads the scenario's fortifications.
+    plain = _fire(_fortified_duel(), dice, 5)  # 5 + 4 vs S 11 + 1: PINNING, no damage
+    assert plain["advantage"] == "none" and plain["natural"] == 5
+    dug_in = _fire(_fortified_duel(fortifications=frozenset({(7, 3)})), dice, 15, 4)
+    assert dug_in["advantage"] == "disadvantage"
+    assert dug_in["disadvantage_reasons"] == ["fortified"] and dug_in["natural"] == 4
+
+
+def test_r_atk_7_scenario_file_marks_fortifications_by_cell_or_unit() -> None:
+    from taistelukentta.content.scenario import load_scenario, scenario_from_data
+    from taistelukentta.errors import DataError
+
+    terasvalli = load_scenario("terasvalli")
+    assert (21, 10) in terasvalli.fortifications  # the dug-in ridge (Rautaharju)
+    data = {
+        "id": "f",
+        "title": "F",
+        "briefing": "F.",
+        "map": {"name": "m", "terrain": "\n".join(open_rows(8, 5, ",")) + "\n"},
+        "rounds": 1,
+        "first_side": "blue",
+        "victory": {"destroyed_enemy_vp": 1, "own_loss_vp": 0},
+        "fortifications": [[1, 1]],
+        "smoke": [[4, 2]],
+        "blue": {
+            "seats": [
+                {
+                    "id": "co",
+                    "role": "company_commander",
+                    "name": "co",
+                    "units": [{"id": "KP", "card": "komppanianpaallikko", "cell": [0, 0]}],
+                }
+            ]
+        },
+        "red": {
+            "battle_groups": [
+                {
+                    "id": "bg1",
+                    "name": "bg1",
+                    "units": [{"id": "R1", "card": RED, "cell": [6, 3], "fortified": True}],
+                }
+            ]
+        },
+    }
+    sc = scenario_from_data(data)
+    assert sc.fortifications == {(1, 1), (6, 3)} and sc.smoke == {(4, 2)}
+    with pytest.raises(DataError, match=r"smoke\[0\].*off the map"):
+        scenario_from_data({**data, "smoke": [[9, 9]]})
+
+
+def test_r_atk_7_smoke_on_the_line_and_very_poor_visibility(dice: Dice) -> None:
+    # 000: "… tai näkyvyys on erittäin huono (esim. savu)".
+    smoke = _fire(_fortified_duel(smoke=frozenset({(5, 3)})), dice, 15, 4)
+    assert smoke["disadvantage_reasons"] == ["poor_visibility"]
+    aside = _fire(_fortified_duel(smoke=frozenset({(5, 5)})), dice, 5)
+    assert aside["advantage"] == "none"
+    from tests.engine.conftest import build as build_sc
+
+    sc = build_sc(
+        open_rows(12, 7, ","),
+        [("1R1", SQUAD, (2, 3))],
+        [("R1", RED, (7, 3))],
+        options={"very_poor_visibility": True},
+    )
+    st = with_contact(new_game(sc, 9), "blue", "R1", ContactLevel.SPOTTED)
+    for seat in ("co", "pl1"):
+        st, _ = apply(st, seat, Order.done())
+    night = _fire(st, dice, 15, 4)
+    assert night["disadvantage_reasons"] == ["poor_visibility"]

@@ -70,6 +70,7 @@ class RuleOptions(BaseModel):
     flank_min_angle: Angle
     fully_open_advantage: bool
     fortified_source: Literal["scenario", "building_or_position"]
+    very_poor_visibility: bool
     # R-ATK-8
     area_fire_radius: Count
     area_fire_degrees: bool

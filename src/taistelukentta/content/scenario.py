@@ -78,6 +78,9 @@ class UnitPlacement(_Frozen):
     """Starting strength (TK); ``None`` = the card's maximum."""
     hidden: bool = False
     """Starts HIDDEN (R-MOR-3): the card must have an ability that grants it."""
+    fortified: bool = False
+    """Starts dug in: its starting cell is a fortification (R-ATK-7), as if listed in the
+    scenario's ``fortifications``."""
 
 
 class Seat(_Frozen):
@@ -212,6 +215,12 @@ class ScenarioFile(_Frozen):
     objectives: list[Objective] = Field(default_factory=list)
     victory: Victory
     secrets: Secrets = Field(default_factory=Secrets)
+    fortifications: list[Cell] = Field(default_factory=list)
+    """Fortified cells, dug-in positions (R-ATK-7): attacks on a unit in one have
+    disadvantage (option ``fortified_source = "scenario"``). Public, like the terrain."""
+    smoke: list[Cell] = Field(default_factory=list)
+    """Cells of very poor visibility, e.g. smoke (R-ATK-7, 000): a direct attack whose line
+    crosses one (its two end cells included) has disadvantage. Public."""
 
 
 class RuleCaches(dict[Any, Any]):
@@ -247,6 +256,11 @@ class Scenario(_Frozen):
     objectives: list[Objective]
     victory: Victory
     secrets: Secrets
+    fortifications: frozenset[Cell] = frozenset()
+    """The fortified cells (R-ATK-7): the file's ``fortifications`` and the starting cells
+    of units placed with ``fortified = true``."""
+    smoke: frozenset[Cell] = frozenset()
+    """Cells of very poor visibility (R-ATK-7)."""
     source: str | None = None
     """Where the scenario came from: its file's path, or the ``source`` given with the data."""
     rule_caches: RuleCaches = Field(default_factory=lambda: RuleCaches(), exclude=True, repr=False)
@@ -421,6 +435,10 @@ def scenario_from_data(
         objectives=spec.objectives,
         victory=spec.victory,
         secrets=spec.secrets,
+        fortifications=frozenset(
+            [*spec.fortifications, *(u.cell for *_, u in _placements(spec) if u.fortified)]
+        ),
+        smoke=frozenset(spec.smoke),
         source=source,
     )
 
@@ -694,6 +712,15 @@ def _check(
     for oid, n in Counter(o.id for o in spec.objectives).items():
         if n > 1:
             add(f"objectives{where.anchored([oid], 'id')}: objective id {oid!r} is used {n} times")
+
+    # Fortifications and smoke (R-ATK-7): cells on the map.
+    for what in ("fortifications", "smoke"):
+        for ci, cell in enumerate(getattr(spec, what)):
+            if not game_map.in_bounds(cell):
+                add(
+                    f"{what}[{ci}]{where.top_line(what)}: cell {_cell(cell)} is off the map "
+                    f"({game_map.width}×{game_map.height})"
+                )
 
     # Secrets.
     secrets = spec.secrets

@@ -11,7 +11,7 @@ gathers its inputs and applies its result:
 - advantage (R-ATK-7): target SUPPRESSED, confused (R-ATK-6), flanked (attacking-side units
   within ``flank_radius`` of it in two directions at least ``flank_min_angle`` apart), or in
   fully open terrain with no cover on the line (``fully_open_advantage``); disadvantage:
-  fortified target (``fortified_source``); both cancel;
+  fortified target or very poor visibility (:func:`disadvantage_reasons`); both cancel;
 - defence = S + cover (the best of its cell and the sight-limiting terrain on the line);
 - damage: the weapon's dice (its AT dice against an armoured target when it has them),
   weakened when the firer is DAMAGED (R-TK-1), then the damage type (R-ATK-9,
@@ -30,7 +30,8 @@ from typing import Any
 from taistelukentta.content.units import Weapon
 from taistelukentta.dice.expr import DiceExpr
 from taistelukentta.dice.roller import Advantage
-from taistelukentta.grid.geometry import chebyshev
+from taistelukentta.grid.geometry import Cell, chebyshev
+from taistelukentta.grid.sight import ray
 from taistelukentta.rules.combat import (
     AttackResult,
     DamageType,
@@ -114,6 +115,32 @@ def target_problem(
     return None
 
 
+def disadvantage_reasons(cache: ScenarioCache, firer: Cell, target: Cell) -> list[str]:
+    """R-ATK-7 disadvantage of a direct attack from ``firer`` at ``target`` (public facts
+    only: terrain, the scenario's marks, the weather): ``fortified`` — the target's cell is
+    a fortification (``fortified_source``: the scenario's ``fortifications`` and units
+    placed ``fortified``, or every building/position cell); ``poor_visibility`` — the
+    line crosses a smoke cell of the scenario (its end cells included) or the whole map
+    has very poor visibility (``very_poor_visibility``)."""
+    opts = cache.opts
+    out: list[str] = []
+    if opts.fortified_source == "building_or_position":
+        if "building" in cache.map.features_at(target):
+            out.append("fortified")
+    elif target in cache.scenario.fortifications:
+        out.append("fortified")
+    smoke = cache.scenario.smoke
+    if opts.very_poor_visibility or (
+        smoke
+        and any(
+            (firer[0] + dx, firer[1] + dy) in smoke
+            for dx, dy in ray(target[0] - firer[0], target[1] - firer[1]).cells
+        )
+    ):
+        out.append("poor_visibility")
+    return out
+
+
 def flanked(tx: Tx, attacking_side: Side, target: UnitState) -> bool:
     """R-ATK-7 DEFAULT: attacking-side units within ``flank_radius`` of the target stand in
     two directions at least ``flank_min_angle`` degrees apart."""
@@ -173,9 +200,7 @@ def resolve_fire(
         reasons_adv.append("flanked")
     if opts.fully_open_advantage and cache.fully_open(t.cell) and sight.cover == 0:
         reasons_adv.append("fully_open")
-    reasons_dis = []
-    if opts.fortified_source == "building_or_position" and "building" in tx.map.features_at(t.cell):
-        reasons_dis.append("fortified")
+    reasons_dis = disadvantage_reasons(cache, a.cell, t.cell)
     for hook in tx.cache.hooks.attack_modifiers:
         extra, adv, dis = hook(tx, a, t)
         if extra:

@@ -29,7 +29,7 @@ from taistelukentta.errors import ArgumentError, TkError
 from taistelukentta.grid.geometry import Cell, chebyshev
 from taistelukentta.rules import GameState, UnitState
 from taistelukentta.rules.context import cache_for
-from taistelukentta.rules.fire import hook_attack_modifiers
+from taistelukentta.rules.fire import disadvantage_reasons, hook_attack_modifiers
 from taistelukentta.rules.orders import Order, OrderKind
 from taistelukentta.rules.recon import ContactLevel
 from taistelukentta.rules.state import Side
@@ -105,11 +105,7 @@ def attack_estimate(
         adv_reasons.append("flanked")
     if opts.fully_open_advantage and cache.fully_open(tcell) and sight.cover == 0:
         adv_reasons.append("fully_open")
-    dis_reasons: list[str] = []
-    if opts.fortified_source == "building_or_position" and "building" in cache.map.features_at(
-        tcell
-    ):
-        dis_reasons.append("fortified")
+    dis_reasons: list[str] = disadvantage_reasons(cache, at, tcell)
     hook_mods, hook_adv, hook_dis = hook_attack_modifiers(state, replace(a, cell=at), target)
     for name, extra in hook_mods.items():
         modifiers[name] = modifiers.get(name, 0) + extra
