@@ -218,7 +218,7 @@ export class MapRenderer {
         ctx.strokeRect(X(r.x), Y(r.y), r.w * s, r.h * s);
         ctx.setLineDash([]);
         if (known) {
-          const sym = symbolCanvas(sidc(c.card, "U"), s * 1.1);
+          const sym = symbolCanvas(sidc(c.card ?? undefined, "U"), s * 1.1);
           drawSym(ctx, sym, X(r.x) + s * 0.1, Y(r.y) + s * 0.1, s * 1.1);
         } else {
           label(ctx, "?", X(r.x + r.w / 2) - s * 0.3, Y(r.y + r.h / 2) + s * 0.5, Math.max(12, s * 1.6), colour);

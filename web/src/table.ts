@@ -124,6 +124,7 @@ export class Table {
         try {
           const { version, view } = await this.api.view();
           if (version !== this.version || !this.view || this.viewAs !== this.shownAs) {
+            const wasMine = this.myTurn();
             this.shownAs = this.viewAs;
             this.version = version;
             this.ownView = view;
@@ -132,6 +133,7 @@ export class Table {
             await this.loadOrders();
             if (this.selected && !this.view.units.some((u) => u.id === this.selected)) this.selected = null;
             this.renderAll();
+            if (!wasMine && this.myTurn()) this.notifyTurn();
           }
         } catch (e) {
           this.showError(e);
@@ -272,6 +274,20 @@ export class Table {
     return v.active_side === side && !v.done.includes(seat);
   }
 
+  /** A browser notification when the seat's turn comes while the tab is in the background
+   * (permission asked when the player first presses Done). */
+  private notifyTurn(): void {
+    if (!document.hidden || typeof Notification === "undefined" || Notification.permission !== "granted") return;
+    const v = this.view;
+    new Notification(t("your_turn"), { body: v ? `${tx(v.title)} — ${t("round")} ${v.turn}/${v.rounds}` : "", tag: "tk20-turn" });
+  }
+
+  private askNotifications(): void {
+    if (typeof Notification !== "undefined" && Notification.permission === "default") {
+      void Notification.requestPermission().catch(() => undefined);
+    }
+  }
+
   private updateTitle(): void {
     const v = this.view;
     const base = v ? `${tx(v.title)} — ${t("title")}` : t("title");
@@ -308,7 +324,10 @@ export class Table {
       h("span", { class: "pill seat" }, seat),
       v.finished
         ? h("span", { class: "pill over", id: "gameover" }, `${t("game_over")}: ${t("winner")} ${sideWord(v.winner ?? "")}`)
-        : h("button", { id: "done", class: this.myTurn() ? "primary" : "", disabled: !this.legalText.includes("done"), onclick: () => this.confirmOrders([parseOrder("done")]) }, t("done_button")),
+        : h("button", { id: "done", class: this.myTurn() ? "primary" : "", disabled: !this.legalText.includes("done"), onclick: () => {
+          this.askNotifications();
+          this.confirmOrders([parseOrder("done")]);
+        } }, t("done_button")),
       h("span", { class: `conn ${this.connected ? "on" : "off"}`, id: "conn", title: this.connected ? t("connected") : t("disconnected") }, this.connected ? "●" : `○ ${t("disconnected")}`),
       this.ownView?.side === null ? this.gmControls() : null,
       langSel,

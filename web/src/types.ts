@@ -15,8 +15,8 @@ export interface Weapon {
   damage: string;
   range: number;
   min_range?: number | null;
-  indirect?: boolean;
-  damage_type?: string;
+  indirect?: boolean | null;
+  damage_type?: string | null;
 }
 
 export interface UnitView {
@@ -28,26 +28,26 @@ export interface UnitView {
   strength: number;
   max_strength: number;
   statuses: string[];
-  armoured?: boolean;
-  protection?: number;
-  cover?: number;
+  armoured?: boolean | null;
+  protection?: number | null;
+  cover?: number | null;
   seat?: string | null;
   action?: string | null;
-  moved?: boolean;
-  fired?: boolean;
-  reconned?: boolean;
-  movement?: number;
-  weapon?: Weapon;
-  commanded?: boolean;
+  moved?: boolean | null;
+  fired?: boolean | null;
+  reconned?: boolean | null;
+  movement?: number | null;
+  weapon?: Weapon | null;
+  commanded?: boolean | null;
 }
 
 export interface ContactView {
   label: string;
   level: string;
-  unit?: string;
-  cell?: [number, number];
-  area?: [number, number, number];
-  card?: string;
+  unit?: string | null;
+  cell?: [number, number] | null;
+  area?: [number, number, number] | null;
+  card?: string | null;
 }
 
 export interface ObjectiveView {
@@ -56,9 +56,9 @@ export interface ObjectiveView {
   cells: [number, number][];
   vp: number;
   holder_at_start?: string | null;
-  own_present?: boolean;
-  enemy_seen?: boolean;
-  occupied_by?: string[];
+  own_present?: boolean | null;
+  enemy_seen?: boolean | null;
+  occupied_by?: string[] | null;
 }
 
 export interface EventView {
@@ -84,7 +84,7 @@ export interface GameView {
   units: UnitView[];
   contacts: ContactView[] | Record<string, ContactView[]>;
   command_points: Record<string, number>;
-  seat_command_points?: number;
+  seat_command_points?: number | null;
   objectives: ObjectiveView[];
   log: EventView[];
   winner?: string | null;
@@ -94,3 +94,21 @@ export interface GameView {
 
 /** The map as the server's /map answer gives it (generated type). */
 export type MapData = components["schemas"]["MapOut"];
+
+// The views' generated types (src/view-types.ts, from `tk20 schema`) must fit the shapes
+// above: if the server's views change a field this client reads, `tsc` fails here.
+import type { components as ViewComponents } from "./view-types";
+
+type VS = ViewComponents["schemas"];
+type Fits<T extends U, U> = [T, U];
+export type ViewChecks = [
+  Fits<VS["OwnUnitView"], UnitView>,
+  Fits<VS["UnitView"], UnitView>,
+  Fits<VS["ContactView"], ContactView>,
+  Fits<VS["SideObjectiveView"], ObjectiveView>,
+  Fits<VS["GMObjectiveView"], ObjectiveView>,
+  Fits<VS["EventView"], EventView>,
+  Fits<VS["SeatView"], GameView>,
+  Fits<VS["SideView"], GameView>,
+  Fits<VS["GMView"], GameView>,
+];
