@@ -37,6 +37,7 @@ COMMANDS: dict[str, str] = {
     "unit": "rules_cmds",
     "serve": "server_cmds",
     "verify": "server_cmds",
+    "join": "server_cmds",
     "schema": "schema_cmds",
     # command groups (typer lists them after the plain commands)
     "odds": "odds_cmds",

@@ -29,6 +29,7 @@ def register(app: typer.Typer) -> None:
     """Add the server commands to ``app``."""
     app.command("serve")(serve_cmd)
     app.command("verify")(verify_cmd)
+    app.command("join")(join_cmd)
     app.add_typer(db_app, name="db")
 
 
@@ -133,3 +134,22 @@ def verify_cmd(
         ),
         highlight=False,
     )
+
+
+def join_cmd(
+    url: Annotated[
+        str,
+        typer.Argument(metavar="URL", help="Kutsulinkki tai palvelimen osoite / invite link."),
+    ],
+    token: Annotated[
+        str | None, typer.Option("--token", help="Paikan tunniste / the seat's token.")
+    ] = None,
+    game: Annotated[str | None, typer.Option("--game", help="Pelin tunnus / game id.")] = None,
+) -> None:
+    """Pelaa paikkaa palvelimen kautta päätteessä / play a seat through a server."""
+    from taistelukentta.cli.join import join
+
+    try:
+        join(url, token=token, game=game)
+    except TkError as exc:
+        fail_error(exc)
