@@ -51,7 +51,9 @@ def test_schema_is_valid_json_schema_with_defs() -> None:
     assert json.loads(json.dumps(schema)) == schema
 
 
-@pytest.mark.parametrize(("name", "seed"), [("demo", 3), ("terasvalli", 2)])
+@pytest.mark.parametrize(
+    ("name", "seed"), [("demo", 3), pytest.param("terasvalli", 2, marks=pytest.mark.slow)]
+)
 def test_r_rec_5_real_views_validate_against_the_schema(name: str, seed: int) -> None:
     """The JSON of every view (side, seat, game master; with the log, through a whole bot
     game to its end) is valid against the published schema, and parses back into the same
