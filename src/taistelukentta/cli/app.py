@@ -9,6 +9,7 @@ lists exactly what the modules register, in this order.
 from __future__ import annotations
 
 import importlib
+import sys
 from typing import Any
 
 import typer
@@ -61,13 +62,73 @@ command groups in this order (``COMMANDS`` is ordered so)."""
 def module_commands(module_name: str) -> dict[str, Any]:
     """The click commands one command module registers, by name, in its order."""
     module = importlib.import_module(f"taistelukentta.cli.{module_name}")
-    sub = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
+    sub = typer.Typer(add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None)
     module.register(sub)
     return dict(typer.main.get_group(sub).commands)
 
 
+def pick_language(text: str | None, lang: str) -> str | None:
+    """A bilingual help text ``"suomeksi / in English"`` in ``lang``: English alone under
+    ``--lang en``; Finnish keeps both (the English part often says more). Texts without
+    exactly one `` / `` are kept as they are."""
+    if text is None or lang != "en":
+        return text
+    parts = text.split(" / ")
+    if len(parts) != 2:
+        return text
+    english = parts[1].strip()
+    return english[:1].upper() + english[1:]
+
+
+_HELP_OPTION = {"fi": "Näytä tämä ohje ja lopeta.", "en": "Show this message and exit."}
+
+
+def _localise(cmd: Any, ctx: Any = None) -> None:
+    """Put ``cmd``'s help texts (its own, its parameters', its subcommands') in the current
+    language before its help is printed; the originals are kept for the next call."""
+    from taistelukentta.i18n import get_language
+
+    lang = get_language()
+    originals = cmd.__dict__.setdefault("_tk20_help", {})
+    for key, obj, attr in [
+        ("help", cmd, "help"),
+        ("short_help", cmd, "short_help"),
+        *((f"param:{p.name}", p, "help") for p in cmd.params),
+    ]:
+        if key not in originals:
+            originals[key] = getattr(obj, attr, None)
+        setattr(obj, attr, pick_language(originals[key], lang))
+    help_option = cmd.get_help_option(ctx) if ctx is not None else None
+    if help_option is not None:
+        help_option.help = _HELP_OPTION.get(lang, help_option.help)
+    for sub in getattr(cmd, "commands", {}).values():
+        _localise(sub)
+
+
+def _localised_help(cmd: Any) -> None:
+    """Make ``cmd`` (and its subcommands) localise their help when it is printed."""
+    if "_tk20_localised" in cmd.__dict__:
+        return
+    cmd.__dict__["_tk20_localised"] = True
+    original = cmd.format_help
+
+    def format_help(ctx: Any, formatter: Any) -> None:
+        _localise(cmd, ctx)
+        original(ctx, formatter)
+
+    cmd.format_help = format_help
+    for sub in getattr(cmd, "commands", {}).values():
+        _localised_help(sub)
+
+
 class LazyGroup(TyperGroup):
     """The ``tk20`` group: a command's module is imported when the command is looked up."""
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        for name in COMMANDS:
+            self.get_command(ctx, name)
+        _localise(self, ctx)
+        super().format_help(ctx, formatter)
 
     def list_commands(self, ctx: Any) -> list[str]:
         return list(COMMANDS)
@@ -76,6 +137,7 @@ class LazyGroup(TyperGroup):
         module_name = COMMANDS.get(cmd_name)
         if cmd_name not in self.commands and module_name is not None:
             for name, cmd in module_commands(module_name).items():
+                _localised_help(cmd)
                 self.commands.setdefault(name, cmd)
         return self.commands.get(cmd_name)
 
@@ -88,11 +150,12 @@ class LazyGroup(TyperGroup):
 
 app = typer.Typer(
     name="tk20",
-    help="Taistelukenttä d20 — digitaalinen pelipöytä / the digital table.",
+    help="Taistelukenttä d20 — digitaalinen pelipöytä / Taistelukenttä d20 — the digital table.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
     cls=LazyGroup,
+    rich_markup_mode=None,
 )
 
 
@@ -119,6 +182,12 @@ def _root(
 
 def main() -> None:
     """Run the ``tk20`` command."""
+    args = sys.argv[1:]
+    for i, arg in enumerate(args):  # --lang before the group's own --help is handled
+        if arg == "--lang" and i + 1 < len(args) and args[i + 1] in LANGUAGES:
+            set_language(args[i + 1])
+        elif arg.startswith("--lang=") and arg[7:] in LANGUAGES:
+            set_language(arg[7:])
     try:
         app()
     except TkError as exc:  # last resort: never show a traceback for bad input

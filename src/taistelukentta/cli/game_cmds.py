@@ -21,6 +21,7 @@ from rich.text import Text as RichText
 
 from taistelukentta.cli.common import console, fail, fail_error, print_json
 from taistelukentta.cli.scenario_cmds import render_map
+from taistelukentta.cli.typing_help import alternatives, known_names, normalise, unknown_name_hint
 from taistelukentta.content.scenario import Scenario, bundled_ids, load_scenario
 from taistelukentta.dice.roller import (
     Seed,
@@ -80,8 +81,9 @@ SeedOpt = Annotated[
     typer.Option(
         "--seed",
         help=(
-            "Nopanheittojen siemen: 64 heksanumeroa tai vanha kokonaislukusiemen / dice seed: "
-            "64 hex digits, or a legacy integer seed (predictable; oletus salainen satunnainen)."
+            "Nopanheittojen siemen: 64 heksanumeroa tai vanha kokonaislukusiemen (ennustettava; "
+            "oletus salainen satunnainen) / dice seed: 64 hex digits, or a legacy integer seed "
+            "(predictable; default: a secret random one)."
         ),
     ),
 ]
@@ -143,6 +145,38 @@ def _locked(path: Path) -> Iterator[GameSession]:
         except TkError as exc:
             fail_error(exc)
         yield session
+
+
+_PLAY_WORDS = (
+    "help",
+    "apua",
+    "map",
+    "kartta",
+    "orders",
+    "käskyt",
+    "kaskyt",
+    "quit",
+    "lopeta",
+    "exit",
+)
+
+
+def _refusal(
+    exc: TkError, state: GameState, seat: str, order: Order, names: Sequence[str], text: str
+) -> str:
+    """A refused order's message, with the legal orders of the same unit and kind (e.g. the
+    attack with the weapon that reaches) or a "did you mean" for an unknown id."""
+    lines = [exc.message(get_language())]
+    hint = unknown_name_hint(text, names)
+    if hint is not None:
+        lines.append(tr(hint[1], hint[0]))
+    else:
+        close = alternatives(state, seat, order)
+        if close:
+            lines.append(
+                tr("Laillisia samankaltaisia: ", "Legal ones like it: ") + "; ".join(close)
+            )
+    return "\n".join(lines)
 
 
 def _seat_for(state: GameState, who: str) -> str:
@@ -499,7 +533,11 @@ def new_cmd(
     out: Annotated[
         Path | None,
         typer.Option(
-            "--out", help="Pelitiedosto / game file (oletus games/SKENAARIO-SIEMEN.json)."
+            "--out",
+            help=(
+                "Pelitiedosto (oletus games/SKENAARIO-xxxxxxxx.json) / "
+                "game file (default games/SCENARIO-xxxxxxxx.json)."
+            ),
         ),
     ] = None,
     force: Annotated[
@@ -625,11 +663,16 @@ def order_cmd(
     with _locked(game) as session:
         seat = _seat_for(session.state, who)
         side = _side_of(session.state, seat)
+        names = known_names(session.state, side)
         try:
-            order = parse_order(text)  # parsed once: the session records it, JSON echoes it
+            order = parse_order(normalise(text, names))  # parsed once: recorded, echoed
+        except TkError as exc:
+            hint = unknown_name_hint(text, names)
+            fail(f"{exc.message(get_language())}" + (f"\n{tr(hint[1], hint[0])}" if hint else ""))
+        try:
             events = session.give(seat, order)
         except TkError as exc:
-            fail_error(exc)
+            fail(_refusal(exc, session.state, seat, order, names, text))
     seen = redact(events, side, session.scenario)
     state = session.state
     if json_out:
@@ -1131,7 +1174,9 @@ def play_cmd(
     ],
     who: Annotated[
         str | None,
-        typer.Option("--as", help="Pelaamasi puoli / your side: blue | red (oletus blue)."),
+        typer.Option(
+            "--as", help="Pelaamasi puoli (oletus blue) / your side: blue | red (default blue)."
+        ),
     ] = None,
     seed: SeedOpt = None,
     out: Annotated[
@@ -1189,10 +1234,14 @@ def play_cmd(
             for text in _orders_summary(orders):
                 _say(f"  {text}")
             continue
+        names = known_names(state, human)
         try:
-            order = parse_order(line)
+            order = parse_order(normalise(line, names, _PLAY_WORDS))
         except TkError as exc:
+            hint = unknown_name_hint(line, names)
             _say(exc.message(get_language()), style="red")
+            if hint:
+                _say(tr(hint[1], hint[0]))
             continue
         odds = _confirm_lines(state, human, seats, orders, order)
         if odds:
@@ -1205,7 +1254,8 @@ def play_cmd(
         try:
             events = _give_human(session, human, seats, order)
         except TkError as exc:
-            _say(exc.message(get_language()), style="red")
+            seat = _order_seat(state, human, seats, order)
+            _say(_refusal(exc, state, seat, order, names, line), style="red")
             continue
         for text in _event_lines(redact(events, human, session.scenario)):
             _say(f"  {text}")

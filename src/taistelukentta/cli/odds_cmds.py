@@ -87,15 +87,35 @@ def _signed(value: int) -> str:
 @odds_app.command("attack")
 def attack_cmd(
     bonus: Annotated[
-        int, typer.Option("--bonus", help="Kaikki d20:een lisättävät bonukset (TT + ase + muut).")
+        int,
+        typer.Option(
+            "--bonus",
+            help=(
+                "Kaikki d20:een lisättävät bonukset (TT + ase + muut) / "
+                "every bonus added to the d20 (skill + weapon + others)."
+            ),
+        ),
     ],
-    defence: Annotated[int, typer.Option("--defence", help="Puolustus = kohteen S + suoja.")],
-    advantage: Annotated[bool, typer.Option("--advantage", help="Etu (2d20, suurempi).")] = False,
+    defence: Annotated[
+        int,
+        typer.Option(
+            "--defence", help="Puolustus = kohteen S + suoja / defence = the target's S + cover."
+        ),
+    ],
+    advantage: Annotated[
+        bool, typer.Option("--advantage", help="Etu (2d20, suurempi) / advantage (2d20, higher).")
+    ] = False,
     disadvantage: Annotated[
-        bool, typer.Option("--disadvantage", help="Haitta (2d20, pienempi).")
+        bool,
+        typer.Option(
+            "--disadvantage", help="Haitta (2d20, pienempi) / disadvantage (2d20, lower)."
+        ),
     ] = False,
     damage: Annotated[
-        str, typer.Option("--damage", help="Vahinkonoppa (TI), esim. d6, 2d4+1.")
+        str,
+        typer.Option(
+            "--damage", help="Vahinkonoppa (TI), esim. d6, 2d4+1 / damage dice, e.g. d6, 2d4+1."
+        ),
     ] = "d6",
     json_out: JsonFlag = False,
 ) -> None:
@@ -147,8 +167,11 @@ def attack_cmd(
 
 @odds_app.command("morale")
 def morale_cmd(
-    bonus: Annotated[int, typer.Option("--bonus", help="M + moraalimuuttujat yhteensä.")],
-    dc: Annotated[int, typer.Option("--dc", help="Vaikeusaste (DC).")],
+    bonus: Annotated[
+        int,
+        typer.Option("--bonus", help="M + moraalimuuttujat yhteensä / M + every morale modifier."),
+    ],
+    dc: Annotated[int, typer.Option("--dc", help="Vaikeusaste / difficulty class (DC).")],
     json_out: JsonFlag = False,
 ) -> None:
     """Moraalitestin tarkat todennäköisyydet (R-MOR-2) / exact odds of a morale test."""
@@ -180,9 +203,18 @@ def morale_cmd(
 
 @odds_app.command("recon")
 def recon_cmd(
-    bonus: Annotated[int, typer.Option("--bonus", help="Tiedustelijan TT (+ korkeus).")],
-    stealth: Annotated[int, typer.Option("--stealth", help="Kohteen häive (H).")],
-    cover: Annotated[int, typer.Option("--cover", help="Kohteen suojabonus.")],
+    bonus: Annotated[
+        int,
+        typer.Option(
+            "--bonus", help="Tiedustelijan TT (+ korkeus) / the observer's skill (+ elevation)."
+        ),
+    ],
+    stealth: Annotated[
+        int, typer.Option("--stealth", help="Kohteen häive (H) / the target's stealth (H).")
+    ],
+    cover: Annotated[
+        int, typer.Option("--cover", help="Kohteen suojabonus / the target's cover bonus.")
+    ],
     json_out: JsonFlag = False,
 ) -> None:
     """Tiedustelun tarkat todennäköisyydet (R-REC-1/2) / exact odds of a recon roll."""
@@ -226,7 +258,10 @@ def recon_cmd(
 def strike_cmd(
     weapon: Annotated[str, typer.Option("--weapon", help="k9 | mlrs.")],
     contact: Annotated[
-        str, typer.Option("--contact", help="Tulenjohtajan kontakti: known | spotted.")
+        str,
+        typer.Option(
+            "--contact", help="Tulenjohtajan kontakti / the observer's contact: known | spotted."
+        ),
     ],
     json_out: JsonFlag = False,
 ) -> None:

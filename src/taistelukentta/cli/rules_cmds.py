@@ -7,10 +7,12 @@ JSON object.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import typer
 from rich.markup import escape
+from rich.padding import Padding
 from rich.table import Table
 
 from taistelukentta.cli.common import console, fail, fail_error, print_json
@@ -125,6 +127,40 @@ def rules_cmd(
     if json_out:
         print_json({"language": get_language(), "options": [_spec_json(s) for s in specs]})
         return
+    if console.width < 120:  # a narrow terminal: one block per option, no table columns
+        _rules_blocks(specs)
+    else:
+        _rules_table(specs)
+    console.print(
+        tr(
+            f"{len(specs)} optiota. Skenaarion [options]-taulukko voi muuttaa arvoja.",
+            f"{len(specs)} options. A scenario's [options] table may change the values.",
+        ),
+        markup=False,
+    )
+
+
+def _rules_blocks(specs: Sequence[Any]) -> None:
+    """The rule options as blocks (readable at 80 columns): name, rule, kind and value on one
+    line, the choices and the variant under it, then the description, indented."""
+    console.print(tr("Sääntöoptiot", "Rule options"), style="bold", highlight=False)
+    for s in specs:
+        console.print(
+            f"\n[bold]{escape(s.name)}[/]  {s.rule} · {tr(*_KIND_TEXT[s.kind])} · "
+            f"{escape(_show(s.value))}",
+            highlight=False,
+        )
+        extra = []
+        if s.choices and len(s.choices) > 1:
+            extra.append(tr("valinnat", "choices") + ": " + " | ".join(_show(c) for c in s.choices))
+        if s.variant is not None:
+            extra.append(f"{tr('muunnelma', 'variant')}: {_show(s.variant)}")
+        if extra:
+            console.print("  " + escape("; ".join(extra)), highlight=False, style="dim")
+        console.print(Padding(escape(tr(s.fi, s.en)), (0, 0, 0, 2)), highlight=False)
+
+
+def _rules_table(specs: Sequence[Any]) -> None:
     table = Table(title=tr("Sääntöoptiot", "Rule options"))
     table.add_column(tr("Optio", "Option"), style="bold", no_wrap=True)
     table.add_column(tr("Sääntö", "Rule"), no_wrap=True)
@@ -145,13 +181,6 @@ def rules_cmd(
             escape(tr(s.fi, s.en)),
         )
     console.print(table)
-    console.print(
-        tr(
-            f"{len(specs)} optiota. Skenaarion [options]-taulukko voi muuttaa arvoja.",
-            f"{len(specs)} options. A scenario's [options] table may change the values.",
-        ),
-        markup=False,
-    )
 
 
 def units_cmd(
@@ -179,9 +208,10 @@ def units_cmd(
     table.add_column("TP", justify="right", no_wrap=True)
     for c in cards.values():
         s = c.stats
+        weapons = ", ".join(w.id for w in c.weapons)
         table.add_row(
             f"[bold {_SIDE_STYLE[c.side]}]{c.id}[/]\n{escape(tr(c.name.fi, c.name.en))}"
-            f" · {term(c.side)}",
+            f" · {term(c.side)}\n[dim]{tr('aseet', 'weapons')}: {escape(weapons)}[/]",
             str(s.strength),
             f"{s.morale:+d}",
             f"{c.skill:+d}",
@@ -192,6 +222,20 @@ def units_cmd(
             str(c.cost_tp),
         )
     console.print(table)
+    console.print(
+        tr(
+            "Sarakkeet: TK taistelukunto · M moraali · TT taitotaso · L liike (ruutuja) · "
+            "S suoja (puolustus ilman maastoa) · H häive · TI tuli-isku (vahinkonoppa) · "
+            "TP hinta (täydennyspisteinä). Aseiden tunnukset käyvät käskyihin "
+            "(`attack 1R1 R12 with pst_ohjus`); `tk20 unit ID` näyttää kortin kokonaan.",
+            "Columns: Str strength (TK) · Mor morale (M) · Skl skill (TT) · Mv movement "
+            "(cells) · Prot protection (S, defence without terrain) · Stl stealth (H) · FP "
+            "firepower (TI, damage die) · TP cost (replacement points). Weapon ids go into orders "
+            "(`attack 1R1 R12 with pst_ohjus`); `tk20 unit ID` shows the whole card.",
+        ),
+        markup=False,
+        highlight=False,
+    )
 
 
 def unit_cmd(

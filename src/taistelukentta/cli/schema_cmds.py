@@ -15,7 +15,12 @@ from taistelukentta.i18n import tr
 def schema_cmd(
     out: Annotated[
         Path | None,
-        typer.Option("--out", help="Kirjoita tiedostoon / write to FILE (oletus: tuloste)."),
+        typer.Option(
+            "--out",
+            help=(
+                "Kirjoita tiedostoon (oletus: tuloste) / write to FILE (default: standard output)."
+            ),
+        ),
     ] = None,
 ) -> None:
     """Näkymien ja tapahtumien JSON Schema / the JSON Schema of views and events."""

@@ -17,8 +17,10 @@ DbOpt = Annotated[
     str | None,
     typer.Option(
         "--db",
-        help="Tietokanta / database URL: sqlite:///FILE tai postgresql+psycopg://USER@HOST/DB "
-        "(oletus TK20_DATABASE_URL tai SQLite-tiedosto käyttäjän datahakemistossa).",
+        help="Tietokanta: sqlite:///FILE tai postgresql+psycopg://USER@HOST/DB (oletus "
+        "TK20_DATABASE_URL tai SQLite-tiedosto käyttäjän datahakemistossa) / database URL: "
+        "sqlite:///FILE or postgresql+psycopg://USER@HOST/DB (default TK20_DATABASE_URL or an "
+        "SQLite file in the user's data folder).",
     ),
 ]
 
