@@ -59,21 +59,24 @@ def normalise(text: str, names: Iterable[str], extra_words: Sequence[str] = ()) 
 
 
 def unknown_name_hint(text: str, names: Sequence[str]) -> tuple[str, str] | None:
-    """For an order naming a unit nobody on this side knows: ("did you mean …" in English,
-    in Finnish), or None when every id in it is known (or looks like no id)."""
-    known = {n.lower() for n in names}
-    for token in text.split()[1:]:
-        if not _TOKEN_ID.match(token) or token.lower() in known or token.isdigit():
-            continue
-        if token.lower() in {"with", "from", "by", "danger", "disable", "ase", "ruudusta"}:
-            continue
-        close = difflib.get_close_matches(token, list(names), n=3, cutoff=0.5)
-        if close:
-            return (
-                f"{token!r}: no such unit you know; did you mean {' / '.join(close)}?",
-                f"{token!r}: ei tunnettua yksikköä; tarkoititko {' / '.join(close)}?",
-            )
-    return None
+    """For an order whose unit (the first word after the verb: always one of the seat's
+    own) nobody on this side knows: ("did you mean …" in English, in Finnish), else None.
+
+    Targets get no suggestion: a hint that depends on how an unseen enemy's id is spelt
+    would make answers for existing and made-up ids differ (R-REC-5)."""
+    tokens = text.split()
+    if len(tokens) < 2:
+        return None
+    token = tokens[1]
+    if not _TOKEN_ID.match(token) or token.lower() in {n.lower() for n in names}:
+        return None
+    close = difflib.get_close_matches(token, list(names), n=3, cutoff=0.5)
+    if not close:
+        return None
+    return (
+        f"{token!r}: no such unit you know; did you mean {' / '.join(close)}?",
+        f"{token!r}: ei tunnettua yksikköä; tarkoititko {' / '.join(close)}?",
+    )
 
 
 def alternatives(state: GameState, seat: str, order: Order, limit: int = 3) -> list[str]:
