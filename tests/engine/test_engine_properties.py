@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import random
 import re
-import time
 from dataclasses import replace
 
 import pytest
@@ -153,7 +152,6 @@ def check_invariants(st: GameState) -> None:
 @pytest.mark.slow
 def test_random_games_never_crash_and_keep_invariants() -> None:
     sc = small_scenario()
-    started = time.perf_counter()
     winners: dict[str, int] = {}
     attacks = 0
     for seed in range(200):
@@ -161,7 +159,6 @@ def test_random_games_never_crash_and_keep_invariants() -> None:
         assert st.finished
         winners[str(st.winner)] = winners.get(str(st.winner), 0) + 1
         attacks += sum(1 for e in st.events if e.kind == "attack")
-    assert time.perf_counter() - started < 60
     assert attacks > 0  # the games do fight
     assert sum(winners.values()) == 200
 
