@@ -10,10 +10,6 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /**
-         * Create Game
-         * @description Start a game. The creator is the GM and receives every seat's invite.
-         */
         post: operations["create_game_api_games_post"];
         delete?: never;
         options?: never;
@@ -28,11 +24,6 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * Cost
-         * @description The KP the seat's own pool would pay for ``order``, one of its legal orders now
-         *     (worked out by the engine on a copy of the game; nothing is stored).
-         */
         get: operations["cost_api_games__game_id__cost_get"];
         put?: never;
         post?: never;
@@ -49,10 +40,6 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * Get Events
-         * @description The seat's copies of every change after its version ``after``.
-         */
         get: operations["get_events_api_games__game_id__events_get"];
         put?: never;
         post?: never;
@@ -69,10 +56,6 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * Export
-         * @description The game file (``tk20 replay`` reads it): the GM any time, every seat after the end.
-         */
         get: operations["export_api_games__game_id__export_get"];
         put?: never;
         post?: never;
@@ -89,11 +72,6 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * Los
-         * @description Line of sight over the terrain between two cells (R-TER-4): whether it is clear, the
-         *     distance, the target's cover and the terrain that limits it.
-         */
         get: operations["los_api_games__game_id__los_get"];
         put?: never;
         post?: never;
@@ -110,10 +88,6 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * Game Map
-         * @description The game's map (its scenario's, with the game's rule options).
-         */
         get: operations["game_map_api_games__game_id__map_get"];
         put?: never;
         post?: never;
@@ -130,11 +104,6 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * Get Odds
-         * @description The exact odds of an attack, fire or fire request from the seat's knowledge, every
-         *     modifier with its rule ID.
-         */
         get: operations["get_odds_api_games__game_id__odds_get"];
         put?: never;
         post?: never;
@@ -151,17 +120,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * Get Orders
-         * @description The seat's legal orders now, in notation.
-         */
         get: operations["get_orders_api_games__game_id__orders_get"];
         put?: never;
-        /**
-         * Post Order
-         * @description Give one order at the seat's version. The answer is the seat's new version and its
-         *     copies of what happened.
-         */
         post: operations["post_order_api_games__game_id__orders_post"];
         delete?: never;
         options?: never;
@@ -176,10 +136,6 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * Reveal
-         * @description After the end: the seed, its commitment and every order (403 before).
-         */
         get: operations["reveal_api_games__game_id__reveal_get"];
         put?: never;
         post?: never;
@@ -196,10 +152,6 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * Whoami
-         * @description Which seat the token is, and its version.
-         */
         get: operations["whoami_api_games__game_id__seat_get"];
         put?: never;
         post?: never;
@@ -218,10 +170,6 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /**
-         * Undo
-         * @description GM only: take back the last order (replayed from the log, announced to every seat).
-         */
         post: operations["undo_api_games__game_id__undo_post"];
         delete?: never;
         options?: never;
@@ -236,10 +184,6 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * Get View
-         * @description The seat's view (``tk20 show --as SEAT --json``) at its version.
-         */
         get: operations["get_view_api_games__game_id__view_get"];
         put?: never;
         post?: never;
@@ -256,10 +200,6 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * View As
-         * @description GM only: what one side sees now (the GM table's side switch, to check the fog).
-         */
         get: operations["view_as_api_games__game_id__view_as_get"];
         put?: never;
         post?: never;
@@ -276,10 +216,6 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * List Scenarios
-         * @description The bundled scenarios a game can be started from.
-         */
         get: operations["list_scenarios_api_scenarios_get"];
         put?: never;
         post?: never;
@@ -296,10 +232,6 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * Scenario Detail
-         * @description A bundled scenario for the lobby: title, briefing, rounds, seats and its map.
-         */
         get: operations["scenario_detail_api_scenarios__scenario_id__get"];
         put?: never;
         post?: never;
@@ -313,297 +245,135 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /**
-         * Change
-         * @description One change as a seat sees it.
-         */
         Change: {
-            /** Events */
             events: {
                 [key: string]: unknown;
             }[];
-            /** Version */
             version: number;
         };
-        /**
-         * ChangesOut
-         * @description The seat's changes after a version.
-         */
         ChangesOut: {
-            /** Changes */
             changes: components["schemas"]["Change"][];
-            /** Version */
             version: number;
         };
-        /**
-         * CostOut
-         * @description The seat's KP an order takes.
-         */
         CostOut: {
-            /** Kp */
             kp: number;
-            /** Order */
             order: string;
         };
-        /**
-         * ErrorBody
-         * @description ``{"code", "message": {"fi", "en"}}``.
-         */
         ErrorBody: {
-            /** Code */
             code: string;
-            /** Message */
             message: {
                 [key: string]: string;
             };
-            /** Version */
             version?: number | null;
         };
-        /**
-         * ErrorOut
-         * @description Every 4xx answer.
-         */
         ErrorOut: {
             error: components["schemas"]["ErrorBody"];
         };
-        /**
-         * GameCreate
-         * @description ``POST /api/games``.
-         */
         GameCreate: {
-            /**
-             * Computer
-             * @description Seats the server's computer plays.
-             */
             computer?: string[];
-            /**
-             * Options
-             * @description Rule options (tk20 rules).
-             */
             options?: {
                 [key: string]: boolean | number | string;
             };
-            /**
-             * Scenario
-             * @description A bundled scenario id (GET /api/scenarios).
-             */
             scenario: string;
         };
-        /**
-         * GameCreated
-         * @description The new game: the GM receives every seat's invite.
-         */
         GameCreated: {
-            /** Commitment Scheme */
             commitment_scheme: string;
-            /** Computer */
             computer: string[];
-            /** Id */
             id: string;
-            /** Scenario */
             scenario: string;
-            /** Seats */
             seats: {
                 [key: string]: components["schemas"]["SeatInvite"];
             };
-            /** Seed Commitment */
             seed_commitment: string;
         };
-        /**
-         * LosOut
-         * @description Line of sight over the terrain (R-TER-4).
-         */
         LosOut: {
-            /** Cover */
             cover: number;
-            /** Distance */
             distance: number;
-            /** Limited By */
             limited_by: string | null;
-            /** Rule */
             rule: string;
-            /** Visible */
             visible: boolean;
         };
-        /**
-         * MapOut
-         * @description A map as the browser draws it.
-         */
         MapOut: {
-            /** Elevation */
             elevation: number[][];
-            /** Height */
             height: number;
-            /** Legend */
             legend: {
                 [key: string]: string[];
             };
-            /** Name */
             name: string;
-            /** Rows */
             rows: string[];
-            /** Terrain */
             terrain: {
                 [key: string]: components["schemas"]["TextOut"];
             };
-            /** Width */
             width: number;
         };
-        /**
-         * OddsOut
-         * @description The exact odds of an order from the seat's knowledge.
-         */
         OddsOut: {
-            /** Kind */
             kind: string;
-            /** Odds */
             odds: {
                 [key: string]: unknown;
             };
-            /** Order */
             order: string;
-            /** Terms */
             terms: components["schemas"]["OddsTerm"][];
-            /** Version */
             version: number;
         };
-        /**
-         * OddsTerm
-         * @description One modifier of a roll, with the rule that gives it.
-         */
         OddsTerm: {
-            /** Name */
             name: string;
-            /** Rule */
             rule: string;
-            /** Value */
             value: number;
         };
-        /**
-         * OrderPost
-         * @description ``POST /api/games/{id}/orders``.
-         */
         OrderPost: {
-            /**
-             * Order
-             * @description One order in notation, e.g. 'move 1R1 12,7'.
-             */
             order: string;
-            /**
-             * Version
-             * @description The seat's version it saw.
-             */
             version: number;
         };
-        /**
-         * OrdersOut
-         * @description The seat's legal orders now.
-         */
         OrdersOut: {
-            /** Orders */
             orders: string[];
-            /** Version */
             version: number;
         };
-        /**
-         * RevealOut
-         * @description The secrets after the end: the seed and every order.
-         */
         RevealOut: {
-            /** Commitment Scheme */
             commitment_scheme: string;
-            /** Id */
             id: string;
-            /** Options */
             options: {
                 [key: string]: unknown;
             };
-            /** Orders */
             orders: {
                 [key: string]: string;
             }[];
-            /** Scenario */
             scenario: string;
-            /** Seed */
             seed: string;
-            /** Seed Commitment */
             seed_commitment: string;
-            /** State Hash */
             state_hash: string;
         };
-        /**
-         * ScenarioDetailOut
-         * @description A bundled scenario for the lobby.
-         */
         ScenarioDetailOut: {
             briefing: components["schemas"]["TextOut"];
-            /** Id */
             id: string;
             map: components["schemas"]["MapOut"];
-            /** Rounds */
             rounds: number;
-            /** Seats */
             seats: string[];
             title: components["schemas"]["TextOut"];
         };
-        /**
-         * ScenarioOut
-         * @description A bundled scenario.
-         */
         ScenarioOut: {
-            /** Id */
             id: string;
-            /** Seats */
             seats: string[];
-            /** Title */
             title: {
                 [key: string]: string;
             };
         };
-        /**
-         * SeatInfo
-         * @description Who a token is.
-         */
         SeatInfo: {
-            /** Computer */
             computer: string[];
-            /** Game */
             game: string;
-            /** Seat */
             seat: string;
-            /** Side */
             side: string;
-            /** Version */
             version: number;
         };
-        /**
-         * SeatInvite
-         * @description One seat's access: its token (shown once) and its invite link.
-         */
         SeatInvite: {
-            /** Token */
             token: string;
-            /** Url */
             url: string;
         };
-        /**
-         * TextOut
-         * @description A text in both languages.
-         */
         TextOut: {
-            /** En */
             en: string;
-            /** Fi */
             fi: string;
         };
-        /**
-         * ViewOut
-         * @description A seat's view of the game at its version.
-         */
         ViewOut: {
-            /** Version */
             version: number;
-            /** View */
             view: {
                 [key: string]: unknown;
             };
@@ -630,7 +400,6 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -639,7 +408,6 @@ export interface operations {
                     "application/json": components["schemas"]["GameCreated"];
                 };
             };
-            /** @description Missing or unknown token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -648,7 +416,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description No such game (or a token of another game). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -657,7 +424,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Bad input. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -681,7 +447,6 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful Response */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -690,7 +455,6 @@ export interface operations {
                     "application/json": components["schemas"]["CostOut"];
                 };
             };
-            /** @description Missing or unknown token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -699,7 +463,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description No such game or scenario. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -708,7 +471,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Bad input. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -732,7 +494,6 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful Response */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -741,7 +502,6 @@ export interface operations {
                     "application/json": components["schemas"]["ChangesOut"];
                 };
             };
-            /** @description Missing or unknown token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -750,7 +510,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description No such game (or a token of another game). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -759,7 +518,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Bad input. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -781,7 +539,6 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A tk20 game file. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -790,7 +547,6 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
-            /** @description Missing or unknown token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -799,7 +555,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -808,7 +563,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description No such game (or a token of another game). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -817,7 +571,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Bad input. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -842,7 +595,6 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful Response */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -851,7 +603,6 @@ export interface operations {
                     "application/json": components["schemas"]["LosOut"];
                 };
             };
-            /** @description Missing or unknown token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -860,7 +611,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description No such game or scenario. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -869,7 +619,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Bad input. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -891,7 +640,6 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful Response */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -900,7 +648,6 @@ export interface operations {
                     "application/json": components["schemas"]["MapOut"];
                 };
             };
-            /** @description Missing or unknown token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -909,7 +656,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description No such game or scenario. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -918,7 +664,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Bad input. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -942,7 +687,6 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful Response */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -951,7 +695,6 @@ export interface operations {
                     "application/json": components["schemas"]["OddsOut"];
                 };
             };
-            /** @description Missing or unknown token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -960,7 +703,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description No such game (or a token of another game). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -969,7 +711,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Bad input. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -991,7 +732,6 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful Response */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1000,7 +740,6 @@ export interface operations {
                     "application/json": components["schemas"]["OrdersOut"];
                 };
             };
-            /** @description Missing or unknown token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1009,7 +748,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description No such game (or a token of another game). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1018,7 +756,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Bad input. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1033,7 +770,6 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Retrying with the same key returns the first answer, applied once. */
                 "Idempotency-Key"?: string | null;
             };
             path: {
@@ -1047,7 +783,6 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1056,7 +791,6 @@ export interface operations {
                     "application/json": components["schemas"]["Change"];
                 };
             };
-            /** @description Missing or unknown token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1065,7 +799,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The computer plays this seat. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1074,7 +807,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description No such game (or a token of another game). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1083,7 +815,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Stale version (the answer has the current). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1092,7 +823,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Bad input. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1114,7 +844,6 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful Response */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1123,7 +852,6 @@ export interface operations {
                     "application/json": components["schemas"]["RevealOut"];
                 };
             };
-            /** @description Missing or unknown token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1132,7 +860,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1141,7 +868,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description No such game (or a token of another game). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1150,7 +876,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Bad input. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1172,7 +897,6 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful Response */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1181,7 +905,6 @@ export interface operations {
                     "application/json": components["schemas"]["SeatInfo"];
                 };
             };
-            /** @description Missing or unknown token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1190,7 +913,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description No such game (or a token of another game). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1199,7 +921,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Bad input. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1221,7 +942,6 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful Response */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1230,7 +950,6 @@ export interface operations {
                     "application/json": components["schemas"]["Change"];
                 };
             };
-            /** @description Missing or unknown token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1239,7 +958,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1248,7 +966,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description No such game (or a token of another game). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1257,7 +974,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Conflict */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1266,7 +982,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Bad input. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1288,7 +1003,6 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful Response */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1297,7 +1011,6 @@ export interface operations {
                     "application/json": components["schemas"]["ViewOut"];
                 };
             };
-            /** @description Missing or unknown token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1306,7 +1019,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description No such game (or a token of another game). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1315,7 +1027,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Bad input. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1339,7 +1050,6 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful Response */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1348,7 +1058,6 @@ export interface operations {
                     "application/json": components["schemas"]["ViewOut"];
                 };
             };
-            /** @description Missing or unknown token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1357,7 +1066,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description No such game or scenario. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1366,7 +1074,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Bad input. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1386,7 +1093,6 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful Response */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1408,7 +1114,6 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful Response */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1417,7 +1122,6 @@ export interface operations {
                     "application/json": components["schemas"]["ScenarioDetailOut"];
                 };
             };
-            /** @description Missing or unknown token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1426,7 +1130,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description No such game or scenario. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1435,7 +1138,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Bad input. */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -4,764 +4,407 @@ export type paths = Record<string, never>;
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /**
-         * AbilitiesView
-         * @description HIDDEN units and disabled abilities (R-MOR-3, R-AB-2): own units only for a side.
-         */
         AbilitiesView: {
-            /** Disabled */
             disabled: {
                 [key: string]: {
                     [key: string]: number;
                 };
             };
-            /** Hidden */
             hidden: string[];
-            /** Wave Bonus Turn */
             wave_bonus_turn: {
                 [key: string]: number;
             };
         };
-        /**
-         * CommandView
-         * @description The company module's section (R-LINK, R-CO): Blue's command structure.
-         */
         CommandView: {
-            /** Co Seat */
             co_seat: string | null;
-            /** Co Unit */
             co_unit: string | null;
-            /**
-             * Company Kp
-             * @default null
-             */
+            /** @default null */
             company_kp: number | null;
-            /** Confirmed */
             confirmed: string[];
-            /** Leaderless */
             leaderless: boolean;
-            /** Links */
             links: {
                 [key: string]: boolean;
             };
-            /** Motti Used */
             motti_used: boolean;
-            /** Promotion Due */
             promotion_due: boolean;
-            /** Reconnoitred */
             reconnoitred: string[];
-            /** Report Done */
             report_done: boolean;
-            /** Restored */
             restored: string[];
-            /** Tactic This Turn */
             tactic_this_turn: boolean;
-            /** Tactics Used */
             tactics_used: [
                 number,
                 string
             ][];
-            /** Transfers This Turn */
             transfers_this_turn: string[];
         };
-        /**
-         * ContactView
-         * @description A contact (R-REC-2): a label, a level and what that level shows. ``unit`` only when
-         *     SPOTTED (and always in the game master's view).
-         */
         ContactView: {
-            /**
-             * Area
-             * @default null
-             */
+            /** @default null */
             area: [
                 number,
                 number,
                 number
             ] | null;
-            /**
-             * Card
-             * @default null
-             */
+            /** @default null */
             card: string | null;
-            /**
-             * Cell
-             * @default null
-             */
+            /** @default null */
             cell: [
                 number,
                 number
             ] | null;
-            /** Label */
             label: string;
-            /** Level */
             level: string;
-            /**
-             * Unit
-             * @default null
-             */
+            /** @default null */
             unit: string | null;
         };
-        /**
-         * EmptySection
-         * @description A rule module's section when the viewer sees nothing of it (``{}``).
-         */
         EmptySection: Record<string, never>;
-        /**
-         * EventView
-         * @description One event of the log as the viewer may see it.
-         */
         EventView: {
-            /** Data */
             data: {
                 [key: string]: unknown;
             };
-            /** Kind */
             kind: string;
-            /** Seq */
             seq: number;
         };
-        /**
-         * FireSupportView
-         * @description The fire-support module's section for a side: own strikes on the way and supply.
-         */
         FireSupportView: {
-            /** Pending */
             pending: components["schemas"]["PendingStrikeView"][];
-            /**
-             * Requests Left
-             * @default null
-             */
+            /** @default null */
             requests_left: number | null;
-            /** Rounds Left */
             rounds_left: {
                 [key: string]: number;
             };
         };
-        /** GMCommandView */
         GMCommandView: {
-            /** Co Seat */
             co_seat: string | null;
-            /** Co Unit */
             co_unit: string | null;
-            /**
-             * Company Kp
-             * @default null
-             */
+            /** @default null */
             company_kp: number | null;
-            /** Confirmed */
             confirmed: string[];
-            /** Leaderless */
             leaderless: boolean;
-            /** Links */
             links: {
                 [key: string]: boolean;
             };
-            /** Motti Used */
             motti_used: boolean;
-            /** Promotion Due */
             promotion_due: boolean;
-            /** Reconnoitred */
             reconnoitred: string[];
-            /** Report Done */
             report_done: boolean;
-            /** Restored */
             restored: string[];
-            /** State */
             state: {
                 [key: string]: unknown;
             };
-            /** Tactic This Turn */
             tactic_this_turn: boolean;
-            /** Tactics Used */
             tactics_used: [
                 number,
                 string
             ][];
-            /** Transfers This Turn */
             transfers_this_turn: string[];
         };
-        /** GMFireSupportView */
         GMFireSupportView: {
-            /** Pending */
             pending: components["schemas"]["GMPendingStrikeView"][];
-            /** Requests Left */
             requests_left: {
                 [key: string]: number;
             };
-            /** Rounds Left */
             rounds_left: {
                 [key: string]: number;
             };
         };
-        /** GMMinesView */
         GMMinesView: {
             blue: components["schemas"]["MinesView"];
-            /**
-             * Fields
-             * @default null
-             */
+            /** @default null */
             fields: components["schemas"]["MinefieldView"][] | null;
             red: components["schemas"]["MinesView"];
         };
-        /** GMObjectiveView */
         GMObjectiveView: {
-            /** Cells */
             cells: [
                 number,
                 number
             ][];
-            /** Holder At Start */
             holder_at_start: ("blue" | "red") | null;
-            /** Id */
             id: string;
             name: components["schemas"]["LocalText"];
-            /** Occupied By */
             occupied_by: ("blue" | "red")[];
-            /** Vp */
             vp: number;
         };
-        /** GMPendingStrikeView */
         GMPendingStrikeView: {
-            /** Boost */
             boost: number;
-            /** Cell */
             cell: [
                 number,
                 number
             ];
-            /**
-             * Contact
-             * @default null
-             */
+            /** @default null */
             contact: string | null;
-            /** Danger */
             danger: boolean;
-            /**
-             * Delay
-             * @default null
-             */
+            /** @default null */
             delay: number | null;
-            /**
-             * Delay Die
-             * @default null
-             */
+            /** @default null */
             delay_die: number | null;
-            /** Due */
             due: number;
-            /** Id */
             id: string;
-            /** Kind */
             kind: string;
-            /** Observer */
             observer: string;
-            /** Requested */
             requested: number;
-            /** Seat */
             seat: string;
-            /**
-             * Side
-             * @enum {string}
-             */
+            /** @enum {string} */
             side: "blue" | "red";
-            /**
-             * Skilled
-             * @default null
-             */
+            /** @default null */
             skilled: boolean | null;
-            /**
-             * Unit
-             * @default null
-             */
+            /** @default null */
             unit: string | null;
-            /**
-             * Weapon
-             * @default null
-             */
+            /** @default null */
             weapon: string | null;
         };
-        /**
-         * GMView
-         * @description The game master's view: everything, secret rolls included.
-         */
         GMView: {
-            /**
-             * Abilities
-             * @default null
-             */
+            /** @default null */
             abilities: components["schemas"]["AbilitiesView"] | components["schemas"]["EmptySection"] | null;
-            /**
-             * Active Side
-             * @enum {string}
-             */
+            /** @enum {string} */
             active_side: "blue" | "red";
-            /**
-             * Command
-             * @default null
-             */
+            /** @default null */
             command: components["schemas"]["GMCommandView"] | components["schemas"]["EmptySection"] | null;
-            /** Command Points */
             command_points: {
                 [key: string]: number;
             };
-            /** Contacts */
             contacts: {
                 [key: string]: components["schemas"]["ContactView"][];
             };
             destroyed: components["schemas"]["Losses"];
-            /** Dice */
             dice: string;
-            /** Done */
             done: string[];
-            /** Finished */
             finished: boolean;
-            /**
-             * Fire Support
-             * @default null
-             */
+            /** @default null */
             fire_support: components["schemas"]["GMFireSupportView"] | components["schemas"]["EmptySection"] | null;
-            /** Format */
             format: number;
-            /** Log */
             log: components["schemas"]["EventView"][];
             map: components["schemas"]["MapSize"];
-            /**
-             * Mines
-             * @default null
-             */
+            /** @default null */
             mines: components["schemas"]["GMMinesView"] | components["schemas"]["EmptySection"] | null;
-            /** Objectives */
             objectives: components["schemas"]["GMObjectiveView"][];
-            /** Phase */
             phase: string;
-            /** Rounds */
             rounds: number;
-            /** Scenario */
             scenario: string;
-            /** Seat */
             seat: string | null;
-            /** Seed Commitment */
             seed_commitment: string | null;
-            /** Side */
             side: null;
             title: components["schemas"]["LocalText"];
-            /** Turn */
             turn: number;
-            /** Turn No */
             turn_no: number;
-            /** Units */
             units: components["schemas"]["OwnUnitView"][];
-            /**
-             * Victory Points
-             * @default null
-             */
+            /** @default null */
             victory_points: {
                 [key: string]: number;
             } | null;
-            /** Viewer */
             viewer: string;
-            /**
-             * Winner
-             * @default null
-             */
+            /** @default null */
             winner: ("blue" | "red") | "draw" | null;
         };
-        /** KnownMinefieldCell */
         KnownMinefieldCell: {
-            /** Cell */
             cell: [
                 number,
                 number
             ];
-            /** Type */
             type: string | null;
         };
-        /**
-         * LocalText
-         * @description A text in Finnish and English.
-         */
         LocalText: {
-            /** En */
             en: string;
-            /** Fi */
             fi: string;
         };
-        /** Losses */
         Losses: {
-            /** Blue */
             blue: string[];
-            /** Red */
             red: string[];
         };
-        /** MapSize */
         MapSize: {
-            /** Height */
             height: number;
-            /** Width */
             width: number;
         };
-        /** MinefieldView */
         MinefieldView: {
-            /** Cells */
             cells: [
                 number,
                 number
             ][];
-            /** Id */
             id: string;
-            /** Owner */
             owner: string;
-            /** Type */
             type: string;
         };
-        /**
-         * MinesView
-         * @description What a side knows of minefields (R-MINE-2…5).
-         */
         MinesView: {
-            /** Clear */
             clear: [
                 number,
                 number
             ][];
-            /** Immobilised */
             immobilised: string[];
-            /** In Minefield */
             in_minefield: {
                 [key: string]: [
                     number,
                     number
                 ];
             };
-            /** Known */
             known: components["schemas"]["KnownMinefieldCell"][];
         };
-        /** OwnLosses */
         OwnLosses: {
-            /** Own */
             own: string[];
         };
-        /**
-         * OwnUnitView
-         * @description An own unit (or any unit in the game master's view): its orders state and weapon.
-         */
         OwnUnitView: {
-            /** Action */
             action: string | null;
-            /** Armoured */
             armoured: boolean;
-            /** Card */
             card: string;
-            /** Cell */
             cell: [
                 number,
                 number
             ];
-            /**
-             * Commanded
-             * @default null
-             */
+            /** @default null */
             commanded: boolean | null;
-            /** Cover */
             cover: number;
-            /** Disabled Abilities */
             disabled_abilities: {
                 [key: string]: number;
             };
-            /** Fired */
             fired: boolean;
-            /** Group */
             group: string;
-            /** Id */
             id: string;
-            /** Max Strength */
             max_strength: number;
-            /** Moved */
             moved: boolean;
-            /** Movement */
             movement: number;
             name: components["schemas"]["LocalText"];
-            /** Protection */
             protection: number;
-            /** Reconned */
             reconned: boolean;
-            /** Seat */
             seat: string;
-            /**
-             * Side
-             * @enum {string}
-             */
+            /** @enum {string} */
             side: "blue" | "red";
-            /** Statuses */
             statuses: string[];
-            /** Strength */
             strength: number;
             weapon: components["schemas"]["WeaponView"];
         };
-        /**
-         * PendingStrikeView
-         * @description An own strike on the way, without its timing (R-OFF-2: the delay is secret).
-         */
         PendingStrikeView: {
-            /** Cell */
             cell: [
                 number,
                 number
             ];
-            /** Id */
             id: string;
-            /** Kind */
             kind: string;
-            /** Observer */
             observer: string;
-            /**
-             * Unit
-             * @default null
-             */
+            /** @default null */
             unit: string | null;
-            /**
-             * Weapon
-             * @default null
-             */
+            /** @default null */
             weapon: string | null;
         };
-        /**
-         * SeatView
-         * @description A Blue seat's view: its side's view, the units it commands marked (``commanded``)
-         *     and its own KP.
-         */
         SeatView: {
             /** @default null */
             abilities: components["schemas"]["AbilitiesView"] | null;
-            /**
-             * Active Side
-             * @enum {string}
-             */
+            /** @enum {string} */
             active_side: "blue" | "red";
-            /**
-             * Command
-             * @default null
-             */
+            /** @default null */
             command: components["schemas"]["CommandView"] | components["schemas"]["EmptySection"] | null;
-            /** Command Points */
             command_points: {
                 [key: string]: number;
             };
-            /** Contacts */
             contacts: components["schemas"]["ContactView"][];
             destroyed: components["schemas"]["OwnLosses"];
-            /** Dice */
             dice: string;
-            /** Done */
             done: string[];
-            /** Finished */
             finished: boolean;
             /** @default null */
             fire_support: components["schemas"]["FireSupportView"] | null;
-            /** Format */
             format: number;
-            /** Log */
             log: components["schemas"]["EventView"][];
             map: components["schemas"]["MapSize"];
             /** @default null */
             mines: components["schemas"]["MinesView"] | null;
-            /** Objectives */
             objectives: components["schemas"]["SideObjectiveView"][];
-            /** Phase */
             phase: string;
-            /** Rounds */
             rounds: number;
-            /** Scenario */
             scenario: string;
-            /** Seat */
             seat: string;
-            /** Seat Command Points */
             seat_command_points: number;
-            /** Seed Commitment */
             seed_commitment: string | null;
-            /**
-             * Side
-             * @enum {string}
-             */
+            /** @enum {string} */
             side: "blue" | "red";
             title: components["schemas"]["LocalText"];
-            /** Turn */
             turn: number;
-            /** Turn No */
             turn_no: number;
-            /** Units */
             units: (components["schemas"]["OwnUnitView"] | components["schemas"]["UnitView"])[];
-            /**
-             * Victory Points
-             * @default null
-             */
+            /** @default null */
             victory_points: {
                 [key: string]: number;
             } | null;
-            /** Viewer */
             viewer: string;
-            /**
-             * Winner
-             * @default null
-             */
+            /** @default null */
             winner: ("blue" | "red") | "draw" | null;
         };
-        /**
-         * SideObjectiveView
-         * @description An objective with what the side knows of who stands on it.
-         */
         SideObjectiveView: {
-            /** Cells */
             cells: [
                 number,
                 number
             ][];
-            /** Enemy Seen */
             enemy_seen: boolean;
-            /** Holder At Start */
             holder_at_start: ("blue" | "red") | null;
-            /** Id */
             id: string;
             name: components["schemas"]["LocalText"];
-            /** Own Present */
             own_present: boolean;
-            /** Vp */
             vp: number;
         };
-        /**
-         * SideView
-         * @description A side's view (R-REC-5): its own units in full, enemy units where a SPOTTED contact
-         *     shows them, its contacts, KP and the events it may see.
-         */
         SideView: {
             /** @default null */
             abilities: components["schemas"]["AbilitiesView"] | null;
-            /**
-             * Active Side
-             * @enum {string}
-             */
+            /** @enum {string} */
             active_side: "blue" | "red";
-            /**
-             * Command
-             * @default null
-             */
+            /** @default null */
             command: components["schemas"]["CommandView"] | components["schemas"]["EmptySection"] | null;
-            /** Command Points */
             command_points: {
                 [key: string]: number;
             };
-            /** Contacts */
             contacts: components["schemas"]["ContactView"][];
             destroyed: components["schemas"]["OwnLosses"];
-            /** Dice */
             dice: string;
-            /** Done */
             done: string[];
-            /** Finished */
             finished: boolean;
             /** @default null */
             fire_support: components["schemas"]["FireSupportView"] | null;
-            /** Format */
             format: number;
-            /** Log */
             log: components["schemas"]["EventView"][];
             map: components["schemas"]["MapSize"];
             /** @default null */
             mines: components["schemas"]["MinesView"] | null;
-            /** Objectives */
             objectives: components["schemas"]["SideObjectiveView"][];
-            /** Phase */
             phase: string;
-            /** Rounds */
             rounds: number;
-            /** Scenario */
             scenario: string;
-            /** Seat */
             seat: string | null;
-            /** Seed Commitment */
             seed_commitment: string | null;
-            /**
-             * Side
-             * @enum {string}
-             */
+            /** @enum {string} */
             side: "blue" | "red";
             title: components["schemas"]["LocalText"];
-            /** Turn */
             turn: number;
-            /** Turn No */
             turn_no: number;
-            /** Units */
             units: (components["schemas"]["OwnUnitView"] | components["schemas"]["UnitView"])[];
-            /**
-             * Victory Points
-             * @default null
-             */
+            /** @default null */
             victory_points: {
                 [key: string]: number;
             } | null;
-            /** Viewer */
             viewer: string;
-            /**
-             * Winner
-             * @default null
-             */
+            /** @default null */
             winner: ("blue" | "red") | "draw" | null;
         };
-        /**
-         * UnitView
-         * @description A unit as a SPOTTED enemy shows it (R-REC-5): what is seen, not its orders.
-         */
         UnitView: {
-            /** Armoured */
             armoured: boolean;
-            /** Card */
             card: string;
-            /** Cell */
             cell: [
                 number,
                 number
             ];
-            /** Cover */
             cover: number;
-            /** Id */
             id: string;
-            /** Max Strength */
             max_strength: number;
             name: components["schemas"]["LocalText"];
-            /** Protection */
             protection: number;
-            /**
-             * Side
-             * @enum {string}
-             */
+            /** @enum {string} */
             side: "blue" | "red";
-            /** Statuses */
             statuses: string[];
-            /** Strength */
             strength: number;
         };
-        /**
-         * WeaponView
-         * @description An own unit's basic weapon with the attack bonus it has now (R-ATK-2).
-         */
         WeaponView: {
-            /** At Damage */
             at_damage: string | null;
-            /** Bonus */
             bonus: number;
-            /** Damage */
             damage: string;
-            /** Damage Divisor */
             damage_divisor: number;
-            /** Damage Type */
             damage_type: string;
-            /** Id */
             id: string;
-            /** Indirect */
             indirect: boolean;
-            /** Min Range */
             min_range: number | null;
-            /** Range */
             range: number;
         };
     };
