@@ -255,7 +255,9 @@ def test_legal_orders_kinds_is_the_full_list_filtered(seed: int) -> None:
                     assert got == [*want, *full[-1:]]
 
 
-@pytest.mark.parametrize(("name", "seed"), [("demo", 3), ("terasvalli", 2)])
+@pytest.mark.parametrize(
+    ("name", "seed"), [("demo", 3), pytest.param("terasvalli", 2, marks=pytest.mark.slow)]
+)
 def test_lazy_orders_give_the_same_decision_as_the_list(name: str, seed: int) -> None:
     """The runner hands the bot its orders lazily (``LazyOrders``); the bot decides the
     same, with the same use of its rng, as from the plain list of ``bot_legal_orders``."""

@@ -340,7 +340,10 @@ def _farthest(orders: list[Order], start: dict[str, tuple[int, int]], targets: A
     return best
 
 
-@pytest.mark.parametrize(("name", "seed", "upto"), [("demo", 3, 60), ("terasvalli", 4, 120)])
+@pytest.mark.parametrize(
+    ("name", "seed", "upto"),
+    [("demo", 3, 60), pytest.param("terasvalli", 4, 120, marks=pytest.mark.slow)],
+)
 def test_attack_candidates_are_the_farthest_listed_origins(name: str, seed: int, upto: int) -> None:
     """The bot's attack list keeps, per unit, target and weapon, exactly the engine's
     listed origins farthest from the target; every candidate is legal."""

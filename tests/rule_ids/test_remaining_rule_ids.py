@@ -84,7 +84,7 @@ def test_r_co_3_tulitukipyynto_is_the_co_s_three_kp_order() -> None:
     )
 
 
-@pytest.mark.parametrize("scenario", ["demo", "terasvalli"])
+@pytest.mark.parametrize("scenario", ["demo", pytest.param("terasvalli", marks=pytest.mark.slow)])
 def test_r_kp_4_legal_orders_list_each_order_once(scenario: str) -> None:
     """Every listed order is listed once and is one the seat can pay for; playing a base
     order takes exactly its R-KP-4 cost from the seat's pool (attack order 1, disengage 2,

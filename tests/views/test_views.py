@@ -226,7 +226,8 @@ _BASE_KINDS = frozenset(
 
 
 @pytest.mark.parametrize(
-    ("scenario", "seed", "n_orders"), [("demo", 21, 150), ("terasvalli", 22, 150)]
+    ("scenario", "seed", "n_orders"),
+    [("demo", 21, 150), pytest.param("terasvalli", 22, 150, marks=pytest.mark.slow)],
 )
 def test_r_rec_5_module_orders_never_leak(scenario: str, seed: int, n_orders: int) -> None:
     """Random play that prefers the rule modules' orders (strikes, mines, tactics,
