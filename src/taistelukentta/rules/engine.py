@@ -60,6 +60,8 @@ from taistelukentta.rules.recon import ContactLevel
 from taistelukentta.rules.registry import (
     COMMAND_ONLY,
     FIRE_ONLY,
+    CheckFn,
+    ExecuteFn,
     OrderHandler,
     Plan,
 )
@@ -76,17 +78,6 @@ from taistelukentta.rules.state import (
 )
 from taistelukentta.rules.victory import score, winner_of
 
-_COMMAND_KINDS = frozenset(
-    {
-        OrderKind.MOVE,
-        OrderKind.DEFEND,
-        OrderKind.ATTACK,
-        OrderKind.DISENGAGE,
-        OrderKind.WITHDRAW,
-        OrderKind.RALLY,
-        OrderKind.RECON,
-    }
-)
 _ACTION_FI = {
     Action.DEFEND: "puolustus",
     Action.MOVE: "perusliike",
@@ -317,140 +308,182 @@ def _check(state: GameState, seat: str, order: Order) -> Plan:
     return plan
 
 
-def _check_base(state: GameState, seat: str, side: Side, order: Order) -> Plan:
-    """Check the base orders of §3–10 (seat, turn and phase already checked)."""
-    kind = order.kind
+def _unit_order(
+    state: GameState, seat: str, side: Side, order: Order
+) -> tuple[UnitState, ScenarioCache]:
+    """The ordered unit (the seat's own) and the rule caches, for a base order."""
     assert order.unit is not None
-    unit = _own_unit(state, side, seat, order.unit)
-    cache = cache_for(state)
-    contacts = state.contacts[side]
-    cost = command.order_cost(cache.opts, kind)
-    path: list[Cell] | None = None
+    return _own_unit(state, side, seat, order.unit), cache_for(state)
 
-    if kind == OrderKind.FIRE:
-        assert order.target is not None
-        _check_weapon(cache, unit, order)
-        if not may_fire(cache, unit, state.turn_no):
-            raise _illegal(*_fire_refusal(cache, unit, state.turn_no))
-        problem = target_problem(cache, unit, order.target, contacts)
-        if problem is None and cache.hooks.can_be_targeted:
-            problem = target_blocked(state, unit, order.target)
+
+def _check_fire(state: GameState, seat: str, side: Side, order: Order) -> Plan:
+    """``fire U T`` (R-ATK-1, R-KP-3): the unit may fire now, at a target it may target."""
+    unit, cache = _unit_order(state, seat, side, order)
+    assert order.target is not None
+    _check_weapon(cache, unit, order)
+    if not may_fire(cache, unit, state.turn_no):
+        raise _illegal(*_fire_refusal(cache, unit, state.turn_no))
+    problem = target_problem(cache, unit, order.target, state.contacts[side])
+    if problem is None and cache.hooks.can_be_targeted:
+        problem = target_blocked(state, unit, order.target)
+    if problem is not None:
+        raise _illegal(*problem)
+    return Plan(unit, None, 0)
+
+
+def _check_rally(state: GameState, seat: str, side: Side, order: Order) -> Plan:
+    """``rally U`` (R-MOR-6): a SUPPRESSED or RETREATING unit, once a turn."""
+    unit, cache = _unit_order(state, seat, side, order)
+    if unit.suppressed is None and unit.retreating is None:
+        raise _illegal(
+            f"{unit.id} is neither SUPPRESSED nor RETREATING",
+            f"{unit.id} ei ole lamautunut eikä vetäydy",
+        )
+    if unit.rallied:
+        raise _illegal(
+            f"{unit.id} has already been rallied this turn",
+            f"yksikön {unit.id} moraalia on jo kohotettu tässä vuorossa",
+        )
+    return Plan(unit, None, command.order_cost(cache.opts, order.kind))
+
+
+def _check_recon(state: GameState, seat: str, side: Side, order: Order) -> Plan:
+    """``recon U X,Y`` (R-REC-4): once a turn, at a cell the unit sees."""
+    unit, cache = _unit_order(state, seat, side, order)
+    assert order.cell is not None
+    if unit.retreating is not None:
+        _free_to_act(unit)
+    _not_suppressed(unit, "recon", "tiedustella")
+    if unit.reconned:
+        raise _illegal(
+            f"{unit.id} has already made active recon this turn",
+            f"{unit.id} on jo tiedustellut tässä vuorossa",
+        )
+    cell = order.cell
+    if not cache.map.in_bounds(cell):
+        raise _illegal(
+            f"cell {cell[0]},{cell[1]} is off the map",
+            f"ruutu {cell[0]},{cell[1]} on kartan ulkopuolella",
+        )
+    if not cache.sees(unit.cell, cell):
+        raise _illegal(
+            f"{unit.id} cannot see cell {cell[0]},{cell[1]} (recon needs line of sight)",
+            f"{unit.id} ei näe ruutuun {cell[0]},{cell[1]} (tiedustelu vaatii näköyhteyden)",
+        )
+    return Plan(unit, None, command.order_cost(cache.opts, order.kind))
+
+
+def _acting(
+    state: GameState, seat: str, side: Side, order: Order
+) -> tuple[UnitState, ScenarioCache, Knowledge]:
+    """The start of checking an action order (R-KP-3): the unit has no action yet, is not
+    SUPPRESSED (``defend`` excepted), and what its side knows around it."""
+    unit, cache = _unit_order(state, seat, side, order)
+    _free_to_act(unit)
+    if order.kind != OrderKind.DEFEND:
+        _not_suppressed(unit, "move or act", "liikkua eikä toimia")
+    return unit, cache, knowledge(cache, state.units, state.contacts[side], unit)
+
+
+def _check_defend(state: GameState, seat: str, side: Side, order: Order) -> Plan:
+    """``defend U`` (R-KP-3)."""
+    unit, cache, _ = _acting(state, seat, side, order)
+    return Plan(unit, None, command.order_cost(cache.opts, order.kind))
+
+
+def _check_move(state: GameState, seat: str, side: Side, order: Order) -> Plan:
+    """``move U X,Y`` (R-KP-3, R-ZOC-2): not from an enemy ZoC the turn began in."""
+    unit, cache, know = _acting(state, seat, side, order)
+    if unit.zoc_at_start:
+        raise _illegal(
+            f"{unit.id} began its turn in an enemy ZoC: no basic move "
+            "(disengage or withdraw instead) (R-KP-3)",
+            f"{unit.id} aloitti vuoronsa vihollisen hallintavyöhykkeellä: ei "
+            "perusliikettä (irtaudu tai vetäydy) (R-KP-3)",
+        )
+    assert order.cell is not None
+    path = _path_or_fail(cache, unit, know, order.cell)
+    return Plan(unit, path, command.order_cost(cache.opts, order.kind))
+
+
+def _check_attack(state: GameState, seat: str, side: Side, order: Order) -> Plan:
+    """``attack U T [from X,Y]`` (R-KP-3, R-ATK-1): a SPOTTED target in range of the
+    basic weapon, from where the unit stands or after a move."""
+    unit, cache, know = _acting(state, seat, side, order)
+    assert order.target is not None
+    _check_weapon(cache, unit, order)
+    if not can_fire_weapon(cache, unit, state.turn_no):
+        raise _illegal(*_fire_refusal(cache, unit, state.turn_no))
+    c = state.contacts[side].get(order.target)
+    if c is None or c.level != ContactLevel.SPOTTED or c.cell is None:
+        raise _illegal(
+            f"{order.target} is not a SPOTTED enemy unit (an attack order needs one)",
+            f"{order.target} ei ole havaittu vihollisyksikkö (hyökkäyskäsky vaatii "
+            "Havaittu-kontaktin)",
+        )
+    origin = unit.cell
+    path: list[Cell] | None = None
+    if order.cell is not None:
+        path = _path_or_fail(cache, unit, know, order.cell)
+        origin = order.cell
+    weapon = weapon_of(cache, unit)
+    dist = chebyshev(origin, c.cell)
+    if not in_range(weapon, dist):
+        raise _illegal(
+            f"{order.target} would be at distance {dist}, out of range "
+            f"({weapon.range}) of {unit.id}",
+            f"{order.target} olisi etäisyydellä {dist}, yksikön {unit.id} kantaman "
+            f"({weapon.range}) ulkopuolella",
+        )
+    # R-ATK-1 (RULES.md §19): terrain is public, so line of sight from the cell the
+    # unit will fire from is checked now — no KP spent on an attack that cannot fire.
+    if not cache.sees(origin, c.cell):
+        at = f"{origin[0]},{origin[1]}"
+        where_en = "where it stands" if order.cell is None else at
+        where_fi = "paikaltaan" if order.cell is None else f"ruudusta {at}"
+        raise _illegal(
+            f"{unit.id} would have no line of sight to {order.target} from {where_en}",
+            f"yksiköllä {unit.id} ei olisi näköyhteyttä kohteeseen {order.target} {where_fi}",
+        )
+    if cache.hooks.can_be_targeted:
+        problem = target_blocked(state, unit, order.target)
         if problem is not None:
             raise _illegal(*problem)
-        return Plan(unit, None, 0)
+    return Plan(unit, path, command.order_cost(cache.opts, order.kind))
 
-    if kind == OrderKind.RALLY:
-        if unit.suppressed is None and unit.retreating is None:
-            raise _illegal(
-                f"{unit.id} is neither SUPPRESSED nor RETREATING",
-                f"{unit.id} ei ole lamautunut eikä vetäydy",
-            )
-        if unit.rallied:
-            raise _illegal(
-                f"{unit.id} has already been rallied this turn",
-                f"yksikön {unit.id} moraalia on jo kohotettu tässä vuorossa",
-            )
-    elif kind == OrderKind.RECON:
-        assert order.cell is not None
-        if unit.retreating is not None:
-            _free_to_act(unit)
-        _not_suppressed(unit, "recon", "tiedustella")
-        if unit.reconned:
-            raise _illegal(
-                f"{unit.id} has already made active recon this turn",
-                f"{unit.id} on jo tiedustellut tässä vuorossa",
-            )
-        cell = order.cell
-        if not cache.map.in_bounds(cell):
-            raise _illegal(
-                f"cell {cell[0]},{cell[1]} is off the map",
-                f"ruutu {cell[0]},{cell[1]} on kartan ulkopuolella",
-            )
-        if not cache.sees(unit.cell, cell):
-            raise _illegal(
-                f"{unit.id} cannot see cell {cell[0]},{cell[1]} (recon needs line of sight)",
-                f"{unit.id} ei näe ruutuun {cell[0]},{cell[1]} (tiedustelu vaatii näköyhteyden)",
-            )
-    else:
-        _free_to_act(unit)
-        if kind != OrderKind.DEFEND:
-            _not_suppressed(unit, "move or act", "liikkua eikä toimia")
-        know = knowledge(cache, state.units, contacts, unit)
-        if kind == OrderKind.MOVE:
-            if unit.zoc_at_start:
-                raise _illegal(
-                    f"{unit.id} began its turn in an enemy ZoC: no basic move "
-                    "(disengage or withdraw instead) (R-KP-3)",
-                    f"{unit.id} aloitti vuoronsa vihollisen hallintavyöhykkeellä: ei "
-                    "perusliikettä (irtaudu tai vetäydy) (R-KP-3)",
-                )
-            assert order.cell is not None
-            path = _path_or_fail(cache, unit, know, order.cell)
-        elif kind == OrderKind.ATTACK:
-            assert order.target is not None
-            _check_weapon(cache, unit, order)
-            if not can_fire_weapon(cache, unit, state.turn_no):
-                raise _illegal(*_fire_refusal(cache, unit, state.turn_no))
-            c = contacts.get(order.target)
-            if c is None or c.level != ContactLevel.SPOTTED or c.cell is None:
-                raise _illegal(
-                    f"{order.target} is not a SPOTTED enemy unit (an attack order needs one)",
-                    f"{order.target} ei ole havaittu vihollisyksikkö (hyökkäyskäsky vaatii "
-                    "Havaittu-kontaktin)",
-                )
-            origin = unit.cell
-            if order.cell is not None:
-                path = _path_or_fail(cache, unit, know, order.cell)
-                origin = order.cell
-            weapon = weapon_of(cache, unit)
-            dist = chebyshev(origin, c.cell)
-            if not in_range(weapon, dist):
-                raise _illegal(
-                    f"{order.target} would be at distance {dist}, out of range "
-                    f"({weapon.range}) of {unit.id}",
-                    f"{order.target} olisi etäisyydellä {dist}, yksikön {unit.id} kantaman "
-                    f"({weapon.range}) ulkopuolella",
-                )
-            # R-ATK-1 (RULES.md §19): terrain is public, so line of sight from the cell the
-            # unit will fire from is checked now — no KP spent on an attack that cannot fire.
-            if not cache.sees(origin, c.cell):
-                at = f"{origin[0]},{origin[1]}"
-                where_en = "where it stands" if order.cell is None else at
-                where_fi = "paikaltaan" if order.cell is None else f"ruudusta {at}"
-                raise _illegal(
-                    f"{unit.id} would have no line of sight to {order.target} from {where_en}",
-                    f"yksiköllä {unit.id} ei olisi näköyhteyttä kohteeseen {order.target} "
-                    f"{where_fi}",
-                )
-            if cache.hooks.can_be_targeted:
-                problem = target_blocked(state, unit, order.target)
-                if problem is not None:
-                    raise _illegal(*problem)
-        elif kind == OrderKind.DISENGAGE:
-            if not know.in_zoc:
-                raise _illegal(
-                    f"{unit.id} is not in the ZoC of a spotted enemy: nothing to disengage from",
-                    f"{unit.id} ei ole havaitun vihollisen hallintavyöhykkeellä: ei irtauduttavaa",
-                )
-            assert order.cell is not None
-            path = _path_or_fail(cache, unit, know, order.cell)
-        elif kind == OrderKind.WITHDRAW:
-            points = known_enemy_points(contacts)
-            if not points:
-                raise _illegal(
-                    f"{unit.id} knows no enemy to withdraw from",
-                    f"{unit.id} ei tiedä vihollista, jolta vetäytyä",
-                )
-            assert order.cell is not None
-            path = _path_or_fail(cache, unit, know, order.cell)
-            if distance_to(points, order.cell) <= distance_to(points, unit.cell):
-                raise _illegal(
-                    f"{order.cell[0]},{order.cell[1]} is not farther from the known enemy "
-                    "than where the unit stands (a withdrawal moves away)",
-                    f"{order.cell[0]},{order.cell[1]} ei ole kauempana tunnetusta "
-                    "vihollisesta kuin nykyinen ruutu (vetäytyminen liikkuu poispäin)",
-                )
-    return Plan(unit, path, cost)
+
+def _check_disengage(state: GameState, seat: str, side: Side, order: Order) -> Plan:
+    """``disengage U X,Y`` (R-ZOC-3): only out of a spotted enemy's ZoC."""
+    unit, cache, know = _acting(state, seat, side, order)
+    if not know.in_zoc:
+        raise _illegal(
+            f"{unit.id} is not in the ZoC of a spotted enemy: nothing to disengage from",
+            f"{unit.id} ei ole havaitun vihollisen hallintavyöhykkeellä: ei irtauduttavaa",
+        )
+    assert order.cell is not None
+    path = _path_or_fail(cache, unit, know, order.cell)
+    return Plan(unit, path, command.order_cost(cache.opts, order.kind))
+
+
+def _check_withdraw(state: GameState, seat: str, side: Side, order: Order) -> Plan:
+    """``withdraw U X,Y`` (R-KP-3): away from every enemy the side knows of."""
+    unit, cache, know = _acting(state, seat, side, order)
+    points = known_enemy_points(state.contacts[side])
+    if not points:
+        raise _illegal(
+            f"{unit.id} knows no enemy to withdraw from",
+            f"{unit.id} ei tiedä vihollista, jolta vetäytyä",
+        )
+    assert order.cell is not None
+    path = _path_or_fail(cache, unit, know, order.cell)
+    if distance_to(points, order.cell) <= distance_to(points, unit.cell):
+        raise _illegal(
+            f"{order.cell[0]},{order.cell[1]} is not farther from the known enemy "
+            "than where the unit stands (a withdrawal moves away)",
+            f"{order.cell[0]},{order.cell[1]} ei ole kauempana tunnetusta "
+            "vihollisesta kuin nykyinen ruutu (vetäytyminen liikkuu poispäin)",
+        )
+    return Plan(unit, path, command.order_cost(cache.opts, order.kind))
 
 
 def _check_weapon(cache: ScenarioCache, unit: UnitState, order: Order) -> None:
@@ -825,24 +858,28 @@ def _execute(tx: Tx, seat: str, order: Order, plan: Plan) -> None:
     handler.execute(tx, seat, order, plan)
 
 
-def _execute_base(tx: Tx, seat: str, order: Order, plan: Plan) -> None:
-    """Execute a base order of §3–10 (already paid for)."""
+def _execute_fire(tx: Tx, seat: str, order: Order, plan: Plan) -> None:
+    assert plan.unit is not None and order.target is not None
+    resolve_fire(tx, plan.unit.id, order.target, "fire")
+
+
+def _execute_rally(tx: Tx, seat: str, order: Order, plan: Plan) -> None:
+    assert plan.unit is not None
+    status.rally(tx, plan.unit.id)
+
+
+def _execute_recon(tx: Tx, seat: str, order: Order, plan: Plan) -> None:
+    assert plan.unit is not None and order.cell is not None
+    tx.update(plan.unit.id, reconned=True)
+    active_recon(tx, plan.unit.id, order.cell)
+
+
+def _execute_action(tx: Tx, seat: str, order: Order, plan: Plan) -> None:
+    """An action order (``defend``, ``move``, ``attack``, ``disengage``, ``withdraw``):
+    the unit's action for the turn, then its move if it has a path."""
+    assert plan.unit is not None
+    uid = plan.unit.id
     kind = order.kind
-    unit = plan.unit
-    assert unit is not None
-    uid = unit.id
-    if kind == OrderKind.FIRE:
-        assert order.target is not None
-        resolve_fire(tx, uid, order.target, "fire")
-        return
-    if kind == OrderKind.RALLY:
-        status.rally(tx, uid)
-        return
-    if kind == OrderKind.RECON:
-        assert order.cell is not None
-        tx.update(uid, reconned=True)
-        active_recon(tx, uid, order.cell)
-        return
     tx.update(uid, action=_ACTION_OF[kind])
     if plan.path is not None:
         execute_move(
@@ -1023,19 +1060,27 @@ def _end_turn(tx: Tx) -> None:
 
 
 def rule_module() -> RuleModule:
-    """The engine's own order kinds (§3–10) as a rule module: the first of every ruleset."""
+    """The engine's own order kinds (§3–10) as a rule module, one handler per kind like
+    any module's: the first module of every ruleset."""
+    command_kinds: tuple[tuple[OrderKind, CheckFn, ExecuteFn], ...] = (
+        (OrderKind.MOVE, _check_move, _execute_action),
+        (OrderKind.DEFEND, _check_defend, _execute_action),
+        (OrderKind.ATTACK, _check_attack, _execute_action),
+        (OrderKind.DISENGAGE, _check_disengage, _execute_action),
+        (OrderKind.WITHDRAW, _check_withdraw, _execute_action),
+        (OrderKind.RALLY, _check_rally, _execute_rally),
+        (OrderKind.RECON, _check_recon, _execute_recon),
+    )
     return RuleModule(
         "engine",
-        orders=tuple(
+        orders=(
+            *(
+                OrderHandler(kind, check, execute, phases=COMMAND_ONLY, module="engine")
+                for kind, check, execute in command_kinds
+            ),
             OrderHandler(
-                kind=kind,
-                check=_check_base,
-                execute=_execute_base,
-                phases=FIRE_ONLY if kind == OrderKind.FIRE else COMMAND_ONLY,
-                module="engine",
-            )
-            for kind in OrderKind
-            if kind in _COMMAND_KINDS or kind == OrderKind.FIRE
+                OrderKind.FIRE, _check_fire, _execute_fire, phases=FIRE_ONLY, module="engine"
+            ),
         ),
     )
 
