@@ -1,0 +1,74 @@
+"""Lookouts: the toy rule module of docs/extending.md, one file, nothing central changed.
+
+``use U lookout`` (1 KP) makes U a lookout for this turn; enemies attacking a unit next to
+a lookout get −1.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from taistelukentta.errors import IllegalOrderError
+from taistelukentta.grid.geometry import chebyshev
+from taistelukentta.rules.context import Tx
+from taistelukentta.rules.orders import Order, OrderKind
+from taistelukentta.rules.registry import OrderHandler, Plan
+from taistelukentta.rules.ruleset import RuleModule
+from taistelukentta.rules.state import GameState, Side, UnitState
+
+MODULE = "lookout"
+
+
+def check(state: GameState, seat: str, side: Side, order: Order) -> Plan:
+    if order.word != "lookout":
+        raise IllegalOrderError(
+            f"unknown ability {order.word!r}", f"tuntematon kyky {order.word!r}"
+        )
+    unit = state.units.get(order.unit or "")
+    if unit is None or unit.side != side or unit.seat != seat:
+        raise IllegalOrderError(
+            f"you have no unit {order.unit!r}", f"sinulla ei ole yksikköä {order.unit!r}"
+        )
+    if unit.ext.get(MODULE) == state.turn_no:
+        raise IllegalOrderError(f"{unit.id} is already a lookout", f"{unit.id} on jo tähystäjä")
+    return Plan(unit=unit, cost=1)
+
+
+def execute(tx: Tx, seat: str, order: Order, plan: Plan) -> None:
+    assert plan.unit is not None
+    tx.set_unit_ext(plan.unit.id, MODULE, tx.turn_no)
+    tx.unit_event("lookout", plan.unit.id, {})  # only its own side sees it
+
+
+def legal(state: GameState, seat: str, side: Side) -> Iterable[Order]:
+    if state.kp.get(seat, 0) < 1:
+        return []
+    return [
+        Order.use(u.id, "lookout")
+        for u in sorted(state.units.values(), key=lambda u: u.id)
+        if u.seat == seat and u.ext.get(MODULE) != state.turn_no
+    ]
+
+
+def lookout_penalty(tx: Tx, attacker: UnitState, target: UnitState) -> tuple[int, bool, bool]:
+    near = any(
+        u.side == target.side
+        and u.ext.get(MODULE) is not None
+        and chebyshev(u.cell, target.cell) <= 1
+        for u in tx.units.values()
+    )
+    return (-1 if near else 0, False, False)
+
+
+def forget(tx: Tx, side: Side) -> None:  # lookouts stand down at turn end
+    for u in list(tx.units_of(side)):
+        if MODULE in u.ext:
+            tx.set_unit_ext(u.id, MODULE, None)
+
+
+def rule_module() -> RuleModule:
+    return RuleModule(
+        MODULE,
+        orders=(OrderHandler(OrderKind.USE, check, execute, legal, module=MODULE),),
+        hooks=(("attack_modifiers", lookout_penalty), ("on_turn_end", forget)),
+    )

@@ -1,0 +1,63 @@
+"""The toy module of docs/extending.md (``tests/engine/lookout.py``): one file added to a
+ruleset, nothing central changed. Its order parses, is checked, costs KP, is listed, is
+executed; its hooks take part; games of the default ruleset are not touched."""
+
+from __future__ import annotations
+
+import pytest
+
+from taistelukentta.content.scenario import Scenario
+from taistelukentta.errors import IllegalOrderError
+from taistelukentta.rules import (
+    Order,
+    OrderKind,
+    apply,
+    apply_text,
+    default_ruleset,
+    legal_orders,
+    new_game,
+)
+from taistelukentta.rules.context import Tx
+from taistelukentta.rules.fire import hook_attack_modifiers
+
+from . import lookout
+from .conftest import build, open_rows
+
+SQUAD = "jaakariryhma"
+RED = "motorisoitu_jalkavakiryhma"
+
+
+def _scenario() -> Scenario:
+    return build(
+        open_rows(14, 8),
+        [("1R1", SQUAD, (1, 1)), ("1R2", SQUAD, (1, 2))],
+        [("R1", RED, (6, 1))],
+    )
+
+
+def test_a_toy_module_plugs_in_through_a_ruleset() -> None:
+    rules = default_ruleset().without(OrderKind.USE).with_modules(lookout.rule_module())
+    st = new_game(_scenario(), 1, ruleset=rules)
+    assert Order.use("1R1", "lookout") in legal_orders(st, "pl1")
+    kp = st.kp["pl1"]
+    st2, events = apply_text(st, "pl1", "use 1R1 lookout")
+    assert st2.kp["pl1"] == kp - 1
+    assert st2.units["1R1"].ext[lookout.MODULE] == st2.turn_no
+    assert [e.kind for e in events] == ["order", "lookout"]
+    assert events[1].for_side("red") is None  # Red has no contact on 1R1: sees nothing
+    with pytest.raises(IllegalOrderError, match="already a lookout"):
+        apply(st2, "pl1", Order.use("1R1", "lookout"))
+    # its attack_modifiers hook: an attack on 1R2 (next to the lookout) gets -1
+    bonus, _, _ = hook_attack_modifiers(st2, st2.units["R1"], "1R2")
+    assert bonus.get("lookout") == -1
+    # its on_turn_end hook: the lookout stands down when Blue's turn ends
+    tx = Tx(st2)
+    lookout.forget(tx, "blue")
+    assert lookout.MODULE not in tx.finish().units["1R1"].ext
+
+
+def test_the_default_ruleset_does_not_know_the_toy_module() -> None:
+    st = new_game(_scenario(), 1)
+    assert "lookout" not in default_ruleset().module_names
+    with pytest.raises(IllegalOrderError):
+        apply_text(st, "pl1", "use 1R1 lookout")
