@@ -87,6 +87,11 @@ def _corrupt(kind: str, doc: dict[str, Any], path: Path) -> tuple[Path, str]:
         event = _first_event(d, lambda e: e["kind"] == "minefields_placed")
         event["data"]["fields"][0]["cells"][0] = False
         return _write(path, d), f"state.events[{event['seq'] - 1}].data.fields[0].cells[0]"
+    if kind == "mined_unknown_field":
+        field = next(iter(d["state"]["ext"]["mines"]["fields"]))
+        del d["state"]["ext"]["mines"]["fields"][field]
+        cell = next(c for c, f in d["state"]["ext"]["mines"]["mined"].items() if f == field)
+        return _write(path, d), f"state.ext.mines.mined.{cell}: no minefield"
     if kind == "mined_false":
         key = next(iter(d["state"]["ext"]["mines"]["known"]["red"]))
         d["state"]["ext"]["mines"]["known"]["red"][key] = False
@@ -94,7 +99,15 @@ def _corrupt(kind: str, doc: dict[str, Any], path: Path) -> tuple[Path, str]:
     raise AssertionError(kind)
 
 
-KINDS = ["deep", "bigint", "visible_string", "rolls_null", "mine_cell_false", "mined_false"]
+KINDS = [
+    "deep",
+    "bigint",
+    "visible_string",
+    "rolls_null",
+    "mine_cell_false",
+    "mined_false",
+    "mined_unknown_field",
+]
 
 
 @pytest.mark.parametrize("kind", KINDS)

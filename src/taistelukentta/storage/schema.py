@@ -467,6 +467,11 @@ def check_game_document(doc: Any) -> list[str]:
                 f"state.event_count: {state.event_count}, but the log holds "
                 f"{len(state.events)} events"
             )
+        mines = state.ext.mines if state.ext is not None else None
+        if mines is not None:
+            for cell, field_id in mines.mined.items():
+                if field_id not in mines.fields:
+                    problems.append(f"state.ext.mines.mined.{cell}: no minefield {field_id!r}")
         ids = [u.id for u in state.units]
         if len(set(ids)) != len(ids):
             problems.append("state.units: a unit id appears twice")
