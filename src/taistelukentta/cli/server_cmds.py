@@ -90,7 +90,7 @@ def serve_cmd(
         highlight=False,
     )
     logs.install()
-    uvicorn.run(app, host=host, port=port, log_level=log_level, ws="websockets")
+    uvicorn.run(app, host=host, port=port, log_level=log_level, timeout_keep_alive=30)
 
 
 @db_app.command("upgrade")

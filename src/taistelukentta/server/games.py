@@ -57,6 +57,7 @@ from taistelukentta.rules import (
     GameState,
     apply,
     format_order,
+    legal_orders,
     new_game,
     next_seat,
 )
@@ -152,6 +153,20 @@ class Game:
     keys: dict[tuple[str, str], int] = field(default_factory=dict)
     scenario_file: str = ""
     """How a game file names the scenario: a bundled id as is, else the file's path."""
+    _legal: dict[str, list[str]] = field(default_factory=dict)
+    _legal_at: int = -1
+
+    def legal(self, seat: str) -> list[str]:
+        """The seat's legal orders now in notation, worked out once per version (every
+        seat's client asks after every change)."""
+        if self._legal_at != self.version:
+            self._legal = {}
+            self._legal_at = self.version
+        hit = self._legal.get(seat)
+        if hit is None:
+            hit = [str(o) for o in legal_orders(self.state, seat)]
+            self._legal[seat] = hit
+        return hit
 
     @property
     def version(self) -> int:

@@ -12,7 +12,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Header, Query, Request, Response
 
 from taistelukentta.errors import TkError
-from taistelukentta.rules import GM_SEAT, legal_orders
+from taistelukentta.rules import GM_SEAT
 from taistelukentta.rules.orders import parse_order
 from taistelukentta.server import odds as odds_mod
 from taistelukentta.server.deps import GameId, Seat, Store
@@ -105,8 +105,8 @@ def get_view(game_id: GameId, auth: Seat, store: Store) -> ViewOut:
 def get_orders(game_id: GameId, auth: Seat, store: Store) -> OrdersOut:
     """The seat's legal orders now, in notation."""
     with store.reading(game_id) as game:
-        orders = [] if auth.seat in game.computer else legal_orders(game.state, auth.seat)
-        return OrdersOut(version=game.seat_version(auth.seat), orders=[str(o) for o in orders])
+        orders = [] if auth.seat in game.computer else game.legal(auth.seat)
+        return OrdersOut(version=game.seat_version(auth.seat), orders=list(orders))
 
 
 @router.get("/games/{game_id}/odds", response_model=OddsOut, responses=_ERR)
