@@ -166,7 +166,8 @@ def test_r_rec_3_moving_in_open_terrain_in_sight_is_spotted() -> None:
     # Blue learns nothing of R1 (it did not move, it is farther than 2 cells)
     assert "R1" not in st.contacts["blue"]
     move = next(e for e in events if e.kind == "move")
-    assert move.visible["red"] == {"unit": "1R1", "kind": "move", "to": [6, 1]}
+    # Where the SPOTTED unit went, not which order sent it (issue 8).
+    assert move.visible["red"] == {"unit": "1R1", "to": [6, 1]}
 
 
 def test_r_rec_3_moving_in_cover_is_not_spotted() -> None:

@@ -917,22 +917,39 @@ def area_fire(tx: Tx, uid: str, order: Order, plan: AreaPlan) -> None:
     }
     vis: dict[Side, dict[str, Any] | None] = {}
     for side in ("blue", "red"):
-        seen = dict(data)
-        seen["attacker"] = tx.ref(side, uid)
-        seen["rolls"] = [r for r in rolls if not r.get("secret")]
+        attacker_ref = tx.ref(side, uid)
         shown: list[dict[str, Any]] = []
+        unseen: set[str] = set()
         for tid, info in results.items():
             ref = tx.ref(side, tid)
             if ref is not None:
                 shown.append({"target": ref, **info})
-        seen["targets"] = shown
-        if side != a.side:
-            if seen["attacker"] is None and not shown:
+            else:
+                unseen.add(f"area_fire:{tid}")
+        if side != a.side and attacker_ref != uid:
+            # An unseen firer (R-REC-5): only what happened to the side's own units; the
+            # roll, totals and margins would describe the firer (see rules/fire.py).
+            if not shown:
                 vis[side] = None
                 continue
-            if seen["attacker"] != uid:
-                seen.pop("modifiers")
-                seen.pop("bonus")
+            vis[side] = {
+                "attacker": attacker_ref,
+                "weapon": plan.weapon.id,
+                "cell": list(plan.cell),
+                "radius": plan.radius,
+                "targets": [
+                    {"target": i["target"], "effect": i["effect"], "damage": i["damage"]}
+                    for i in shown
+                ],
+            }
+            continue
+        seen = dict(data)
+        seen["attacker"] = attacker_ref
+        # The damage rolls of units the side does not see are not its to count.
+        seen["rolls"] = [
+            r for r in rolls if not r.get("secret") and r.get("purpose") not in unseen
+        ]
+        seen["targets"] = shown
         vis[side] = seen
     data["targets"] = [{"target": tid, **info} for tid, info in results.items()]
     tx.emit("area_attack", data, vis)

@@ -163,8 +163,12 @@ def active_recon(tx: Tx, uid: str, cell: Cell) -> None:
         )
         if res.level > ContactLevel.NONE:
             tx.set_contact(side, t.id, res.level)
-            found.append(t.id)
-            shown_rolls.extend(r for r in rolls if not r.get("secret"))
+            # Only a contact the side holds now is told, with its rolls: a success the
+            # rules refused (a HIDDEN unit beyond its reveal range, R-REC-6) shows nothing,
+            # exactly as a failed roll or an empty cell does.
+            if t.id in tx.contacts[side]:
+                found.append(t.id)
+                shown_rolls.extend(r for r in rolls if not r.get("secret"))
     data = {"unit": uid, "cell": list(cell), "results": results}
     seen = {
         "unit": uid,

@@ -22,7 +22,7 @@ from taistelukentta.dice.roller import Roller
 from taistelukentta.grid.gamemap import GameMap
 from taistelukentta.grid.geometry import Cell, chebyshev
 from taistelukentta.grid.sight import Sight, line_of_sight, visible_cells
-from taistelukentta.rules.events import Event, public_rolls
+from taistelukentta.rules.events import Event, numbered, public_rolls
 from taistelukentta.rules.orders import Order, OrderKind, trusted_order
 from taistelukentta.rules.recon import ContactLevel
 from taistelukentta.rules.registry import Hooks
@@ -36,6 +36,7 @@ from taistelukentta.rules.state import (
     UnitState,
     contact_area,
     log_append,
+    log_counts,
 )
 from taistelukentta.rules.strength import (
     Firepower,
@@ -307,6 +308,8 @@ class Tx:
         self._roller: Roller | None = None
         self.events: list[Event] = []
         self.seq = state.event_count
+        self._counts = log_counts(state.log)
+        """Per side [events seen, rolls seen]: where its own numbering stands."""
 
     # -- dice ---------------------------------------------------------------------------------
 
@@ -475,7 +478,7 @@ class Tx:
             vis: dict[str, dict[str, Any] | None] = {s: pub for s in SIDES}
         else:
             vis = {s: visible.get(s) for s in SIDES}
-        ev = Event(self.seq, kind, data, vis)
+        ev = numbered(Event(self.seq, kind, data, vis), self._counts)
         self.events.append(ev)
         return ev
 

@@ -935,6 +935,13 @@ def _auto_done(tx: Tx, seat: str) -> bool:
     mine = [u for u in tx.units.values() if u.seat == seat]
     if not mine:
         return True
+    if isinstance(tx.base.seed, bytes):
+        # Games of the HMAC dice (every new game): a fire phase ends for every seat that
+        # has units the same visible way, by its own `done`. Ending it automatically when
+        # the seat has no target would tell the other side what the seat's side knows and
+        # which orders its unseen units have (issue 8). Legacy games keep the automatic
+        # end so that they replay exactly.
+        return False
     cache = tx.cache
     contacts = tx.contacts[tx.active]
     snapshot: GameState | None = None

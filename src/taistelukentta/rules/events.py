@@ -24,8 +24,11 @@ advantage, rolls · ``damage`` unit, amount, strength · ``destroyed`` unit, cel
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
+
+_NO_NUMBERS: Mapping[str, int] = MappingProxyType({})
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,12 +41,24 @@ class Event:
     data: Mapping[str, Any]
     visible: Mapping[str, Mapping[str, Any] | None]
     """Per side (``"blue"``, ``"red"``): the redacted data, or None (sees nothing)."""
+    numbers: Mapping[str, int] = field(default_factory=lambda: _NO_NUMBERS)
+    """Per side that sees the event: its number in that side's own sequence (1, 2, 3 …
+    over the events the side sees), so the numbers a side reads count nothing it does not
+    see (:attr:`seq` counts every event: the GM's numbering). The rolls in a side's copy
+    carry that side's own roll numbers too."""
 
     def for_side(self, side: str) -> Mapping[str, Any] | None:
         """What ``side`` sees of this event; ``"gm"`` sees everything."""
         if side == "gm":
             return self.data
         return self.visible.get(side)
+
+    def number_for(self, side: str) -> int:
+        """The event's number in ``side``'s sequence (``"gm"``: :attr:`seq`; an event made
+        by hand, outside the engine, without numbers: :attr:`seq`)."""
+        if side == "gm":
+            return self.seq
+        return self.numbers.get(side, self.seq)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dictionary."""
@@ -52,18 +67,44 @@ class Event:
             "kind": self.kind,
             "data": dict(self.data),
             "visible": {k: None if v is None else dict(v) for k, v in self.visible.items()},
+            "numbers": dict(self.numbers),
         }
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> Event:
         """Inverse of :meth:`to_dict`."""
         vis = d.get("visible", {})
+        nums = d.get("numbers") or {}
         return cls(
             seq=int(d["seq"]),
             kind=str(d["kind"]),
             data=dict(d["data"]),
             visible={str(k): None if v is None else dict(v) for k, v in vis.items()},
+            numbers={str(k): int(v) for k, v in nums.items()},
         )
+
+
+def numbered(event: Event, counts: dict[str, list[int]]) -> Event:
+    """``event`` with its per-side numbers and the side copies' roll numbers drawn from
+    ``counts`` (per side ``[events seen, rolls seen]``, advanced in place)."""
+    numbers: dict[str, int] = {}
+    visible: dict[str, Mapping[str, Any] | None] = {}
+    for side, copy in event.visible.items():
+        if copy is None:
+            visible[side] = None
+            continue
+        c = counts[side]
+        c[0] += 1
+        numbers[side] = c[0]
+        rolls = copy.get("rolls")
+        if rolls:
+            fresh = []
+            for r in rolls:
+                c[1] += 1
+                fresh.append({**r, "seq": c[1]})
+            copy = {**copy, "rolls": fresh}
+        visible[side] = copy
+    return Event(event.seq, event.kind, event.data, visible, numbers)
 
 
 def public_rolls(rolls: list[dict[str, Any]]) -> list[dict[str, Any]]:

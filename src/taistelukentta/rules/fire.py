@@ -289,13 +289,25 @@ def resolve_fire(
         data["weapon"] = weapon.id
     vis: dict[Side, dict[str, Any] | None] = {}
     for side in (a.side, t.side):
+        attacker_ref = tx.ref(side, aid)
+        if side != a.side and attacker_ref != aid:
+            # A firer the target's side does not see (R-REC-5): what happened to its own
+            # unit only. The roll, its total and margin (total - natural = the firer's
+            # modifiers: elevation, SHAKEN, pinning, experience) and the line's cover
+            # would describe the firer and where it stands.
+            vis[side] = {
+                "attacker": attacker_ref,
+                "target": tx.ref(side, tid),
+                "kind": kind,
+                "effect": data["effect"],
+                "damage": amount,
+                "damage_type": dtype.value,
+            }
+            continue
         seen = dict(data)
-        seen["attacker"] = tx.ref(side, aid)
+        seen["attacker"] = attacker_ref
         seen["target"] = tx.ref(side, tid)
         seen["rolls"] = [r for r in rolls if not r.get("secret")]
-        if side != a.side and seen["attacker"] != aid:
-            for k in ("modifiers", "bonus"):
-                seen.pop(k, None)
         vis[side] = seen
     tx.emit("attack", data, vis)
     for ahook in tx.cache.hooks.after_attack:

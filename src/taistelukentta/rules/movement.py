@@ -274,7 +274,8 @@ def execute_move(tx: Tx, uid: str, path: list[Cell], *, kind: str, provoke: bool
             "path": [list(c) for c in walked],
             "stopped_by": stopped_by,
         },
-        spotted_keys=("kind", "to"),
+        # Where a SPOTTED enemy went, not which order sent it (attack, withdraw …).
+        spotted_keys=("to",),
         contact_keys=(),
     )
     return final

@@ -28,7 +28,7 @@ from taistelukentta.content.scenario import Scenario
 from taistelukentta.dice.roller import HMAC_SCHEME, LEGACY_SCHEME, Seed, scheme_of
 from taistelukentta.errors import ArgumentError
 from taistelukentta.grid.geometry import Cell
-from taistelukentta.rules.events import Event
+from taistelukentta.rules.events import Event, numbered
 from taistelukentta.rules.recon import ContactLevel
 
 if TYPE_CHECKING:
@@ -288,13 +288,32 @@ class _LogNode:
     parent: _LogNode | None
     events: tuple[Event, ...]
     size: int
+    seen: tuple[int, int, int, int] = (0, 0, 0, 0)
+    """Events Blue sees, events Red sees, rolls in Blue's copies, rolls in Red's copies —
+    over the whole log (where each side's own numbering stands)."""
+
+
+def log_counts(log: _LogNode | None) -> dict[str, list[int]]:
+    """Per side ``[events seen, rolls seen]`` over ``log`` (fresh lists)."""
+    b, r, br, rr = log.seen if log is not None else (0, 0, 0, 0)
+    return {"blue": [b, br], "red": [r, rr]}
 
 
 def log_append(log: _LogNode | None, events: tuple[Event, ...]) -> _LogNode | None:
     """``log`` with ``events`` appended (the old log is unchanged)."""
     if not events:
         return log
-    return _LogNode(log, events, (log.size if log else 0) + len(events))
+    b, r, br, rr = log.seen if log is not None else (0, 0, 0, 0)
+    for e in events:
+        vb = e.visible.get("blue")
+        if vb is not None:
+            b += 1
+            br += len(vb.get("rolls") or ())
+        vr = e.visible.get("red")
+        if vr is not None:
+            r += 1
+            rr += len(vr.get("rolls") or ())
+    return _LogNode(log, events, (log.size if log else 0) + len(events), (b, r, br, rr))
 
 
 def log_events(log: _LogNode | None) -> tuple[Event, ...]:
@@ -453,6 +472,10 @@ class GameState:
                 raise ValueError(f"state is of scenario {d['scenario']!r}, not {scenario.id!r}")
             units = [UnitState.from_dict(u) for u in d["units"]]
             events = tuple(Event.from_dict(e) for e in d.get("events", []))
+            if events and not events[0].numbers:
+                # Saved before the per-side numbering: number the side copies now.
+                counts: dict[str, list[int]] = {"blue": [0, 0], "red": [0, 0]}
+                events = tuple(numbered(e, counts) for e in events)
             vp = d.get("vp")
             dice = d.get("dice", LEGACY_SCHEME)
             seed: Seed

@@ -115,7 +115,10 @@ def redact(
             clean["rolls"] = [r for r in clean["rolls"] if not r.get("secret")]
         named = _named_units(clean)
         hidden = None if enemy_ids is None else enemy_ids - named
-        out.append({"seq": ev.seq, "kind": ev.kind, "data": _scrub(_jsonable(clean), hidden)})
+        # The side's own number: its sequence counts only the events it sees.
+        out.append(
+            {"seq": ev.number_for(side), "kind": ev.kind, "data": _scrub(_jsonable(clean), hidden)}
+        )
     return out
 
 
