@@ -117,9 +117,7 @@ def build(name: str, change: Callable[[dict[str, Any]], None] | None = None) -> 
     data = scenario_data(name)
     if change is not None:
         change(data)
-    return scenario_from_data(
-        data, source=name, base_dir=scenarios_dir(), default_id=name
-    )
+    return scenario_from_data(data, source=name, base_dir=scenarios_dir(), default_id=name)
 
 
 def red_unit(data: dict[str, Any], uid: str) -> dict[str, Any]:
@@ -249,9 +247,7 @@ def play_pair(
     first order after which it holds in either). ``script``: orders played first, as
     ``(seat, order in world a, order in world b or None = the same)``."""
     enemy = other_side(observer)
-    enemy_ids = sorted(
-        {p.id for sc in (a, b) for s, _, p in sc.placements() if s == enemy}
-    )
+    enemy_ids = sorted({p.id for sc in (a, b) for s, _, p in sc.placements() if s == enemy})
     with coupled_dice():
         sa, sb = new_game(a, seed), new_game(b, seed)
         ea = list(sa.events)
@@ -304,9 +300,9 @@ def contact_on(side: Side, units: set[str]) -> Callable[[GameState, list[Event]]
             return True
         for e in events:
             d = e.data
-            if any(d.get(k) in units for k in ("attacker", "target", "unit")):
-                if e.for_side(side) is not None:
-                    return True
+            named = any(d.get(k) in units for k in ("attacker", "target", "unit"))
+            if named and e.for_side(side) is not None:
+                return True
         return False
 
     return learned

@@ -56,28 +56,45 @@ def _no_minefields(data: dict[str, Any]) -> None:
     data.setdefault("secrets", {})["minefields"] = []
 
 
-CASES: dict[str, tuple[str, Callable[[dict[str, Any]], None], Callable[[dict[str, Any]], None] | None, Side, Learned]] = {
+Change = Callable[[dict[str, Any]], None]
+
+CASES: dict[str, tuple[str, Change, Change, Side, Learned]] = {
     # Red's secrets, Blue observing.
     "unit_presence": (
-        "demo", lambda d: None, lambda d: drop_unit(d, "R15"), "blue",
+        "demo",
+        lambda d: None,
+        lambda d: drop_unit(d, "R15"),
+        "blue",
         contact_on("blue", {"R15"}),
     ),
     "unit_position": (
-        "demo", lambda d: None, lambda d: _set(d, "R14", cell=[29, 9]), "blue",
+        "demo",
+        lambda d: None,
+        lambda d: _set(d, "R14", cell=[29, 9]),
+        "blue",
         contact_on("blue", {"R14"}),
     ),
     "minefield": ("demo", lambda d: None, _no_minefields, "blue", _mines_learned("blue")),
     "hidden": (
-        "terasvalli", lambda d: None, lambda d: _set(d, "R16", hidden=False), "blue",
+        "terasvalli",
+        lambda d: None,
+        lambda d: _set(d, "R16", hidden=False),
+        "blue",
         contact_on("blue", {"R16"}),
     ),
     # Blue's secrets, Red observing (the mirror direction).
     "blue_unit_presence": (
-        "demo", lambda d: None, lambda d: drop_unit(d, "2PST"), "red",
+        "demo",
+        lambda d: None,
+        lambda d: drop_unit(d, "2PST"),
+        "red",
         contact_on("red", {"2PST"}),
     ),
     "blue_unit_position": (
-        "demo", lambda d: None, lambda d: _set(d, "KRH", cell=[1, 12]), "red",
+        "demo",
+        lambda d: None,
+        lambda d: _set(d, "KRH", cell=[1, 12]),
+        "red",
         contact_on("red", {"KRH"}),
     ),
 }

@@ -946,9 +946,7 @@ def area_fire(tx: Tx, uid: str, order: Order, plan: AreaPlan) -> None:
         seen = dict(data)
         seen["attacker"] = attacker_ref
         # The damage rolls of units the side does not see are not its to count.
-        seen["rolls"] = [
-            r for r in rolls if not r.get("secret") and r.get("purpose") not in unseen
-        ]
+        seen["rolls"] = [r for r in rolls if not r.get("secret") and r.get("purpose") not in unseen]
         seen["targets"] = shown
         vis[side] = seen
     data["targets"] = [{"target": tid, **info} for tid, info in results.items()]

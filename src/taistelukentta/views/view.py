@@ -234,7 +234,10 @@ def view_for(
     else:
         events = state.events
         if log_limit is not None:
-            events = events[-log_limit:]
+            # The last N events *the viewer sees* (the last N of the whole log would tell
+            # by their number how many of them were hidden).
+            who = "gm" if kind == "gm" else kind
+            events = tuple(e for e in events if e.for_side(who) is not None)[-log_limit:]
         out["log"] = tuple(
             EventView.model_validate(e)
             for e in redact(events, "gm" if kind == "gm" else kind, scenario)
