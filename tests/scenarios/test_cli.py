@@ -89,7 +89,11 @@ def test_scenario_json_hides_secrets_and_enemy_positions() -> None:
     data = _json(["scenario", "demo", "--json"])
     assert "secrets" not in data
     assert all("units" not in group for group in data["battle_groups"])
-    assert data["battle_groups"][0]["unit_count"] == 5
+    # Red's numbers are secret (R-REC-5): the players get the briefing's estimate only.
+    assert data["battle_groups"][0]["unit_count"] is None
+    # Teräsvalli's bg1 holds a HIDDEN sniper pair: no count that includes it is printed.
+    tv = _json(["scenario", "terasvalli", "--json"])
+    assert [g["unit_count"] for g in tv["battle_groups"]] == [None, None, None]
     assert "tiemiinoite" not in json.dumps(data)
     assert data["map"]["width"] == 30 and len(data["map"]["terrain"]) == 20
     assert data["seats"][0]["units"][0]["id"] == "KP"

@@ -1,7 +1,9 @@
 """``tk20 scenarios`` and ``tk20 scenario NAME``: the bundled scenarios and one scenario's set-up.
 
 What a player may read: title, briefing, map, the Blue seats and units, the Red battle groups
-(names and sizes only), objectives and victory points. The enemy's positions and the
+(names, and a size only where the scenario's ``briefed_units`` states one — the intelligence
+estimate, never a count of the real units, hidden ones included), objectives and victory
+points. The enemy's positions and the
 ``[secrets]`` section (minefields, fire support, ammunition, notes) are the game master's and
 appear only with ``--gm``.
 """
@@ -233,9 +235,11 @@ def scenario_json(s: Scenario, *, gm: bool) -> dict[str, Any]:
         entry: dict[str, Any] = {
             "id": group.id,
             "name": group.name.model_dump(),
-            "unit_count": len(group.units),
+            # Players: what the briefing says (None = no number); the GM: the real count.
+            "unit_count": len(group.units) if gm else group.briefed_units,
         }
         if gm:
+            entry["briefed_units"] = group.briefed_units
             entry["leader"] = group.leader
             entry["units"] = [_unit_json(s, u) for u in group.units]
         out["battle_groups"].append(entry)
@@ -442,11 +446,13 @@ def scenario_cmd(
     for group in s.red.battle_groups:
         if gm:
             units = "\n".join(_unit_line(s, u, group.leader) for u in group.units)
-        else:
+        elif group.briefed_units is not None:
             units = tr(
-                f"{len(group.units)} (sijainnit: vain pelinjohtaja)",
-                f"{len(group.units)} (positions: game master only)",
+                f"arviolta {group.briefed_units} (sijainnit: vain pelinjohtaja)",
+                f"estimated {group.briefed_units} (positions: game master only)",
             )
+        else:
+            units = tr("ei tiedossa (vain pelinjohtaja)", "unknown (game master only)")
         groups.add_row(group.id, escape(_t(group.name)), units)
     console.print(groups)
 

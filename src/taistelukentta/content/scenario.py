@@ -107,6 +107,10 @@ class BattleGroup(_Frozen):
     name: Text
     leader: str | None = None
     units: list[UnitPlacement]
+    briefed_units: int | None = Field(default=None, ge=0)
+    """How many units the players' briefing says the group has (R-REC-5: Red's numbers
+    are the game master's; the author decides what the intelligence estimate tells, and it
+    may be wrong). None: the players are told no number. Never computed from ``units``."""
 
 
 class RedForce(_Frozen):
