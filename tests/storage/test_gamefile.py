@@ -18,9 +18,12 @@ orders = st.lists(
 
 
 @settings(deadline=None)  # each example writes and fsyncs a file and its folder
-@given(seed=st.integers(min_value=0, max_value=2**63), entries=orders)
+@given(
+    seed=st.integers(min_value=0, max_value=2**63) | st.binary(min_size=32, max_size=32),
+    entries=orders,
+)
 def test_round_trip(
-    tmp_path_factory: pytest.TempPathFactory, seed: int, entries: list[OrderEntry]
+    tmp_path_factory: pytest.TempPathFactory, seed: int | bytes, entries: list[OrderEntry]
 ) -> None:
     path = tmp_path_factory.mktemp("g") / "game.json"
     rec = GameRecord("demo", seed, entries, None, "abc")
