@@ -160,10 +160,10 @@ def observe(state: GameState, side: Side, events: list[Event], enemy_ids: list[s
     """Everything ``side`` can read after an order, as one canonical JSON text."""
     seats = state.seats(side)
     obs: dict[str, Any] = {
-        "view": view_for(state, side),
+        "view": view_for(state, side).model_dump(mode="json"),
         # The Red seat is the game master's (it sees everything); Red as a side reads the
         # side view (a computer or a human playing Red without the GM's knowledge).
-        "seat_views": {s: view_for(state, s) for s in seats if s != "gm"},
+        "seat_views": {s: view_for(state, s).model_dump(mode="json") for s in seats if s != "gm"},
         "legal": {s: [str(o) for o in legal_orders(state, s)] for s in seats},
         "events": redact(events, side, state.scenario),
     }

@@ -33,8 +33,8 @@ def test_r_rec_5_each_side_numbers_its_events_and_rolls_without_gaps() -> None:
         rolls = [r["seq"] for e in log for r in e["data"].get("rolls", [])]
         assert rolls == list(range(1, len(rolls) + 1))
         # a view's log (the last events) keeps the same numbers
-        tail = view_for(state, side, log_limit=5)["log"]
-        assert [e["seq"] for e in tail] == [e["seq"] for e in log[-5:]]
+        tail = view_for(state, side, log_limit=5).log
+        assert [e.seq for e in tail] == [e["seq"] for e in log[-5:]]
     gm = redact(state.events, "gm", state.scenario)
     assert [e["seq"] for e in gm] == list(range(1, total + 1))
 
