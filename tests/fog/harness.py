@@ -159,11 +159,16 @@ def _probe_orders(state: GameState, side: Side, seat: str, enemy_ids: list[str])
 def observe(state: GameState, side: Side, events: list[Event], enemy_ids: list[str]) -> str:
     """Everything ``side`` can read after an order, as one canonical JSON text."""
     seats = state.seats(side)
+    # The views without their logs: a view's log is the side's copies of the events, which
+    # are compared order by order below (numbers included), so the whole log is equal
+    # whenever every step's copies were.
     obs: dict[str, Any] = {
-        "view": view_for(state, side).model_dump(mode="json"),
+        "view": view_for(state, side, log_limit=0).model_dump(mode="json"),
         # The Red seat is the game master's (it sees everything); Red as a side reads the
         # side view (a computer or a human playing Red without the GM's knowledge).
-        "seat_views": {s: view_for(state, s).model_dump(mode="json") for s in seats if s != "gm"},
+        "seat_views": {
+            s: view_for(state, s, log_limit=0).model_dump(mode="json") for s in seats if s != "gm"
+        },
         "legal": {s: [str(o) for o in legal_orders(state, s)] for s in seats},
         "events": redact(events, side, state.scenario),
     }

@@ -287,6 +287,11 @@ class Tx:
 
     def __init__(self, state: GameState) -> None:
         self.base = state
+        self.strict_fog = isinstance(state.seed, bytes)
+        """A game of the HMAC dice (every new game): the issue-8 fixes that change the
+        game state itself apply (labels and strike ids only when granted, the fire phase
+        ended by each seat's own ``done``). Legacy-seed games keep the old behaviour so
+        that they replay to the same hashes."""
         self.scenario = state.scenario
         self.cache = cache_for(state)
         self.opts = self.cache.opts
@@ -397,6 +402,15 @@ class Tx:
             return False
         if level == ContactLevel.NONE:
             return self.drop_contact(side, uid)
+        hooks = self.cache.hooks.can_be_detected
+        raising = bool(hooks) and (old is None or level > old.level)
+        if raising and self.strict_fog:
+            # New games: a contact a rule refuses uses up no label (the side's next label
+            # would count the refusals, issue 8).
+            for fn in hooks:
+                if not fn(self, side, uid, int(level)):
+                    return False
+            raising = False
         label = old.label if old is not None else self._new_label(side)
         new = Contact(
             label=label,
@@ -409,8 +423,7 @@ class Tx:
         )
         if old == new:
             return False
-        hooks = self.cache.hooks.can_be_detected
-        if hooks and (old is None or level > old.level):
+        if raising:
             for fn in hooks:
                 if not fn(self, side, uid, int(level)):
                     return False

@@ -935,7 +935,7 @@ def _auto_done(tx: Tx, seat: str) -> bool:
     mine = [u for u in tx.units.values() if u.seat == seat]
     if not mine:
         return True
-    if isinstance(tx.base.seed, bytes):
+    if tx.strict_fog:
         # Games of the HMAC dice (every new game): a fire phase ends for every seat that
         # has units the same visible way, by its own `done`. Ending it automatically when
         # the seat has no target would tell the other side what the seat's side knows and

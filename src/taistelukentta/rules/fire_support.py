@@ -536,6 +536,20 @@ def _store(tx: Tx, ext: dict[str, Any], strike: dict[str, Any]) -> None:
     tx.set_ext(MODULE, ext)
 
 
+def _strike_id(tx: Tx, ext: dict[str, Any], side: Side) -> str:
+    """The next strike id (``ext`` is updated). New games number each side's strikes in
+    its own sequence — Blue ``s1, s2 …``, Red ``g1, g2 …`` — so an id never counts the
+    other side's strikes (issue 8); legacy-seed games keep one shared ``s1, s2 …``."""
+    if tx.strict_fog:
+        key = f"next_{side}"
+        n = int(ext.get(key, 0)) + 1
+        ext[key] = n
+        return f"{'s' if side == 'blue' else 'g'}{n}"
+    n = int(ext.get("next", 0)) + 1
+    ext["next"] = n
+    return f"s{n}"
+
+
 def execute_organic(tx: Tx, seat: str, order: Order, plan: Plan) -> None:
     assert plan.unit is not None and order.cell is not None
     m = plan.unit
@@ -547,10 +561,8 @@ def execute_organic(tx: Tx, seat: str, order: Order, plan: Plan) -> None:
     used = dict(ext.get("rounds_used", {}))
     used[m.id] = int(used.get(m.id, 0)) + 1
     ext["rounds_used"] = used
-    n = int(ext.get("next", 0)) + 1
-    ext["next"] = n
     strike = {
-        "id": f"s{n}",
+        "id": _strike_id(tx, ext, m.side),
         "kind": "organic",
         "unit": m.id,
         "side": m.side,
@@ -801,10 +813,8 @@ def execute_strike(tx: Tx, seat: str, order: Order, plan: Plan) -> None:
     used = dict(ext.get("requests_used", {}))
     used[side] = int(used.get(side, 0)) + weapon.requests
     ext["requests_used"] = used
-    n = int(ext.get("next", 0)) + 1
-    ext["next"] = n
     strike = {
-        "id": f"s{n}",
+        "id": _strike_id(tx, ext, side),
         "kind": "off_board",
         "weapon": order.word,
         "side": side,
