@@ -257,7 +257,21 @@ def ruleset_of(state: GameState) -> Ruleset:
 
 
 def target_blocked(state: GameState, attacker: UnitState, target: str) -> tuple[str, str] | None:
-    """The first ``can_be_targeted`` refusal of the state's ruleset, or None."""
+    """The first ``can_be_targeted`` refusal the ordering side may be told, or None: what
+    legal orders, refusals and the fire phase's flow are computed from.
+
+    In new games (HMAC dice) none: whether a SPOTTED enemy is HIDDEN is not the side's
+    knowledge (R-MOR-3 statuses show to the unit's own side only), so the order is legal
+    and comes to nothing when it is carried out (:func:`target_refused`, issue 8). Legacy
+    games refuse as they did, so that they replay."""
+    if isinstance(state.seed, bytes):
+        return None
+    return target_refused(state, attacker, target)
+
+
+def target_refused(state: GameState, attacker: UnitState, target: str) -> tuple[str, str] | None:
+    """The first ``can_be_targeted`` refusal of the state's ruleset, or None (the truth:
+    for carrying an attack out)."""
     for fn in cache_for(state).hooks.can_be_targeted:
         problem = fn(state, attacker, target)
         if problem is not None:

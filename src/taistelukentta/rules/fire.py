@@ -41,7 +41,7 @@ from taistelukentta.rules.combat import (
     resolve_attack,
 )
 from taistelukentta.rules.contacts import position_revealed, reveal_firer
-from taistelukentta.rules.context import ScenarioCache, Tx
+from taistelukentta.rules.context import ScenarioCache, Tx, target_refused
 from taistelukentta.rules.recon import ContactLevel
 from taistelukentta.rules.state import Contact, GameState, Side, UnitState, other_side
 from taistelukentta.rules.status import comms_break_until, damage_unit
@@ -175,6 +175,20 @@ def resolve_fire(
     opts = tx.opts
     a = tx.unit(aid)
     t = tx.unit(tid)
+    if kind == "fire" and tx.strict_fog and cache.hooks.can_be_targeted:
+        problem = target_refused(tx.finish(), a, tid)
+        if problem is not None:
+            # The side ordered fire at a unit it has SPOTTED, not knowing it is HIDDEN
+            # (R-MOR-3): the unit's fire is spent and nothing happens; its side is told
+            # that the target could not be engaged — learnt by trying, not for free.
+            tx.update(aid, fired=True)
+            told = {"attacker": aid, "target": tx.ref(a.side, tid), "kind": kind}
+            tx.emit(
+                "attack_void",
+                {**told, "target": tid, "reason": problem[0]},
+                {a.side: told},
+            )
+            return
     card_a = cache.card(a)
     card_t = cache.card(t)
     if weapon is None:

@@ -282,7 +282,10 @@ def _hidden_refusal(
     Returns the first refusal and the side's contacts without the blocked ones."""
     contacts = state.contacts[side]
     api = _abilities(cache_for(state))
-    if api is None:
+    if api is None or isinstance(state.seed, bytes):
+        # New games: whether a SPOTTED enemy is HIDDEN is not the side's knowledge; the
+        # strike may be ordered and a HIDDEN unit is simply not affected where it lands
+        # (R-MOR-3, ``strike_hits_hidden``; issue 8).
         return None, contacts
     fn = api.hidden_blocks
     first: tuple[str, str] | None = None
