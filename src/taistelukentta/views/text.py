@@ -402,6 +402,14 @@ def _ev_strike_landed(d: Mapping[str, Any]) -> str:
     )
 
 
+def _ev_attack_void(d: Mapping[str, Any]) -> str:
+    who, target = unit_ref(d.get("attacker")), unit_ref(d.get("target"))
+    return tr(
+        f"{who} ei saanut kohdetta {target} tulen alle",
+        f"{who} could not engage {target}",
+    )
+
+
 def _ev_strike_cancelled(d: Mapping[str, Any]) -> str:
     why = d.get("reason")
     reason = {
@@ -588,6 +596,7 @@ _MODULE_EVENTS: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "ability_disabled": _ev_ability_disabled,
     "ability_restored": _ev_ability_restored,
     "area_attack": _ev_area_attack,
+    "attack_void": _ev_attack_void,
 }
 """Describers of the events the rule modules emit (company, fire support, mines,
 abilities), by kind."""
