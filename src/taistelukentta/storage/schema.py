@@ -212,6 +212,8 @@ class EventModel(BaseModel):
     kind: Annotated[StrictStr, Field(min_length=1, max_length=60)]
     data: dict[StrictStr, Json]
     visible: dict[SideName, dict[StrictStr, Json] | None]
+    numbers: dict[SideName, Annotated[StrictInt, Field(ge=1)]] = Field(default_factory=dict)
+    """Per side that sees it: the event's number in that side's own sequence."""
 
 
 class UnitModel(BaseModel):
