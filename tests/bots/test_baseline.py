@@ -44,7 +44,8 @@ def _scenario(name: str) -> Scenario:
 
 def test_bot_signature_takes_a_view_not_a_game_state() -> None:
     params = list(inspect.signature(choose_order).parameters)
-    assert params == ["view", "legal_orders", "rng"]
+    # ``options``: the scenario's rule options, public data (RuleOptions), not the state
+    assert params == ["view", "legal_orders", "rng", "options"]
     hints = inspect.get_annotations(choose_order)
     assert "GameState" not in " ".join(str(h) for h in hints.values())
     assert "GameState" not in vars(baseline_module)
@@ -52,6 +53,7 @@ def test_bot_signature_takes_a_view_not_a_game_state() -> None:
         "self",
         "view",
         "legal_orders",
+        "options",
     ]
 
 

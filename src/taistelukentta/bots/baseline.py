@@ -39,6 +39,7 @@ from taistelukentta.bots.knowledge import (
     special_shot_value,
     special_weapons,
 )
+from taistelukentta.content.options import RuleOptions
 from taistelukentta.rules.orders import Order, OrderKind
 from taistelukentta.views.models import OwnUnitView, SeatView, SideView, UnitView, WeaponView
 
@@ -143,7 +144,10 @@ OrderSource = LazyOrders | _ListedOrders
 
 
 def choose_order(
-    view: SideView, legal_orders: Sequence[Order] | LazyOrders, rng: random.Random
+    view: SideView,
+    legal_orders: Sequence[Order] | LazyOrders,
+    rng: random.Random,
+    options: RuleOptions | None = None,
 ) -> Order:
     """The baseline bot's next order for the seat whose ``legal_orders`` these are.
 
@@ -154,7 +158,8 @@ def choose_order(
     ``legal_orders`` is an empty list (the seat has nothing to do)."""
     src = legal_orders if isinstance(legal_orders, LazyOrders) else _ListedOrders(legal_orders)
     done = src.done
-    s = commander.seen(view)
+    s = commander.seen(view, options)
+    opts = s.opts
     units = s.units
     own = s.own
     enemies = s.enemies
@@ -162,7 +167,7 @@ def choose_order(
     if view.phase == "fire":
         return (
             commander.area_fire(s, src, rng)
-            or _best_fire(own, units, src.of_kind(OrderKind.FIRE), rng)
+            or _best_fire(own, units, src.of_kind(OrderKind.FIRE), rng, opts)
             or done
         )
 
@@ -209,7 +214,7 @@ def choose_order(
 
     # 5. attack orders with good odds (moving first); none without the seat's own KP
     if view.kp_of(s.seat) > 0:
-        attack = _attack_choice(own, enemies, movers, src, rng)
+        attack = _attack_choice(own, enemies, movers, src, rng, opts)
         if attack is not None:
             return attack
 
@@ -269,6 +274,7 @@ def _attack_choice(
     movers: Sequence[str],
     src: LazyOrders | _ListedOrders,
     rng: random.Random,
+    opts: RuleOptions,
 ) -> Order | None:
     """The best unit/target pair with a listed attack order and a good chance to hit, from
     the origin farthest from the target (stand-off); ties are broken by the bot's rng: the
@@ -290,7 +296,7 @@ def _attack_choice(
             ex, ey = e.cell
             if max(ux - ex, ex - ux, uy - ey, ey - uy) > reach:
                 continue
-            v = shot_value(u, e)
+            v = shot_value(u, e, opts)
             if v[0] >= GOOD_HIT_CHANCE:
                 values[(uid, tid, None)] = v
         if armoured:
@@ -300,7 +306,7 @@ def _attack_choice(
                 for tid in armoured:
                     if _cheb(u.cell, enemies[tid].cell) > wreach:
                         continue
-                    sv = special_shot_value(u, enemies[tid], w.id)
+                    sv = special_shot_value(u, enemies[tid], w.id, opts)
                     if sv is not None and sv[0] >= GOOD_HIT_CHANCE:
                         values[(uid, tid, w.id)] = sv
     for level in sorted(set(values.values()), reverse=True):
@@ -378,6 +384,7 @@ def _best_fire(
     units: Mapping[str, UnitView],
     fires: Sequence[Order],
     rng: random.Random,
+    opts: RuleOptions,
 ) -> Order | None:
     best: tuple[Fraction, Fraction, float] | None = None
     best_order: Order | None = None
@@ -385,9 +392,9 @@ def _best_fire(
         if o.unit is None or o.target is None or o.unit not in own or o.target not in units:
             continue
         if o.weapon is None:
-            hit, dmg = shot_value(own[o.unit], units[o.target])
+            hit, dmg = shot_value(own[o.unit], units[o.target], opts)
         else:
-            sv = special_shot_value(own[o.unit], units[o.target], o.weapon)
+            sv = special_shot_value(own[o.unit], units[o.target], o.weapon, opts)
             if sv is None:
                 continue
             hit, dmg = sv
@@ -476,6 +483,12 @@ class BaselineBot:
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(seed)
 
-    def choose(self, view: SideView, legal_orders: Sequence[Order] | LazyOrders) -> Order:
-        """:func:`choose_order` with this bot's random source."""
-        return choose_order(view, legal_orders, self.rng)
+    def choose(
+        self,
+        view: SideView,
+        legal_orders: Sequence[Order] | LazyOrders,
+        options: RuleOptions | None = None,
+    ) -> Order:
+        """:func:`choose_order` with this bot's random source; ``options`` are the game's
+        rule options (public; None: the bundled defaults)."""
+        return choose_order(view, legal_orders, self.rng, options)

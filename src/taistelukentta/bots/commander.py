@@ -28,6 +28,7 @@ from taistelukentta.bots.knowledge import (
     has_ability,
     shot_value,
 )
+from taistelukentta.content.options import RuleOptions
 from taistelukentta.rules.orders import Order, OrderKind
 from taistelukentta.views.models import (
     CommandView,
@@ -75,7 +76,14 @@ class Seen:
     """The company module's section (Blue), None when the view has none."""
     fire: FireSupportView | None = None
     mines: MinesView | None = None
+    options: RuleOptions | None = None
+    """The game's rule options (the scenario's; public), None: the bundled defaults."""
     _points: list[tuple[Cell, bool]] | None = None
+
+    @property
+    def opts(self) -> RuleOptions:
+        """The rule options the decisions use: the game's, else the bundled defaults."""
+        return self.options if self.options is not None else default_options()
 
     @property
     def co(self) -> bool:
@@ -97,7 +105,7 @@ class Seen:
         return self._points
 
 
-def seen(view: SideView) -> Seen:
+def seen(view: SideView, options: RuleOptions | None = None) -> Seen:
     """The facts of ``view`` the decisions use (the company module's part is the view's
     ``command`` section)."""
     company = view.command if isinstance(view.command, CommandView) else None
@@ -119,6 +127,7 @@ def seen(view: SideView) -> Seen:
         company=company,
         fire=view.fire_support,
         mines=view.mines,
+        options=options,
     )
 
 
@@ -157,7 +166,7 @@ def _good_pairs(s: Seen, units: Iterable[OwnUnitView]) -> int:
             continue
         reach = _reach(u)
         if any(
-            cheb(u.cell, e.cell) <= reach and shot_value(u, e)[0] >= GOOD_HIT_CHANCE
+            cheb(u.cell, e.cell) <= reach and shot_value(u, e, s.opts)[0] >= GOOD_HIT_CHANCE
             for e in s.enemies.values()
         ):
             n += 1
@@ -224,7 +233,7 @@ def company_orders(s: Seen, src: OrderSource, rng: random.Random) -> Order | Non
 
 
 def _tactic(s: Seen, src: OrderSource, rng: random.Random) -> Order | None:
-    opts = default_options()
+    opts = s.opts
     points = s.contact_points()
     motti = (
         s.company is not None
@@ -295,7 +304,7 @@ def _confirm(s: Seen, src: OrderSource, rng: random.Random) -> Order | None:
         ]
         if len({u.group for u in close}) < 2:
             continue
-        if any(shot_value(u, e)[0] >= GOOD_HIT_CHANCE for u in close):
+        if any(shot_value(u, e, s.opts)[0] >= GOOD_HIT_CHANCE for u in close):
             wanted[tid] = len(close)
     if not wanted:
         return None
@@ -377,7 +386,7 @@ def strike(s: Seen, src: OrderSource, rng: random.Random) -> Order | None:
     fs = s.fire
     if not (s.co and fs is not None and (fs.requests_left or 0) > 0):
         return None
-    if s.kp < default_options().kp_fire_support_request:
+    if s.kp < s.opts.kp_fire_support_request:
         return None
     if len(s.contact_points()) < STRIKE_MIN_CONTACTS:
         return None
@@ -417,7 +426,7 @@ def fire_support(s: Seen, src: OrderSource, rng: random.Random) -> Order | None:
     fs = s.fire
     if fs is None or s.kp <= 0 or not s.contact_points():
         return None
-    opts = default_options()
+    opts = s.opts
     busy = {p.unit for p in fs.pending if p.kind == "organic"}
     rounds: Mapping[str, int] = fs.rounds_left
     if s.kp >= opts.kp_organic_fire and _organic_in_reach(s, rounds, busy):
@@ -453,7 +462,7 @@ def stuck_in_minefield(s: Seen, src: OrderSource, rng: random.Random) -> Order |
     stuck: Mapping[str, Cell] = s.mines.in_minefield if s.mines is not None else {}
     if not stuck:
         return None
-    opts = default_options()
+    opts = s.opts
     for uid in sorted(stuck):
         u = s.mine.get(uid)
         if u is None:

@@ -19,6 +19,7 @@ from taistelukentta.content.terrain import default_terrain
 from taistelukentta.content.units import UnitCard, Weapon, load_unit_cards
 from taistelukentta.dice.roller import Advantage
 from taistelukentta.odds.exact import attack_odds
+from taistelukentta.rules.terms import AttackSituation, AttackTerms, attack_terms
 from taistelukentta.views.models import OwnUnitView, UnitView
 
 Cell = tuple[int, int]
@@ -88,52 +89,109 @@ def area_weapon(card_id: str) -> Weapon | None:
 
 @lru_cache(maxsize=4096)
 def _odds(
-    bonus: int, defence: int, advantage: Advantage, damage: str, divisor: int
+    bonus: int,
+    defence: int,
+    advantage: Advantage,
+    damage: str,
+    divisor: int,
+    rules: tuple[str, str, int, int],
 ) -> tuple[Fraction, Fraction]:
-    """(chance of HIT or HEAVY_HIT, expected damage), cached: the bot asks the same often."""
-    o = attack_odds(bonus, defence, advantage=advantage, damage=damage, damage_divisor=divisor)
+    """(chance of HIT or HEAVY_HIT, expected damage), cached: the bot asks the same often.
+    ``rules``: the options resolution uses (heavy hit extra, natural 20 miss, margins)."""
+    heavy, nat20, heavy_margin, pinning_margin = rules
+    o = attack_odds(
+        bonus,
+        defence,
+        advantage=advantage,
+        damage=damage,
+        damage_divisor=divisor,
+        heavy_hit_extra=heavy,  # type: ignore[arg-type]
+        natural20_miss=nat20,  # type: ignore[arg-type]
+        heavy_hit_margin=heavy_margin,
+        pinning_margin=pinning_margin,
+    )
     return o.hit + o.heavy_hit, o.expected_damage
 
 
-def shot_value(attacker: OwnUnitView, target: UnitView) -> tuple[Fraction, Fraction]:
+def view_attack_terms(
+    attacker: OwnUnitView, target: UnitView, weapon: Weapon | None, opts: RuleOptions
+) -> AttackTerms:
+    """The terms of an attack (``rules.terms.attack_terms``, as resolution uses them) from
+    what the view shows: the firer's own bonus (``weapon.bonus`` of the view — TT with its
+    SHAKEN and pinning penalties — less its basic weapon's bonus), the bonus of ``weapon``
+    (None: the basic weapon), the target's protection, the cover of its cell and whether it
+    shows SUPPRESSED. Terms the view cannot tell (elevation, flanking, open terrain, a
+    building) are left out."""
+    c = card(attacker.card)
+    basic = None
+    if c is not None:
+        basic = next((w for w in c.weapons if w.id == attacker.weapon.id), None) or next(
+            (w for w in c.weapons if w.basic), None
+        )
+    basic_bonus = basic.attack_bonus if basic is not None else 0
+    situation = AttackSituation(
+        skill=attacker.weapon.bonus - basic_bonus,
+        weapon_bonus=basic_bonus if weapon is None else weapon.attack_bonus,
+        protection=target.protection,
+        cover=target.cover,
+        suppressed="SUPPRESSED" in target.statuses,
+    )
+    return attack_terms(situation, opts)
+
+
+def _rules(opts: RuleOptions) -> tuple[str, str, int, int]:
+    return (
+        str(opts.heavy_hit_extra),
+        str(opts.natural20_miss),
+        int(opts.heavy_hit_margin),
+        int(opts.pinning_margin),
+    )
+
+
+def shot_value(
+    attacker: OwnUnitView, target: UnitView, opts: RuleOptions | None = None
+) -> tuple[Fraction, Fraction]:
     """(hit chance, expected damage) of ``attacker`` (an own unit of the view) firing its
     basic weapon at ``target`` (a SPOTTED enemy unit of the view), from the view's figures
-    only: bonus of the weapon, target protection + the cover of its cell, advantage if it is
-    SUPPRESSED."""
+    and the game's rule options ``opts`` (default: the bundled ones)."""
+    opts = opts or default_options()
     w = attacker.weapon
     armoured = target.armoured
     damage = w.at_damage if armoured and w.at_damage else w.damage
     divisor = 1 if armoured and w.at_damage else w.damage_divisor
-    defence = target.protection + target.cover
-    adv = Advantage.ADVANTAGE if "SUPPRESSED" in target.statuses else Advantage.NONE
-    hit, dmg = _odds(w.bonus, defence, adv, str(damage), divisor)
+    terms = view_attack_terms(attacker, target, None, opts)
+    bonus, defence, adv = terms.bonus, terms.defence, terms.advantage
+    hit, dmg = _odds(bonus, defence, adv, str(damage), divisor, _rules(opts))
     if armoured and not w.at_damage and w.damage_type == "FRAG":
-        dmg /= 2  # R-ATK-9 DEFAULT: FRAG against armour does half
+        dmg = _frag_vs_armour(dmg, opts)
     return hit, dmg
 
 
+def _frag_vs_armour(dmg: Fraction, opts: RuleOptions) -> Fraction:
+    """R-ATK-9 ``frag_vs_armour``: FRAG against armour does half (DEFAULT) or nothing."""
+    return dmg / 2 if opts.frag_vs_armour == "half" else Fraction(0)
+
+
 def special_shot_value(
-    attacker: OwnUnitView, target: UnitView, weapon_id: str
+    attacker: OwnUnitView, target: UnitView, weapon_id: str, opts: RuleOptions | None = None
 ) -> tuple[Fraction, Fraction] | None:
     """(hit chance, expected damage) of ``attacker`` firing its special weapon
-    ``weapon_id`` (from its public card) at ``target``: the view's bonus with the basic
-    weapon's bonus swapped for the special one's. None if the card has no such weapon."""
-    basic_view = attacker.weapon
+    ``weapon_id`` (from its public card) at ``target``: the same terms with the special
+    weapon's bonus. None if the card has no such weapon."""
+    opts = opts or default_options()
     c = card(attacker.card)
     if c is None:
         return None
     special = next((w for w in c.weapons if w.id == weapon_id), None)
-    basic = next((w for w in c.weapons if w.id == basic_view.id), None) or next(
+    basic = next((w for w in c.weapons if w.id == attacker.weapon.id), None) or next(
         (w for w in c.weapons if w.basic), None
     )
     if special is None or basic is None:
         return None
-    bonus = basic_view.bonus - basic.attack_bonus + special.attack_bonus
+    terms = view_attack_terms(attacker, target, special, opts)
     armoured = target.armoured
     damage = special.at_damage if armoured and special.at_damage else special.damage
-    defence = target.protection + target.cover
-    adv = Advantage.ADVANTAGE if "SUPPRESSED" in target.statuses else Advantage.NONE
-    hit, dmg = _odds(bonus, defence, adv, str(damage), 1)
+    hit, dmg = _odds(terms.bonus, terms.defence, terms.advantage, str(damage), 1, _rules(opts))
     if armoured and not special.at_damage and special.damage_type == "FRAG":
-        dmg /= 2
+        dmg = _frag_vs_armour(dmg, opts)
     return hit, dmg

@@ -273,7 +273,8 @@ def bot_order(state: GameState, seat: str, bot: BaselineBot) -> Order:
     """The order ``bot`` gives for ``seat`` now, from that seat's view only."""
     view = view_for(state, viewer_of(seat), log_limit=0)
     assert isinstance(view, SideView)  # a seat's player never gets the game master's view
-    return bot.choose(view, lazy_bot_orders(state, seat))
+    # The scenario's rule options are public (its file); the bot judges with them.
+    return bot.choose(view, lazy_bot_orders(state, seat), cache_for(state).opts)
 
 
 def run_bots(

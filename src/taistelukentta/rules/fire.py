@@ -11,7 +11,7 @@ gathers its inputs and applies its result:
 - advantage (R-ATK-7): target SUPPRESSED, confused (R-ATK-6), flanked (attacking-side units
   within ``flank_radius`` of it in two directions at least ``flank_min_angle`` apart), or in
   fully open terrain with no cover on the line (``fully_open_advantage``); disadvantage:
-  fortified target or very poor visibility (:func:`disadvantage_reasons`); both cancel;
+  fortified target or very poor visibility (:func:`disadvantage_facts`); both cancel;
 - defence = S + cover (the best of its cell and the sight-limiting terrain on the line);
 - damage: the weapon's dice (its AT dice against an armoured target when it has them),
   weakened when the firer is DAMAGED (R-TK-1), then the damage type (R-ATK-9,
@@ -29,7 +29,6 @@ from typing import Any
 
 from taistelukentta.content.units import Weapon
 from taistelukentta.dice.expr import DiceExpr
-from taistelukentta.dice.roller import Advantage
 from taistelukentta.grid.geometry import Cell, chebyshev
 from taistelukentta.grid.sight import ray
 from taistelukentta.rules.combat import (
@@ -45,6 +44,13 @@ from taistelukentta.rules.context import ScenarioCache, Tx, target_refused
 from taistelukentta.rules.recon import ContactLevel
 from taistelukentta.rules.state import Contact, GameState, Side, UnitState, other_side
 from taistelukentta.rules.status import comms_break_until, damage_unit
+from taistelukentta.rules.terms import (
+    AttackDamage,
+    AttackSituation,
+    ModuleTerm,
+    attack_damage,
+    attack_terms,
+)
 
 
 def weapon_of(cache: ScenarioCache, unit: UnitState) -> Weapon:
@@ -115,30 +121,23 @@ def target_problem(
     return None
 
 
-def disadvantage_reasons(cache: ScenarioCache, firer: Cell, target: Cell) -> list[str]:
-    """R-ATK-7 disadvantage of a direct attack from ``firer`` at ``target`` (public facts
-    only: terrain, the scenario's marks, the weather): ``fortified`` — the target's cell is
-    a fortification (``fortified_source``: the scenario's ``fortifications`` and units
-    placed ``fortified``, or every building/position cell); ``poor_visibility`` — the
-    line crosses a smoke cell of the scenario (its end cells included) or the whole map
-    has very poor visibility (``very_poor_visibility``)."""
-    opts = cache.opts
-    out: list[str] = []
-    if opts.fortified_source == "building_or_position":
-        if "building" in cache.map.features_at(target):
-            out.append("fortified")
-    elif target in cache.scenario.fortifications:
-        out.append("fortified")
+def disadvantage_facts(cache: ScenarioCache, firer: Cell, target: Cell) -> dict[str, bool]:
+    """The public facts R-ATK-7's disadvantage depends on, for an attack from ``firer`` at
+    ``target`` (terrain, the scenario's marks): ``fortified`` (a building at the target),
+    ``fortification`` (the target's cell is one of the scenario's fortifications),
+    ``smoke`` (the line crosses a smoke cell of the scenario, its end cells included).
+    Which of them counts under the game's options is decided by
+    :func:`~taistelukentta.rules.terms.attack_terms`."""
     smoke = cache.scenario.smoke
-    if opts.very_poor_visibility or (
-        smoke
+    return {
+        "fortified": "building" in cache.map.features_at(target),
+        "fortification": target in cache.scenario.fortifications,
+        "smoke": bool(smoke)
         and any(
             (firer[0] + dx, firer[1] + dy) in smoke
             for dx, dy in ray(target[0] - firer[0], target[1] - firer[1]).cells
-        )
-    ):
-        out.append("poor_visibility")
-    return out
+        ),
+    }
 
 
 def flanked(tx: Tx, attacking_side: Side, target: UnitState) -> bool:
@@ -196,47 +195,30 @@ def resolve_fire(
     if weakened is None:
         weakened = weapon.basic
     sight = cache.sight(a.cell, t.cell)
-    elevation = cache.elevation(a.cell, t.cell)
-    modifiers: dict[str, int] = {"skill": cache.skill(a), "weapon": weapon.attack_bonus}
-    if elevation:
-        modifiers["elevation"] = elevation
-    if a.shaken is not None:
-        modifiers["shaken"] = -opts.shaken_attack_penalty
-    if a.pinned is not None and a.pinning_penalty:
-        modifiers["pinned"] = -a.pinning_penalty
-    bonus = sum(modifiers.values())
-    reasons_adv = []
-    if t.suppressed is not None:
-        reasons_adv.append("suppressed")
-    if t.confused:
-        reasons_adv.append("confused")
-    if flanked(tx, a.side, t):
-        reasons_adv.append("flanked")
-    if opts.fully_open_advantage and cache.fully_open(t.cell) and sight.cover == 0:
-        reasons_adv.append("fully_open")
-    reasons_dis = disadvantage_reasons(cache, a.cell, t.cell)
-    for hook in tx.cache.hooks.attack_modifiers:
-        extra, adv, dis = hook(tx, a, t)
-        if extra:
-            modifiers[_hook_name(hook)] = modifiers.get(_hook_name(hook), 0) + extra
-            bonus += extra
-        if adv:
-            reasons_adv.append(_hook_name(hook))
-        if dis:
-            reasons_dis.append(_hook_name(hook))
-    advantage = Advantage.of(bool(reasons_adv), bool(reasons_dis))
-    defence = card_t.stats.protection + sight.cover
-    if card_t.armoured and weapon.at_damage is not None:
-        dice = DiceExpr.parse(weapon.at_damage)
-        dtype = DamageType.AT
-        divisor = 1
-    elif weakened:
-        fp = cache.firepower(a, DiceExpr.parse(weapon.damage))
-        dice, divisor = fp.dice, fp.divisor
-        dtype = DamageType(weapon.damage_type)
-    else:
-        dice, divisor = DiceExpr.parse(weapon.damage), 1
-        dtype = DamageType(weapon.damage_type)
+    situation = AttackSituation(
+        skill=cache.skill(a),
+        weapon_bonus=weapon.attack_bonus,
+        elevation=cache.elevation(a.cell, t.cell),
+        shaken=a.shaken is not None,
+        pinning_penalty=a.pinning_penalty if a.pinned is not None else 0,
+        protection=card_t.stats.protection,
+        cover=sight.cover,
+        suppressed=t.suppressed is not None,
+        confused=bool(t.confused),
+        flanked=flanked(tx, a.side, t),
+        fully_open=cache.fully_open(t.cell),
+        **disadvantage_facts(cache, a.cell, t.cell),
+        modules=module_terms(tx, a, t),
+    )
+    terms = attack_terms(situation, opts)
+    modifiers = terms.modifiers
+    bonus = terms.bonus
+    reasons_adv = terms.advantage_reasons
+    reasons_dis = terms.disadvantage_reasons
+    advantage = terms.advantage
+    defence = terms.defence
+    dmg = weapon_damage(cache, a, weapon, weakened=weakened, target_armoured=card_t.armoured)
+    dice, divisor, dtype = dmg.dice, dmg.divisor, DamageType(dmg.damage_type)
     tx.take_rolls()
 
     def roll(purpose: str) -> AttackResult:
@@ -353,31 +335,47 @@ def apply_setback(tx: Tx, uid: str, side: Side, setback: Setback | None) -> None
     tx.unit_event("setback", uid, {"setback": setback.value}, spotted_keys=("setback",))
 
 
-def hook_attack_modifiers(
-    state: GameState, attacker: UnitState, target_id: str
-) -> tuple[dict[str, int], list[str], list[str]]:
-    """What the rule modules' ``attack_modifiers`` hooks would add to an attack of
-    ``attacker`` (its state as given, e.g. moved to the cell it fires from) at ``target_id``:
-    ``(bonus by module, advantage reasons, disadvantage reasons)``, as :func:`resolve_fire`
-    logs them. Run on a scratch transaction: ``state`` is not changed (a hook that consumes
-    something, such as a confirmed-target bonus, consumes it only there). For odds shown
-    before an order: the hooks use the attacking side's knowledge (docs/extending.md)."""
-    tx = Tx(state)
-    tx.put(attacker)
-    target = tx.unit(target_id)
-    modifiers: dict[str, int] = {}
-    adv_reasons: list[str] = []
-    dis_reasons: list[str] = []
+def module_terms(tx: Tx, attacker: UnitState, target: UnitState) -> tuple[ModuleTerm, ...]:
+    """What the rule modules' ``attack_modifiers`` hooks add to an attack of ``attacker``
+    at ``target``, in hook order (each under its module's name)."""
+    out: list[ModuleTerm] = []
     for hook in tx.cache.hooks.attack_modifiers:
         extra, adv, dis = hook(tx, attacker, target)
-        name = _hook_name(hook)
-        if extra:
-            modifiers[name] = modifiers.get(name, 0) + extra
-        if adv:
-            adv_reasons.append(name)
-        if dis:
-            dis_reasons.append(name)
-    return modifiers, adv_reasons, dis_reasons
+        if extra or adv or dis:
+            out.append(ModuleTerm(_hook_name(hook), extra, bool(adv), bool(dis)))
+    return tuple(out)
+
+
+def hook_module_terms(
+    state: GameState, attacker: UnitState, target_id: str
+) -> tuple[ModuleTerm, ...]:
+    """:func:`module_terms` for odds shown before an order: ``attacker`` as given (e.g.
+    moved to the cell it fires from), run on a scratch transaction so ``state`` is not
+    changed (a hook that consumes something, such as a confirmed-target bonus, consumes it
+    only there). The hooks use the attacking side's knowledge (docs/extending.md)."""
+    tx = Tx(state)
+    tx.put(attacker)
+    return module_terms(tx, attacker, tx.unit(target_id))
+
+
+def weapon_damage(
+    cache: ScenarioCache,
+    unit: UnitState,
+    weapon: Weapon,
+    *,
+    weakened: bool,
+    target_armoured: bool,
+) -> AttackDamage:
+    """The dice ``weapon`` of ``unit`` rolls against a target (R-ATK-9, R-TK-1)."""
+    fp = cache.firepower(unit, DiceExpr.parse(weapon.damage)) if weakened else None
+    return attack_damage(
+        damage=weapon.damage,
+        at_damage=weapon.at_damage,
+        damage_type=weapon.damage_type,
+        target_armoured=target_armoured,
+        weakened=None if fp is None else fp.dice,
+        divisor=1 if fp is None else fp.divisor,
+    )
 
 
 def _hook_name(fn: object) -> str:

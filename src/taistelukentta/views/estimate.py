@@ -23,16 +23,16 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from taistelukentta.content.units import UnitCard, Weapon
-from taistelukentta.dice.expr import DiceExpr
 from taistelukentta.dice.roller import Advantage
 from taistelukentta.errors import ArgumentError, TkError
 from taistelukentta.grid.geometry import Cell, chebyshev
 from taistelukentta.rules import GameState, UnitState
 from taistelukentta.rules.context import cache_for
-from taistelukentta.rules.fire import disadvantage_reasons, hook_attack_modifiers
+from taistelukentta.rules.fire import disadvantage_facts, hook_module_terms, weapon_damage
 from taistelukentta.rules.orders import Order, OrderKind
 from taistelukentta.rules.recon import ContactLevel
 from taistelukentta.rules.state import Side
+from taistelukentta.rules.terms import AttackSituation, Term, attack_terms
 
 if TYPE_CHECKING:  # the odds (icepool) are imported only when an estimate is made
     from taistelukentta.odds.exact import AttackOdds
@@ -58,6 +58,8 @@ class AttackEstimate:
     and the rule modules' by module name), in the order they were added."""
     advantage_reasons: tuple[str, ...] = ()
     disadvantage_reasons: tuple[str, ...] = ()
+    terms: tuple[Term, ...] = ()
+    """Every term with its rule ID (``rules.terms.attack_terms``, as resolution uses)."""
 
 
 def attack_estimate(
@@ -83,44 +85,19 @@ def attack_estimate(
         raise ArgumentError(
             f"{target} is not a SPOTTED enemy unit", f"{target} ei ole havaittu vihollisyksikkö"
         )
-    t = state.units[target]  # SPOTTED: its statuses are shown to the side (R-REC-5)
     at = a.cell if origin is None else origin
-    tcell = c.cell
     card_a = cache.card(a)
     card_t = state.scenario.cards[c.card]
     w, weakened = _weapon(card_a, a, weapon)
-    modifiers: dict[str, int] = {"skill": cache.skill(a), "weapon": w.attack_bonus}
-    elevation = cache.elevation(at, tcell)
-    if elevation:
-        modifiers["elevation"] = elevation
-    if a.shaken is not None:
-        modifiers["shaken"] = -opts.shaken_attack_penalty
-    if a.pinned is not None and a.pinning_penalty:
-        modifiers["pinned"] = -a.pinning_penalty
-    sight = cache.sight(at, tcell)
-    adv_reasons: list[str] = []
-    if t.suppressed is not None:
-        adv_reasons.append("suppressed")
-    if _flanked(state, side, attacker, at, tcell):
-        adv_reasons.append("flanked")
-    if opts.fully_open_advantage and cache.fully_open(tcell) and sight.cover == 0:
-        adv_reasons.append("fully_open")
-    dis_reasons: list[str] = disadvantage_reasons(cache, at, tcell)
-    hook_mods, hook_adv, hook_dis = hook_attack_modifiers(state, replace(a, cell=at), target)
-    for name, extra in hook_mods.items():
-        modifiers[name] = modifiers.get(name, 0) + extra
-    adv_reasons.extend(hook_adv)
-    dis_reasons.extend(hook_dis)
-    bonus = sum(modifiers.values())
-    advantage = Advantage.of(bool(adv_reasons), bool(dis_reasons))
-    defence = card_t.stats.protection + sight.cover
-    if card_t.armoured and w.at_damage is not None:
-        dice, divisor = DiceExpr.parse(w.at_damage), 1
-    elif weakened:
-        fp = cache.firepower(a, DiceExpr.parse(w.damage))
-        dice, divisor = fp.dice, fp.divisor
-    else:
-        dice, divisor = DiceExpr.parse(w.damage), 1
+    terms = attack_terms(
+        known_attack_situation(state, side, replace(a, cell=at), target, w),
+        opts,
+    )
+    bonus = terms.bonus
+    advantage = terms.advantage
+    defence = terms.defence
+    dmg = weapon_damage(cache, a, w, weakened=weakened, target_armoured=card_t.armoured)
+    dice, divisor = dmg.dice, dmg.divisor
     from taistelukentta.odds.exact import attack_odds
 
     odds = attack_odds(
@@ -145,9 +122,10 @@ def attack_estimate(
         divisor,
         odds,
         weapon=w.id,
-        modifiers=tuple(modifiers.items()),
-        advantage_reasons=tuple(adv_reasons),
-        disadvantage_reasons=tuple(dis_reasons),
+        modifiers=tuple(terms.modifiers.items()),
+        advantage_reasons=tuple(terms.advantage_reasons),
+        disadvantage_reasons=tuple(terms.disadvantage_reasons),
+        terms=terms.terms,
     )
 
 
@@ -173,6 +151,36 @@ def _weapon(card: UnitCard, unit: UnitState, name: str | None) -> tuple[Weapon, 
         raise ArgumentError(exc.message("en"), exc.message("fi")) from None
     weakened = use.ability.weakens_when_damaged if use.ability is not None else False
     return use.weapon, weakened
+
+
+def known_attack_situation(
+    state: GameState, side: Side, attacker: UnitState, target: str, weapon: Weapon
+) -> AttackSituation:
+    """The facts of an attack of ``attacker`` (an own unit of ``side``, at the cell it
+    fires from) at ``target`` (a SPOTTED contact) as ``side`` knows them: its own unit, the
+    statuses a spotted unit shows (R-REC-5), its own units' positions (flanking), the
+    public map, and the rule modules' terms (which use the attacking side's knowledge). The
+    target's R-ATK-6 confusion is not shown to the firer's side, so it is not counted."""
+    cache = cache_for(state.scenario)
+    c = state.contacts[side][target]
+    assert c.cell is not None and c.card is not None
+    t = state.units[target]
+    tcell = c.cell
+    at = attacker.cell
+    return AttackSituation(
+        skill=cache.skill(attacker),
+        weapon_bonus=weapon.attack_bonus,
+        elevation=cache.elevation(at, tcell),
+        shaken=attacker.shaken is not None,
+        pinning_penalty=attacker.pinning_penalty if attacker.pinned is not None else 0,
+        protection=state.scenario.cards[c.card].stats.protection,
+        cover=cache.sight(at, tcell).cover,
+        suppressed=t.suppressed is not None,
+        flanked=_flanked(state, side, attacker.id, at, tcell),
+        fully_open=cache.fully_open(tcell),
+        **disadvantage_facts(cache, at, tcell),
+        modules=hook_module_terms(state, attacker, target),
+    )
 
 
 def _flanked(state: GameState, side: Side, attacker: str, at: Cell, tcell: Cell) -> bool:
