@@ -193,7 +193,7 @@ def test_r_rec_5_redact_scrubs_unseen_ids_from_free_text() -> None:
     rolls = [{"seq": 1, "purpose": "fire:R14>1R3", "secret": False}]
     ev = Event(
         1,
-        "damage",
+        "morale",
         {"unit": "1R3", "reason": "fire:R14", "rolls": rolls},
         {"blue": {"unit": "1R3", "reason": "fire:R14", "rolls": rolls}, "red": None},
     )
@@ -202,7 +202,7 @@ def test_r_rec_5_redact_scrubs_unseen_ids_from_free_text() -> None:
     assert seen["data"]["rolls"][0]["purpose"] == "fire:?>1R3"
     assert redact([ev], "red", scen) == []
     # named in the event (the engine names only SPOTTED units): kept
-    ev2 = Event(2, "attack", {}, {"blue": {"attacker": "R14", "reason": "fire:R14"}})
+    ev2 = Event(2, "damage", {"unit": "R14"}, {"blue": {"unit": "R14", "reason": "fire:R14"}})
     assert redact([ev2], "blue", scen)[0]["data"]["reason"] == "fire:R14"
     # the seed is the game master's
     ev3 = Event(3, "game_started", {"seed": 5}, {"blue": {"seed": 5, "scenario": "demo"}})
@@ -301,3 +301,21 @@ def test_r_rec_5_shared_view_same_content(viewer: str) -> None:
             unit.strength = 0  # type: ignore[misc]
         with pytest.raises(AttributeError):
             unit.cell.append(99)  # type: ignore[attr-defined]
+
+
+def test_r_rec_5_redact_copies_only_whitelisted_keys() -> None:
+    """A side's copy is built from the kind's model for its audience (views/events.py):
+    a key the engine put in a side's copy by mistake never reaches the side; a kind with
+    no model for that audience (or no model at all) is not shown."""
+    scen = _scenario("demo")
+    leaky = {"unit": "R14", "kind": "attack", "to": [3, 3], "from": [1, 1], "path": [[2, 2]]}
+    ev = Event(1, "move", {**leaky, "stopped_by": None}, {"blue": leaky})
+    (seen,) = redact([ev], "blue", scen)  # R14 is Red's: Blue is the other side
+    assert seen["data"] == {"unit": "R14", "kind": "attack", "to": [3, 3]}
+    (own,) = redact([Event(2, "move", leaky, {"red": leaky})], "red", scen)
+    assert own["data"]["from"] == [1, 1] and own["data"]["path"] == [[2, 2]]
+    order = Event(3, "order", {"seat": "gm", "order": "x", "cost": 1}, {"blue": {"seat": "gm"}})
+    assert redact([order], "blue", scen) == []  # Red's order copy: no model for Blue
+    new_kind = Event(4, "no_such_kind", {"a": 1}, {"blue": {"a": 1}})
+    assert redact([new_kind], "blue", scen) == []
+    assert redact([new_kind], "gm", scen)[0]["data"] == {"a": 1}

@@ -58,17 +58,22 @@ class ViewModel(BaseModel):
         return out
 
 
+def _keys(model: type[BaseModel]) -> frozenset[str]:
+    """The JSON keys ``model`` declares (a field's alias where it has one)."""
+    return frozenset(f.alias or name for name, f in model.model_fields.items())
+
+
 def pick(model: type[M], raw: Mapping[str, Any]) -> M:
     """``model`` built from the keys of ``raw`` it declares, and only those (a whitelist:
     any other key of ``raw`` is not copied)."""
-    fields = model.model_fields
-    return model.model_validate({k: v for k, v in raw.items() if k in fields})
+    keys = _keys(model)
+    return model.model_validate({k: v for k, v in raw.items() if k in keys})
 
 
-def unpicked(model: type[ViewModel], raw: Mapping[str, Any]) -> set[str]:
+def unpicked(model: type[BaseModel], raw: Mapping[str, Any]) -> set[str]:
     """The keys of ``raw`` :func:`pick` would leave out (for tests: a key the engine
     records that no model shows)."""
-    return set(raw) - set(model.model_fields)
+    return set(raw) - _keys(model)
 
 
 # --------------------------------------------------------------------------- pieces
@@ -177,7 +182,10 @@ class Losses(ViewModel):
 
 
 class EventView(ViewModel):
-    """One event of the log as the viewer may see it."""
+    """One event of the log as the viewer may see it. ``data`` is the dump of the kind's
+    whitelist model for the viewer's audience (views/events.py: ``<Kind>Own``,
+    ``<Kind>Other`` or ``<Kind>Seen`` for a side, ``<Kind>GM`` for the game master; all in
+    the schema's ``$defs``)."""
 
     seq: int
     kind: str
@@ -399,8 +407,11 @@ def view_schema() -> dict[str, Any]:
     are generated from it."""
     from pydantic.json_schema import models_json_schema
 
+    from taistelukentta.views.events import GM_EVENT_DATA, SIDE_EVENT_DATA
+
+    models: list[type[BaseModel]] = [*VIEW_MODELS, *SIDE_EVENT_DATA, *GM_EVENT_DATA]
     _, defs = models_json_schema(
-        [(m, "validation") for m in VIEW_MODELS], ref_template="#/$defs/{model}"
+        [(m, "validation") for m in models], ref_template="#/$defs/{model}"
     )
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",

@@ -30,6 +30,7 @@ from taistelukentta.rules import GM_SEAT, Event, GameState, UnitState, view_extr
 from taistelukentta.rules.context import ScenarioCache, cache_for
 from taistelukentta.rules.recon import ContactLevel
 from taistelukentta.rules.state import Contact, Side
+from taistelukentta.views.events import audience, seen_model
 from taistelukentta.views.models import (
     AbilitiesView,
     AnyView,
@@ -115,11 +116,37 @@ def redact(
             clean["rolls"] = [r for r in clean["rolls"] if not r.get("secret")]
         named = _named_units(clean)
         hidden = None if enemy_ids is None else enemy_ids - named
-        # The side's own number: its sequence counts only the events it sees.
-        out.append(
-            {"seq": ev.number_for(side), "kind": ev.kind, "data": _scrub(_jsonable(clean), hidden)}
-        )
+        seen = _whitelisted(ev, side, _scrub(_jsonable(clean), hidden), scenario)
+        if seen is not None:
+            # The side's own number: its sequence counts only the events it sees.
+            out.append({"seq": ev.number_for(side), "kind": ev.kind, "data": seen})
     return out
+
+
+def _whitelisted(
+    ev: Event, side: str, data: dict[str, Any], scenario: Scenario | None
+) -> dict[str, Any] | None:
+    """``side``'s copy of ``ev`` built from the whitelist model of its kind and audience
+    (views/events.py): only the keys that model declares are copied; None when the
+    audience sees nothing of this kind."""
+    key = (id(ev), side, id(scenario))
+    hit = _SEEN_MEMO.get(key)
+    if hit is not None and hit[0] is ev:
+        dumped = hit[1]
+    else:
+        model = seen_model(ev.kind, audience(ev.kind, ev.data, side, scenario))
+        dumped = None if model is None else pick(model, data).model_dump(mode="json")
+        if len(_SEEN_MEMO) >= 65536:
+            _SEEN_MEMO.clear()
+        # The entry keeps the (immutable) event alive: its id is not reused meanwhile.
+        _SEEN_MEMO[key] = (ev, dumped)
+    # A fresh outer dict; its values are shared with the memo (callers only read them).
+    return None if dumped is None else dict(dumped)
+
+
+_SEEN_MEMO: dict[tuple[int, str, int], tuple[Event, dict[str, Any] | None]] = {}
+"""Each event's whitelisted copy per audience, on the identity of the event (a log is
+shown again and again; the copy depends only on the event, the side and the scenario)."""
 
 
 _REF_KEYS = ("unit", "attacker", "target", "enemies", "found")

@@ -1,0 +1,1033 @@
+"""Typed events: each event kind's data as the game master, the side it belongs to ("own")
+and the other side may see it — a whitelist model per kind and audience (issue 8:
+redaction by construction).
+
+A side's copy of an event is *built* from the model of its audience with
+:func:`~taistelukentta.views.models.pick`: only the keys the model declares are copied from
+the engine's per-side copy (``Event.for_side``, computed from the side's contacts when the
+event happened), so a key the engine adds to its record reaches a side only when it is
+added here on purpose. A kind without a model for an audience is not shown to it at all
+(the same for a kind that has no models: a new kind must be added here before a side sees
+it). The game master's models declare the known keys and allow others (the GM sees
+everything). Unit references in a side's copy (``UnitRef``) are a unit id (own and SPOTTED
+units) or a contact reference ``{contact, card?, area}``.
+
+Who owns an event (:func:`owner`): the public kinds (turn flow, game start and end) have
+one model for both sides; the company module's kinds are Blue's; otherwise the event's
+``side``, else the side of its ``attacker``/``unit``/``observer``, else of its ``seat``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from pydantic import ConfigDict, Field
+
+from taistelukentta.content.scenario import Scenario
+from taistelukentta.views.models import Cell, ViewModel
+
+Audience = Literal["gm", "own", "other"]
+
+
+class ContactRef(ViewModel):
+    """An enemy unit the side knows only as a contact (KNOWN/SUSPECTED)."""
+
+    contact: str
+    card: str | None = None
+    area: tuple[int, int, int] | None = None
+
+
+UnitRef = str | ContactRef | None
+
+
+class RollView(ViewModel):
+    """A die roll as logged (R-DICE-2): what was rolled, for what, and the result."""
+
+    seq: int | None = None
+    purpose: str | None = None
+    expr: str | None = None
+    dice: tuple[int, ...] | None = None
+    kept: tuple[int, ...] | None = None
+    modifier: int | None = None
+    total: int | None = None
+    secret: bool | None = None
+
+
+class EventData(ViewModel):
+    """Base of a side's event data: the declared keys only (``pick``)."""
+
+    model_config = ConfigDict(
+        frozen=True, extra="forbid", populate_by_name=True, serialize_by_alias=True
+    )
+
+
+class GMEventData(ViewModel):
+    """Base of the game master's event data: the known keys typed, others allowed."""
+
+    model_config = ConfigDict(
+        frozen=True, extra="allow", populate_by_name=True, serialize_by_alias=True
+    )
+
+
+class AreaAttackGM(GMEventData):
+    attacker: str | None = None
+    weapon: str | None = None
+    cell: Cell | None = None
+    radius: int | None = None
+    modifiers: dict[str, Any] | None = None
+    bonus: int | None = None
+    natural: int | None = None
+    total: int | None = None
+    targets: tuple[Any, ...] | None = None
+    setback: str | None = None
+    rolls: tuple[RollView, ...] | None = None
+
+
+class AreaAttackOther(EventData):
+    attacker: UnitRef = None
+    weapon: str | None = None
+    cell: Cell | None = None
+    radius: int | None = None
+    modifiers: dict[str, Any] | None = None
+    bonus: int | None = None
+    natural: int | None = None
+    total: int | None = None
+    targets: tuple[Any, ...] | None = None
+    setback: str | None = None
+    rolls: tuple[RollView, ...] | None = None
+
+
+class AreaAttackOwn(EventData):
+    attacker: UnitRef = None
+    weapon: str | None = None
+    cell: Cell | None = None
+    radius: int | None = None
+    modifiers: dict[str, Any] | None = None
+    bonus: int | None = None
+    natural: int | None = None
+    total: int | None = None
+    targets: tuple[Any, ...] | None = None
+    setback: str | None = None
+    rolls: tuple[RollView, ...] | None = None
+
+
+class AttackGM(GMEventData):
+    attacker: str | None = None
+    target: str | None = None
+    kind: str | None = None
+    modifiers: dict[str, Any] | None = None
+    bonus: int | None = None
+    advantage: str | None = None
+    advantage_reasons: tuple[Any, ...] | None = None
+    disadvantage_reasons: tuple[Any, ...] | None = None
+    defence: int | None = None
+    cover: int | None = None
+    natural: int | None = None
+    total: int | None = None
+    margin: int | None = None
+    effect: str | None = None
+    damage: int | None = None
+    damage_type: str | None = None
+    setback: str | None = None
+    rolls: tuple[RollView, ...] | None = None
+    weapon: str | None = None
+    rerolled: bool | None = None
+
+
+class AttackOther(EventData):
+    attacker: UnitRef = None
+    target: UnitRef = None
+    kind: str | None = None
+    modifiers: dict[str, Any] | None = None
+    bonus: int | None = None
+    advantage: str | None = None
+    advantage_reasons: tuple[Any, ...] | None = None
+    disadvantage_reasons: tuple[Any, ...] | None = None
+    defence: int | None = None
+    cover: int | None = None
+    natural: int | None = None
+    total: int | None = None
+    margin: int | None = None
+    effect: str | None = None
+    damage: int | None = None
+    damage_type: str | None = None
+    setback: str | None = None
+    rolls: tuple[RollView, ...] | None = None
+    weapon: str | None = None
+    rerolled: bool | None = None
+
+
+class AttackOwn(EventData):
+    attacker: UnitRef = None
+    target: UnitRef = None
+    kind: str | None = None
+    modifiers: dict[str, Any] | None = None
+    bonus: int | None = None
+    advantage: str | None = None
+    advantage_reasons: tuple[Any, ...] | None = None
+    disadvantage_reasons: tuple[Any, ...] | None = None
+    defence: int | None = None
+    cover: int | None = None
+    natural: int | None = None
+    total: int | None = None
+    margin: int | None = None
+    effect: str | None = None
+    damage: int | None = None
+    damage_type: str | None = None
+    setback: str | None = None
+    rolls: tuple[RollView, ...] | None = None
+    weapon: str | None = None
+    rerolled: bool | None = None
+
+
+class CoLostGM(GMEventData):
+    unit: str | None = None
+    leaderless: bool | None = None
+
+
+class CoLostOwn(EventData):
+    unit: UnitRef = None
+    leaderless: bool | None = None
+
+
+class CommandLinkGM(GMEventData):
+    out_of_link: tuple[Any, ...] | None = None
+
+
+class CommandLinkOwn(EventData):
+    out_of_link: tuple[Any, ...] | None = None
+
+
+class ConfirmedTargetGM(GMEventData):
+    target: str | None = None
+    bonus: int | None = None
+
+
+class ConfirmedTargetOwn(EventData):
+    target: UnitRef = None
+    bonus: int | None = None
+
+
+class ContactGM(GMEventData):
+    side: str | None = None
+    unit: str | None = None
+    label: str | None = None
+    level: str | None = None
+    cell: Cell | None = None
+    card: str | None = None
+    area: tuple[int, int, int] | None = None
+
+
+class ContactOwn(EventData):
+    side: str | None = None
+    unit: UnitRef = None
+    level: str | None = None
+    cell: Cell | None = None
+    card: str | None = None
+    area: tuple[int, int, int] | None = None
+
+
+class DamageGM(GMEventData):
+    unit: str | None = None
+    amount: int | None = None
+    strength: int | None = None
+    reason: str | None = None
+
+
+class DamageOther(EventData):
+    unit: UnitRef = None
+    amount: int | None = None
+    strength: int | None = None
+    reason: str | None = None
+
+
+class DamageOwn(EventData):
+    unit: UnitRef = None
+    amount: int | None = None
+    strength: int | None = None
+    reason: str | None = None
+
+
+class DestroyedGM(GMEventData):
+    unit: str | None = None
+    cell: Cell | None = None
+    reason: str | None = None
+
+
+class DestroyedOther(EventData):
+    unit: UnitRef = None
+    cell: Cell | None = None
+    reason: str | None = None
+
+
+class DestroyedOwn(EventData):
+    unit: UnitRef = None
+    cell: Cell | None = None
+    reason: str | None = None
+
+
+class FireDirectionGM(GMEventData):
+    observer: str | None = None
+    need: int | None = None
+    ok: bool | None = None
+    rolls: tuple[RollView, ...] | None = None
+
+
+class FireDirectionOwn(EventData):
+    observer: str | None = None
+    need: int | None = None
+    ok: bool | None = None
+    rolls: tuple[RollView, ...] | None = None
+
+
+class GameOverGM(GMEventData):
+    winner: str | None = None
+    reason: str | None = None
+    vp: dict[str, Any] | None = None
+    detail: dict[str, Any] | None = None
+    eliminated: str | None = None
+
+
+class GameOverSeen(EventData):
+    winner: str | None = None
+    reason: str | None = None
+    vp: dict[str, Any] | None = None
+    detail: dict[str, Any] | None = None
+    eliminated: str | None = None
+
+
+class GameStartedGM(GMEventData):
+    scenario: str | None = None
+    rounds: int | None = None
+
+
+class GameStartedSeen(EventData):
+    scenario: str | None = None
+    rounds: int | None = None
+
+
+class HiddenGM(GMEventData):
+    unit: str | None = None
+    on: bool | None = None
+    reason: str | None = None
+
+
+class HiddenOwn(EventData):
+    unit: UnitRef = None
+    on: bool | None = None
+    reason: str | None = None
+
+
+class KpGM(GMEventData):
+    seat: str | None = None
+    kp: int | None = None
+    pool: str | None = None
+
+
+class KpOwn(EventData):
+    seat: str | None = None
+    kp: int | None = None
+    pool: str | None = None
+
+
+class KpTransferGM(GMEventData):
+    from_: str | None = Field(default=None, alias="from")
+    to: str | None = None
+    kp: int | None = None
+
+
+class KpTransferOwn(EventData):
+    from_: str | None = Field(default=None, alias="from")
+    to: str | None = None
+    kp: int | None = None
+
+
+class MineClearGM(GMEventData):
+    unit: str | None = None
+    cell: Cell | None = None
+    type: str | None = None
+    field: str | None = None
+    dc: int | None = None
+    bonus: int | None = None
+    total: int | None = None
+    success: bool | None = None
+    rolls: tuple[RollView, ...] | None = None
+    result: str | None = None
+    damage: int | None = None
+    damage_type: str | None = None
+
+
+class MineClearOwn(EventData):
+    unit: UnitRef = None
+    cell: Cell | None = None
+    type: str | None = None
+    dc: int | None = None
+    bonus: int | None = None
+    total: int | None = None
+    success: bool | None = None
+    rolls: tuple[RollView, ...] | None = None
+    result: str | None = None
+    damage: int | None = None
+    damage_type: str | None = None
+
+
+class MineFoundGM(GMEventData):
+    unit: str | None = None
+    cell: Cell | None = None
+    type: str | None = None
+    how: str | None = None
+    field: str | None = None
+
+
+class MineFoundOwn(EventData):
+    unit: UnitRef = None
+    cell: Cell | None = None
+    type: str | None = None
+    how: str | None = None
+
+
+class MineRushGM(GMEventData):
+    unit: str | None = None
+    cell: Cell | None = None
+    type: str | None = None
+    field: str | None = None
+    result: str | None = None
+    damage: int | None = None
+    damage_type: str | None = None
+    rolls: tuple[RollView, ...] | None = None
+
+
+class MineRushOwn(EventData):
+    unit: UnitRef = None
+    cell: Cell | None = None
+    type: str | None = None
+    result: str | None = None
+    damage: int | None = None
+    damage_type: str | None = None
+    rolls: tuple[RollView, ...] | None = None
+
+
+class MineSearchGM(GMEventData):
+    unit: str | None = None
+    cell: Cell | None = None
+    dc: int | None = None
+    bonus: int | None = None
+    total: int | None = None
+    success: bool | None = None
+    rolls: tuple[RollView, ...] | None = None
+    mined: bool | None = None
+    type: str | None = None
+    field: str | None = None
+
+
+class MineSearchOwn(EventData):
+    unit: UnitRef = None
+    cell: Cell | None = None
+    dc: int | None = None
+    bonus: int | None = None
+    total: int | None = None
+    success: bool | None = None
+    rolls: tuple[RollView, ...] | None = None
+    mined: bool | None = None
+    type: str | None = None
+
+
+class MinefieldsPlacedGM(GMEventData):
+    side: str | None = None
+    fields: tuple[Any, ...] | None = None
+
+
+class MinefieldsPlacedOwn(EventData):
+    side: str | None = None
+    fields: tuple[Any, ...] | None = None
+
+
+class MinesLaidGM(GMEventData):
+    unit: str | None = None
+    type: str | None = None
+    cells: tuple[Cell, ...] | None = None
+    placed: tuple[Cell, ...] | None = None
+    field: str | None = None
+
+
+class MinesLaidOwn(EventData):
+    unit: UnitRef = None
+    type: str | None = None
+    cells: tuple[Cell, ...] | None = None
+
+
+class MoraleGM(GMEventData):
+    unit: str | None = None
+    reason: str | None = None
+    dc: int | None = None
+    bonus: int | None = None
+    total: int | None = None
+    natural: int | None = None
+    outcome: str | None = None
+    rolls: tuple[RollView, ...] | None = None
+
+
+class MoraleOther(EventData):
+    unit: UnitRef = None
+    reason: str | None = None
+    dc: int | None = None
+    total: int | None = None
+    outcome: str | None = None
+    rolls: tuple[RollView, ...] | None = None
+
+
+class MoraleOwn(EventData):
+    unit: UnitRef = None
+    reason: str | None = None
+    dc: int | None = None
+    bonus: int | None = None
+    total: int | None = None
+    natural: int | None = None
+    outcome: str | None = None
+    rolls: tuple[RollView, ...] | None = None
+
+
+class MoveGM(GMEventData):
+    unit: str | None = None
+    kind: str | None = None
+    from_: Cell | None = Field(default=None, alias="from")
+    to: Cell | None = None
+    path: tuple[Cell, ...] | None = None
+    stopped_by: str | None = None
+
+
+class MoveOther(EventData):
+    unit: UnitRef = None
+    kind: str | None = None
+    to: Cell | None = None
+
+
+class MoveOwn(EventData):
+    unit: UnitRef = None
+    kind: str | None = None
+    from_: Cell | None = Field(default=None, alias="from")
+    to: Cell | None = None
+    path: tuple[Cell, ...] | None = None
+    stopped_by: str | None = None
+
+
+class OrderGM(GMEventData):
+    seat: str | None = None
+    order: str | None = None
+    cost: int | None = None
+
+
+class OrderOwn(EventData):
+    seat: str | None = None
+    order: str | None = None
+    cost: int | None = None
+
+
+class PhaseGM(GMEventData):
+    phase: str | None = None
+    side: str | None = None
+
+
+class PhaseSeen(EventData):
+    phase: str | None = None
+    side: str | None = None
+
+
+class PromotedGM(GMEventData):
+    seat: str | None = None
+    unit: str | None = None
+    company_kp: int | None = None
+    by: str | None = None
+
+
+class PromotedOwn(EventData):
+    seat: str | None = None
+    unit: UnitRef = None
+    company_kp: int | None = None
+    by: str | None = None
+
+
+class RallyGM(GMEventData):
+    unit: str | None = None
+
+
+class RallyOther(EventData):
+    unit: UnitRef = None
+
+
+class RallyOwn(EventData):
+    unit: UnitRef = None
+
+
+class ReconGM(GMEventData):
+    unit: str | None = None
+    cell: Cell | None = None
+    results: tuple[Any, ...] | None = None
+
+
+class ReconOwn(EventData):
+    unit: UnitRef = None
+    cell: Cell | None = None
+    found: tuple[Any, ...] | None = None
+    rolls: tuple[RollView, ...] | None = None
+
+
+class ReconReportGM(GMEventData):
+    cell: Cell | None = None
+    unit_co: str | None = None
+    dc: int | None = None
+    total: int | None = None
+    success: bool | None = None
+    rolls: tuple[RollView, ...] | None = None
+    unit: str | None = None
+
+
+class ReconReportOther(EventData):
+    unit: UnitRef = None
+    reconnoitred: bool | None = None
+
+
+class ReconReportOwn(EventData):
+    cell: Cell | None = None
+    unit_co: str | None = None
+    dc: int | None = None
+    total: int | None = None
+    success: bool | None = None
+    rolls: tuple[RollView, ...] | None = None
+    unit: UnitRef = None
+
+
+class SeatDoneGM(GMEventData):
+    seat: str | None = None
+    phase: str | None = None
+
+
+class SeatDoneOther(EventData):
+    seat: str | None = None
+    phase: str | None = None
+
+
+class SeatDoneOwn(EventData):
+    seat: str | None = None
+    phase: str | None = None
+
+
+class SetbackGM(GMEventData):
+    unit: str | None = None
+    setback: str | None = None
+
+
+class SetbackOther(EventData):
+    unit: UnitRef = None
+    setback: str | None = None
+
+
+class SetbackOwn(EventData):
+    unit: UnitRef = None
+    setback: str | None = None
+
+
+class SitovaMarkGM(GMEventData):
+    unit: str | None = None
+    marks: int | None = None
+
+
+class SitovaMarkOther(EventData):
+    unit: UnitRef = None
+    marks: int | None = None
+
+
+class SitovaMarkOwn(EventData):
+    unit: UnitRef = None
+    marks: int | None = None
+
+
+class StatusGM(GMEventData):
+    unit: str | None = None
+    status: str | None = None
+    on: bool | None = None
+    reason: str | None = None
+
+
+class StatusOther(EventData):
+    unit: UnitRef = None
+    status: str | None = None
+    on: bool | None = None
+    reason: str | None = None
+
+
+class StatusOwn(EventData):
+    unit: UnitRef = None
+    status: str | None = None
+    on: bool | None = None
+    reason: str | None = None
+
+
+class StrikeBoostedGM(GMEventData):
+    strike: str | None = None
+    unit: str | None = None
+    bonus: int | None = None
+
+
+class StrikeBoostedOwn(EventData):
+    strike: str | None = None
+    unit: UnitRef = None
+    bonus: int | None = None
+
+
+class StrikeCancelledGM(GMEventData):
+    strike: str | None = None
+    unit: str | None = None
+    reason: str | None = None
+
+
+class StrikeCancelledOwn(EventData):
+    strike: str | None = None
+    unit: UnitRef = None
+    reason: str | None = None
+
+
+class StrikeHitGM(GMEventData):
+    unit: str | None = None
+    weapon: str | None = None
+    amount: int | None = None
+    rolls: tuple[RollView, ...] | None = None
+    boost: int | None = None
+
+
+class StrikeHitOther(EventData):
+    unit: UnitRef = None
+    amount: int | None = None
+
+
+class StrikeHitOwn(EventData):
+    unit: UnitRef = None
+    weapon: str | None = None
+    amount: int | None = None
+    rolls: tuple[RollView, ...] | None = None
+    boost: int | None = None
+
+
+class StrikeLandedGM(GMEventData):
+    strike: str | None = None
+    kind: str | None = None
+    weapon: str | None = None
+    side: str | None = None
+    observer: str | None = None
+    cells: tuple[Cell, ...] | None = None
+    units: tuple[Any, ...] | None = None
+    morale: tuple[Any, ...] | None = None
+    aimed: Cell | None = None
+    corner: int | None = None
+    direction: int | None = None
+    distance: int | None = None
+    rerolled: bool | None = None
+    rolls: tuple[RollView, ...] | None = None
+
+
+class StrikeLandedOther(EventData):
+    weapon: str | None = None
+    cells: tuple[Cell, ...] | None = None
+
+
+class StrikeLandedOwn(EventData):
+    strike: str | None = None
+    kind: str | None = None
+    weapon: str | None = None
+    side: str | None = None
+    observer: str | None = None
+    cells: tuple[Cell, ...] | None = None
+    aimed: Cell | None = None
+    corner: int | None = None
+    direction: int | None = None
+    distance: int | None = None
+    rerolled: bool | None = None
+    rolls: tuple[RollView, ...] | None = None
+
+
+class StrikeOrderedGM(GMEventData):
+    id: str | None = None
+    kind: str | None = None
+    unit: str | None = None
+    side: str | None = None
+    seat: str | None = None
+    observer: str | None = None
+    cell: Cell | None = None
+    requested: int | None = None
+    due: int | None = None
+    danger: bool | None = None
+    boost: int | None = None
+    weapon: str | None = None
+    delay: int | None = None
+    delay_die: int | None = None
+    contact: str | None = None
+    skilled: bool | None = None
+    rolls: tuple[RollView, ...] | None = None
+
+
+class StrikeOrderedOwn(EventData):
+    id: str | None = None
+    kind: str | None = None
+    unit: UnitRef = None
+    observer: str | None = None
+    cell: Cell | None = None
+    weapon: str | None = None
+
+
+class TacticGM(GMEventData):
+    tactic: str | None = None
+    seat: str | None = None
+    cell: Cell | None = None
+    radius: int | None = None
+    dc: int | None = None
+    units: tuple[Any, ...] | None = None
+
+
+class TacticOther(EventData):
+    tactic: str | None = None
+    cell: Cell | None = None
+    radius: int | None = None
+    dc: int | None = None
+
+
+class TacticOwn(EventData):
+    tactic: str | None = None
+    seat: str | None = None
+    cell: Cell | None = None
+    radius: int | None = None
+    dc: int | None = None
+    units: tuple[Any, ...] | None = None
+
+
+class TurnEndedGM(GMEventData):
+    round: int | None = None
+    side: str | None = None
+    turn_no: int | None = None
+
+
+class TurnEndedSeen(EventData):
+    round: int | None = None
+    side: str | None = None
+    turn_no: int | None = None
+
+
+class TurnStartedGM(GMEventData):
+    round: int | None = None
+    side: str | None = None
+    turn_no: int | None = None
+
+
+class TurnStartedSeen(EventData):
+    round: int | None = None
+    side: str | None = None
+    turn_no: int | None = None
+
+
+class AbilityDisabledGM(GMEventData):
+    attacker: str | None = None
+    target: str | None = None
+    ability: str | None = None
+    until_turn: int | None = None
+
+
+class AbilityDisabledSeen(EventData):
+    attacker: UnitRef = None
+    target: UnitRef = None
+    ability: str | None = None
+    until_turn: int | None = None
+
+
+class AbilityRestoredGM(GMEventData):
+    unit: str | None = None
+    ability: str | None = None
+
+
+class AbilityRestoredOwn(EventData):
+    unit: UnitRef = None
+    ability: str | None = None
+
+
+class LinkRestoreGM(GMEventData):
+    seat: str | None = None
+    unit: str | None = None
+    dc: int | None = None
+    total: int | None = None
+    success: bool | None = None
+    rolls: tuple[RollView, ...] | None = None
+
+
+class LinkRestoreOwn(EventData):
+    seat: str | None = None
+    unit: UnitRef = None
+    dc: int | None = None
+    total: int | None = None
+    success: bool | None = None
+    rolls: tuple[RollView, ...] | None = None
+
+
+class BumpGM(GMEventData):
+    unit: str | None = None
+    cell: Cell | None = None
+    enemies: tuple[str, ...] | None = None
+
+
+class BumpOwn(EventData):
+    unit: UnitRef = None
+    cell: Cell | None = None
+    enemies: tuple[str, ...] | None = None
+
+
+class BumpOther(EventData):
+    unit: UnitRef = None
+    cell: Cell | None = None
+
+
+class MineBreachGM(GMEventData):
+    unit: str | None = None
+    cell: Cell | None = None
+    field: str | None = None
+    dc: int | None = None
+    bonus: int | None = None
+    total: int | None = None
+    success: bool | None = None
+    result: str | None = None
+    rolls: tuple[RollView, ...] | None = None
+
+
+class MineBreachOwn(EventData):
+    unit: UnitRef = None
+    cell: Cell | None = None
+    dc: int | None = None
+    bonus: int | None = None
+    total: int | None = None
+    success: bool | None = None
+    result: str | None = None
+    rolls: tuple[RollView, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Audiences:
+    """The models of one event kind: the game master's, its owner side's and the other
+    side's (None: that audience sees nothing of it)."""
+
+    gm: type[GMEventData]
+    own: type[EventData] | None
+    other: type[EventData] | None
+
+
+EVENT_MODELS: dict[str, Audiences] = {
+    "ability_disabled": Audiences(AbilityDisabledGM, AbilityDisabledSeen, AbilityDisabledSeen),
+    "ability_restored": Audiences(AbilityRestoredGM, AbilityRestoredOwn, None),
+    "bump": Audiences(BumpGM, BumpOwn, BumpOther),
+    "link_restore": Audiences(LinkRestoreGM, LinkRestoreOwn, None),
+    "mine_breach": Audiences(MineBreachGM, MineBreachOwn, None),
+    "mine_triggered": Audiences(MineRushGM, MineRushOwn, None),
+    "area_attack": Audiences(AreaAttackGM, AreaAttackOwn, AreaAttackOther),
+    "attack": Audiences(AttackGM, AttackOwn, AttackOther),
+    "co_lost": Audiences(CoLostGM, CoLostOwn, None),
+    "command_link": Audiences(CommandLinkGM, CommandLinkOwn, None),
+    "confirmed_target": Audiences(ConfirmedTargetGM, ConfirmedTargetOwn, None),
+    "contact": Audiences(ContactGM, ContactOwn, None),
+    "damage": Audiences(DamageGM, DamageOwn, DamageOther),
+    "destroyed": Audiences(DestroyedGM, DestroyedOwn, DestroyedOther),
+    "fire_direction": Audiences(FireDirectionGM, FireDirectionOwn, None),
+    "game_over": Audiences(GameOverGM, GameOverSeen, GameOverSeen),
+    "game_started": Audiences(GameStartedGM, GameStartedSeen, GameStartedSeen),
+    "hidden": Audiences(HiddenGM, HiddenOwn, None),
+    "kp": Audiences(KpGM, KpOwn, None),
+    "kp_transfer": Audiences(KpTransferGM, KpTransferOwn, None),
+    "mine_clear": Audiences(MineClearGM, MineClearOwn, None),
+    "mine_found": Audiences(MineFoundGM, MineFoundOwn, None),
+    "mine_rush": Audiences(MineRushGM, MineRushOwn, None),
+    "mine_search": Audiences(MineSearchGM, MineSearchOwn, None),
+    "minefields_placed": Audiences(MinefieldsPlacedGM, MinefieldsPlacedOwn, None),
+    "mines_laid": Audiences(MinesLaidGM, MinesLaidOwn, None),
+    "morale": Audiences(MoraleGM, MoraleOwn, MoraleOther),
+    "move": Audiences(MoveGM, MoveOwn, MoveOther),
+    "order": Audiences(OrderGM, OrderOwn, None),
+    "phase": Audiences(PhaseGM, PhaseSeen, PhaseSeen),
+    "promoted": Audiences(PromotedGM, PromotedOwn, None),
+    "rally": Audiences(RallyGM, RallyOwn, RallyOther),
+    "recon": Audiences(ReconGM, ReconOwn, None),
+    "recon_report": Audiences(ReconReportGM, ReconReportOwn, ReconReportOther),
+    "seat_done": Audiences(SeatDoneGM, SeatDoneOwn, SeatDoneOther),
+    "setback": Audiences(SetbackGM, SetbackOwn, SetbackOther),
+    "sitova_mark": Audiences(SitovaMarkGM, SitovaMarkOwn, SitovaMarkOther),
+    "status": Audiences(StatusGM, StatusOwn, StatusOther),
+    "strike_boosted": Audiences(StrikeBoostedGM, StrikeBoostedOwn, None),
+    "strike_cancelled": Audiences(StrikeCancelledGM, StrikeCancelledOwn, None),
+    "strike_hit": Audiences(StrikeHitGM, StrikeHitOwn, StrikeHitOther),
+    "strike_landed": Audiences(StrikeLandedGM, StrikeLandedOwn, StrikeLandedOther),
+    "strike_ordered": Audiences(StrikeOrderedGM, StrikeOrderedOwn, None),
+    "tactic": Audiences(TacticGM, TacticOwn, TacticOther),
+    "turn_ended": Audiences(TurnEndedGM, TurnEndedSeen, TurnEndedSeen),
+    "turn_started": Audiences(TurnStartedGM, TurnStartedSeen, TurnStartedSeen),
+}
+
+
+PUBLIC_KINDS = frozenset({"game_started", "game_over", "turn_started", "turn_ended", "phase"})
+"""Kinds both sides see alike (one model for both)."""
+BLUE_KINDS = frozenset(
+    {
+        "kp_transfer",
+        "link_restore",
+        "tactic",
+        "confirmed_target",
+        "recon_report",
+        "promoted",
+        "command_link",
+        "co_lost",
+    }
+)
+"""The company module's kinds: Blue's command structure (R-LINK, R-CO)."""
+
+
+def owner(kind: str, data: Mapping[str, Any], scenario: Scenario | None) -> str | None:
+    """The side an event belongs to (from the game master's record), None if public."""
+    if kind in PUBLIC_KINDS:
+        return None
+    if kind in BLUE_KINDS:
+        return "blue"
+    side = data.get("side")
+    if side in ("blue", "red") and kind != "ability_disabled":
+        return str(side)
+    for key in ("attacker", "unit", "observer"):
+        uid = data.get(key)
+        if isinstance(uid, str) and scenario is not None:
+            try:
+                return scenario.side_of(uid)
+            except KeyError:
+                continue
+    seat = data.get("seat")
+    if isinstance(seat, str):
+        return "red" if seat == "gm" else "blue"
+    return None
+
+
+def audience(
+    kind: str, gm_data: Mapping[str, Any], side: str, scenario: Scenario | None
+) -> Audience:
+    """``side``'s audience for an event: ``gm``, ``own`` (its owner, or any side for a
+    public kind) or ``other``."""
+    if side == "gm":
+        return "gm"
+    who = owner(kind, gm_data, scenario)
+    return "own" if who is None or who == side else "other"
+
+
+def seen_model(kind: str, aud: Audience) -> type[EventData] | type[GMEventData] | None:
+    """The whitelist model of ``kind`` for ``aud`` (None: not shown)."""
+    models = EVENT_MODELS.get(kind)
+    if models is None:
+        return GMEventData if aud == "gm" else None
+    return models.gm if aud == "gm" else models.own if aud == "own" else models.other
+
+
+SIDE_EVENT_DATA: tuple[type[EventData], ...] = tuple(
+    dict.fromkeys(m for a in EVENT_MODELS.values() for m in (a.own, a.other) if m is not None)
+)
+GM_EVENT_DATA: tuple[type[GMEventData], ...] = tuple(
+    dict.fromkeys(a.gm for a in EVENT_MODELS.values())
+)
