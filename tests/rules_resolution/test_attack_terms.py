@@ -143,7 +143,7 @@ def test_r_atk_7_terms_follow_the_games_options_not_the_defaults() -> None:
     off_opts = base.model_copy(
         update={
             "fully_open_advantage": not base.fully_open_advantage,
-            "fortified_source": "none"
+            "fortified_source": "scenario"
             if base.fortified_source == "building_or_position"
             else "building_or_position",
             "shaken_attack_penalty": base.shaken_attack_penalty + 2,

@@ -602,6 +602,10 @@ class ReconReportOwn(EventData):
 class SeatDoneGM(GMEventData):
     seat: str | None = None
     phase: str | None = None
+    auto: bool | None = None
+    """The seat's phase ended by itself (no unit of it could act)."""
+    units: tuple[dict[str, Any], ...] | None = None
+    """Own units and why each could not act (``{unit, reason}``)."""
 
 
 class SeatDoneOther(EventData):
@@ -612,6 +616,10 @@ class SeatDoneOther(EventData):
 class SeatDoneOwn(EventData):
     seat: str | None = None
     phase: str | None = None
+    auto: bool | None = None
+    """The seat's phase ended by itself (no unit of it could act)."""
+    units: tuple[dict[str, Any], ...] | None = None
+    """Own units and why each could not act (``{unit, reason}``)."""
 
 
 class SetbackGM(GMEventData):
