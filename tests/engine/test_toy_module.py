@@ -18,7 +18,7 @@ from taistelukentta.rules import (
     new_game,
 )
 from taistelukentta.rules.context import Tx
-from taistelukentta.rules.fire import hook_attack_modifiers
+from taistelukentta.rules.fire import hook_module_terms
 
 from . import lookout
 from .conftest import build, open_rows
@@ -48,8 +48,8 @@ def test_a_toy_module_plugs_in_through_a_ruleset() -> None:
     with pytest.raises(IllegalOrderError, match="already a lookout"):
         apply(st2, "pl1", Order.use("1R1", "lookout"))
     # its attack_modifiers hook: an attack on 1R2 (next to the lookout) gets -1
-    bonus, _, _ = hook_attack_modifiers(st2, st2.units["R1"], "1R2")
-    assert bonus.get("lookout") == -1
+    terms = {t.name: t.bonus for t in hook_module_terms(st2, st2.units["R1"], "1R2")}
+    assert terms.get("lookout") == -1
     # its on_turn_end hook: the lookout stands down when Blue's turn ends
     tx = Tx(st2)
     lookout.forget(tx, "blue")

@@ -15,6 +15,322 @@ export interface components {
                 [key: string]: number;
             };
         };
+        AbilityDisabledGM: {
+            /** @default null */
+            ability: string | null;
+            /** @default null */
+            attacker: string | null;
+            /** @default null */
+            target: string | null;
+            /** @default null */
+            until_turn: number | null;
+        } & {
+            [key: string]: unknown;
+        };
+        AbilityDisabledSeen: {
+            /** @default null */
+            ability: string | null;
+            /** @default null */
+            attacker: string | components["schemas"]["ContactRef"] | null;
+            /** @default null */
+            target: string | components["schemas"]["ContactRef"] | null;
+            /** @default null */
+            until_turn: number | null;
+        };
+        AbilityRestoredGM: {
+            /** @default null */
+            ability: string | null;
+            /** @default null */
+            unit: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        AbilityRestoredOwn: {
+            /** @default null */
+            ability: string | null;
+            /** @default null */
+            unit: string | components["schemas"]["ContactRef"] | null;
+        };
+        AreaAttackGM: {
+            /** @default null */
+            attacker: string | null;
+            /** @default null */
+            bonus: number | null;
+            /** @default null */
+            cell: [
+                number,
+                number
+            ] | null;
+            /** @default null */
+            modifiers: {
+                [key: string]: unknown;
+            } | null;
+            /** @default null */
+            natural: number | null;
+            /** @default null */
+            radius: number | null;
+            /** @default null */
+            rolls: components["schemas"]["RollView"][] | null;
+            /** @default null */
+            setback: string | null;
+            /** @default null */
+            targets: unknown[] | null;
+            /** @default null */
+            total: number | null;
+            /** @default null */
+            weapon: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        AreaAttackOther: {
+            /** @default null */
+            attacker: string | components["schemas"]["ContactRef"] | null;
+            /** @default null */
+            bonus: number | null;
+            /** @default null */
+            cell: [
+                number,
+                number
+            ] | null;
+            /** @default null */
+            modifiers: {
+                [key: string]: unknown;
+            } | null;
+            /** @default null */
+            natural: number | null;
+            /** @default null */
+            radius: number | null;
+            /** @default null */
+            rolls: components["schemas"]["RollView"][] | null;
+            /** @default null */
+            setback: string | null;
+            /** @default null */
+            targets: unknown[] | null;
+            /** @default null */
+            total: number | null;
+            /** @default null */
+            weapon: string | null;
+        };
+        AreaAttackOwn: {
+            /** @default null */
+            attacker: string | components["schemas"]["ContactRef"] | null;
+            /** @default null */
+            bonus: number | null;
+            /** @default null */
+            cell: [
+                number,
+                number
+            ] | null;
+            /** @default null */
+            modifiers: {
+                [key: string]: unknown;
+            } | null;
+            /** @default null */
+            natural: number | null;
+            /** @default null */
+            radius: number | null;
+            /** @default null */
+            rolls: components["schemas"]["RollView"][] | null;
+            /** @default null */
+            setback: string | null;
+            /** @default null */
+            targets: unknown[] | null;
+            /** @default null */
+            total: number | null;
+            /** @default null */
+            weapon: string | null;
+        };
+        AttackGM: {
+            /** @default null */
+            advantage: string | null;
+            /** @default null */
+            advantage_reasons: unknown[] | null;
+            /** @default null */
+            attacker: string | null;
+            /** @default null */
+            bonus: number | null;
+            /** @default null */
+            cover: number | null;
+            /** @default null */
+            damage: number | null;
+            /** @default null */
+            damage_type: string | null;
+            /** @default null */
+            defence: number | null;
+            /** @default null */
+            disadvantage_reasons: unknown[] | null;
+            /** @default null */
+            effect: string | null;
+            /** @default null */
+            kind: string | null;
+            /** @default null */
+            margin: number | null;
+            /** @default null */
+            modifiers: {
+                [key: string]: unknown;
+            } | null;
+            /** @default null */
+            natural: number | null;
+            /** @default null */
+            rerolled: boolean | null;
+            /** @default null */
+            rolls: components["schemas"]["RollView"][] | null;
+            /** @default null */
+            setback: string | null;
+            /** @default null */
+            target: string | null;
+            /** @default null */
+            total: number | null;
+            /** @default null */
+            weapon: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        AttackOther: {
+            /** @default null */
+            advantage: string | null;
+            /** @default null */
+            advantage_reasons: unknown[] | null;
+            /** @default null */
+            attacker: string | components["schemas"]["ContactRef"] | null;
+            /** @default null */
+            bonus: number | null;
+            /** @default null */
+            cover: number | null;
+            /** @default null */
+            damage: number | null;
+            /** @default null */
+            damage_type: string | null;
+            /** @default null */
+            defence: number | null;
+            /** @default null */
+            disadvantage_reasons: unknown[] | null;
+            /** @default null */
+            effect: string | null;
+            /** @default null */
+            kind: string | null;
+            /** @default null */
+            margin: number | null;
+            /** @default null */
+            modifiers: {
+                [key: string]: unknown;
+            } | null;
+            /** @default null */
+            natural: number | null;
+            /** @default null */
+            rerolled: boolean | null;
+            /** @default null */
+            rolls: components["schemas"]["RollView"][] | null;
+            /** @default null */
+            setback: string | null;
+            /** @default null */
+            target: string | components["schemas"]["ContactRef"] | null;
+            /** @default null */
+            total: number | null;
+            /** @default null */
+            weapon: string | null;
+        };
+        AttackOwn: {
+            /** @default null */
+            advantage: string | null;
+            /** @default null */
+            advantage_reasons: unknown[] | null;
+            /** @default null */
+            attacker: string | components["schemas"]["ContactRef"] | null;
+            /** @default null */
+            bonus: number | null;
+            /** @default null */
+            cover: number | null;
+            /** @default null */
+            damage: number | null;
+            /** @default null */
+            damage_type: string | null;
+            /** @default null */
+            defence: number | null;
+            /** @default null */
+            disadvantage_reasons: unknown[] | null;
+            /** @default null */
+            effect: string | null;
+            /** @default null */
+            kind: string | null;
+            /** @default null */
+            margin: number | null;
+            /** @default null */
+            modifiers: {
+                [key: string]: unknown;
+            } | null;
+            /** @default null */
+            natural: number | null;
+            /** @default null */
+            rerolled: boolean | null;
+            /** @default null */
+            rolls: components["schemas"]["RollView"][] | null;
+            /** @default null */
+            setback: string | null;
+            /** @default null */
+            target: string | components["schemas"]["ContactRef"] | null;
+            /** @default null */
+            total: number | null;
+            /** @default null */
+            weapon: string | null;
+        };
+        BumpGM: {
+            /** @default null */
+            cell: [
+                number,
+                number
+            ] | null;
+            /** @default null */
+            enemies: string[] | null;
+            /** @default null */
+            unit: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        BumpOther: {
+            /** @default null */
+            cell: [
+                number,
+                number
+            ] | null;
+            /** @default null */
+            unit: string | components["schemas"]["ContactRef"] | null;
+        };
+        BumpOwn: {
+            /** @default null */
+            cell: [
+                number,
+                number
+            ] | null;
+            /** @default null */
+            enemies: string[] | null;
+            /** @default null */
+            unit: string | components["schemas"]["ContactRef"] | null;
+        };
+        CoLostGM: {
+            /** @default null */
+            leaderless: boolean | null;
+            /** @default null */
+            unit: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        CoLostOwn: {
+            /** @default null */
+            leaderless: boolean | null;
+            /** @default null */
+            unit: string | components["schemas"]["ContactRef"] | null;
+        };
+        CommandLinkGM: {
+            /** @default null */
+            out_of_link: unknown[] | null;
+        } & {
+            [key: string]: unknown;
+        };
+        CommandLinkOwn: {
+            /** @default null */
+            out_of_link: unknown[] | null;
+        };
         CommandView: {
             co_seat: string | null;
             co_unit: string | null;
@@ -37,6 +353,77 @@ export interface components {
             ][];
             transfers_this_turn: string[];
         };
+        ConfirmedTargetGM: {
+            /** @default null */
+            bonus: number | null;
+            /** @default null */
+            target: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        ConfirmedTargetOwn: {
+            /** @default null */
+            bonus: number | null;
+            /** @default null */
+            target: string | components["schemas"]["ContactRef"] | null;
+        };
+        ContactGM: {
+            /** @default null */
+            area: [
+                number,
+                number,
+                number
+            ] | null;
+            /** @default null */
+            card: string | null;
+            /** @default null */
+            cell: [
+                number,
+                number
+            ] | null;
+            /** @default null */
+            label: string | null;
+            /** @default null */
+            level: string | null;
+            /** @default null */
+            side: string | null;
+            /** @default null */
+            unit: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        ContactOwn: {
+            /** @default null */
+            area: [
+                number,
+                number,
+                number
+            ] | null;
+            /** @default null */
+            card: string | null;
+            /** @default null */
+            cell: [
+                number,
+                number
+            ] | null;
+            /** @default null */
+            level: string | null;
+            /** @default null */
+            side: string | null;
+            /** @default null */
+            unit: string | components["schemas"]["ContactRef"] | null;
+        };
+        ContactRef: {
+            /** @default null */
+            area: [
+                number,
+                number,
+                number
+            ] | null;
+            /** @default null */
+            card: string | null;
+            contact: string;
+        };
         ContactView: {
             /** @default null */
             area: [
@@ -56,6 +443,73 @@ export interface components {
             /** @default null */
             unit: string | null;
         };
+        DamageGM: {
+            /** @default null */
+            amount: number | null;
+            /** @default null */
+            reason: string | null;
+            /** @default null */
+            strength: number | null;
+            /** @default null */
+            unit: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        DamageOther: {
+            /** @default null */
+            amount: number | null;
+            /** @default null */
+            reason: string | null;
+            /** @default null */
+            strength: number | null;
+            /** @default null */
+            unit: string | components["schemas"]["ContactRef"] | null;
+        };
+        DamageOwn: {
+            /** @default null */
+            amount: number | null;
+            /** @default null */
+            reason: string | null;
+            /** @default null */
+            strength: number | null;
+            /** @default null */
+            unit: string | components["schemas"]["ContactRef"] | null;
+        };
+        DestroyedGM: {
+            /** @default null */
+            cell: [
+                number,
+                number
+            ] | null;
+            /** @default null */
+            reason: string | null;
+            /** @default null */
+            unit: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        DestroyedOther: {
+            /** @default null */
+            cell: [
+                number,
+                number
+            ] | null;
+            /** @default null */
+            reason: string | null;
+            /** @default null */
+            unit: string | components["schemas"]["ContactRef"] | null;
+        };
+        DestroyedOwn: {
+            /** @default null */
+            cell: [
+                number,
+                number
+            ] | null;
+            /** @default null */
+            reason: string | null;
+            /** @default null */
+            unit: string | components["schemas"]["ContactRef"] | null;
+        };
         EmptySection: Record<string, never>;
         EventView: {
             data: {
@@ -64,6 +518,28 @@ export interface components {
             kind: string;
             seq: number;
         };
+        FireDirectionGM: {
+            /** @default null */
+            need: number | null;
+            /** @default null */
+            observer: string | null;
+            /** @default null */
+            ok: boolean | null;
+            /** @default null */
+            rolls: components["schemas"]["RollView"][] | null;
+        } & {
+            [key: string]: unknown;
+        };
+        FireDirectionOwn: {
+            /** @default null */
+            need: number | null;
+            /** @default null */
+            observer: string | null;
+            /** @default null */
+            ok: boolean | null;
+            /** @default null */
+            rolls: components["schemas"]["RollView"][] | null;
+        };
         FireSupportView: {
             pending: components["schemas"]["PendingStrikeView"][];
             /** @default null */
@@ -71,6 +547,54 @@ export interface components {
             rounds_left: {
                 [key: string]: number;
             };
+        };
+        GameOverGM: {
+            /** @default null */
+            detail: {
+                [key: string]: unknown;
+            } | null;
+            /** @default null */
+            eliminated: string | null;
+            /** @default null */
+            reason: string | null;
+            /** @default null */
+            vp: {
+                [key: string]: unknown;
+            } | null;
+            /** @default null */
+            winner: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        GameOverSeen: {
+            /** @default null */
+            detail: {
+                [key: string]: unknown;
+            } | null;
+            /** @default null */
+            eliminated: string | null;
+            /** @default null */
+            reason: string | null;
+            /** @default null */
+            vp: {
+                [key: string]: unknown;
+            } | null;
+            /** @default null */
+            winner: string | null;
+        };
+        GameStartedGM: {
+            /** @default null */
+            rounds: number | null;
+            /** @default null */
+            scenario: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        GameStartedSeen: {
+            /** @default null */
+            rounds: number | null;
+            /** @default null */
+            scenario: string | null;
         };
         GMCommandView: {
             co_seat: string | null;
@@ -194,12 +718,96 @@ export interface components {
             /** @default null */
             winner: ("blue" | "red") | "draw" | null;
         };
+        HiddenGM: {
+            /** @default null */
+            on: boolean | null;
+            /** @default null */
+            reason: string | null;
+            /** @default null */
+            unit: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        HiddenOwn: {
+            /** @default null */
+            on: boolean | null;
+            /** @default null */
+            reason: string | null;
+            /** @default null */
+            unit: string | components["schemas"]["ContactRef"] | null;
+        };
         KnownMinefieldCell: {
             cell: [
                 number,
                 number
             ];
             type: string | null;
+        };
+        KpGM: {
+            /** @default null */
+            kp: number | null;
+            /** @default null */
+            pool: string | null;
+            /** @default null */
+            seat: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        KpOwn: {
+            /** @default null */
+            kp: number | null;
+            /** @default null */
+            pool: string | null;
+            /** @default null */
+            seat: string | null;
+        };
+        KpTransferGM: {
+            /** @default null */
+            from: string | null;
+            /** @default null */
+            kp: number | null;
+            /** @default null */
+            to: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        KpTransferOwn: {
+            /** @default null */
+            from: string | null;
+            /** @default null */
+            kp: number | null;
+            /** @default null */
+            to: string | null;
+        };
+        LinkRestoreGM: {
+            /** @default null */
+            dc: number | null;
+            /** @default null */
+            rolls: components["schemas"]["RollView"][] | null;
+            /** @default null */
+            seat: string | null;
+            /** @default null */
+            success: boolean | null;
+            /** @default null */
+            total: number | null;
+            /** @default null */
+            unit: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        LinkRestoreOwn: {
+            /** @default null */
+            dc: number | null;
+            /** @default null */
+            rolls: components["schemas"]["RollView"][] | null;
+            /** @default null */
+            seat: string | null;
+            /** @default null */
+            success: boolean | null;
+            /** @default null */
+            total: number | null;
+            /** @default null */
+            unit: string | components["schemas"]["ContactRef"] | null;
         };
         LocalText: {
             en: string;
@@ -213,6 +821,124 @@ export interface components {
             height: number;
             width: number;
         };
+        MineBreachGM: {
+            /** @default null */
+            bonus: number | null;
+            /** @default null */
+            cell: [
+                number,
+                number
+            ] | null;
+            /** @default null */
+            dc: number | null;
+            /** @default null */
+            field: string | null;
+            /** @default null */
+            result: string | null;
+            /** @default null */
+            rolls: components["schemas"]["RollView"][] | null;
+            /** @default null */
+            success: boolean | null;
+            /** @default null */
+            total: number | null;
+            /** @default null */
+            unit: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        MineBreachOwn: {
+            /** @default null */
+            bonus: number | null;
+            /** @default null */
+            cell: [
+                number,
+                number
+            ] | null;
+            /** @default null */
+            dc: number | null;
+            /** @default null */
+            result: string | null;
+            /** @default null */
+            rolls: components["schemas"]["RollView"][] | null;
+            /** @default null */
+            success: boolean | null;
+            /** @default null */
+            total: number | null;
+            /** @default null */
+            unit: string | components["schemas"]["ContactRef"] | null;
+        };
+        MineClearGM: {
+            /** @default null */
+            bonus: number | null;
+            /** @default null */
+            cell: [
+                number,
+                number
+            ] | null;
+            /** @default null */
+            damage: number | null;
+            /** @default null */
+            damage_type: string | null;
+            /** @default null */
+            dc: number | null;
+            /** @default null */
+            field: string | null;
+            /** @default null */
+            result: string | null;
+            /** @default null */
+            rolls: components["schemas"]["RollView"][] | null;
+            /** @default null */
+            success: boolean | null;
+            /** @default null */
+            total: number | null;
+            /** @default null */
+            type: string | null;
+            /** @default null */
+            unit: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        MineClearOwn: {
+            /** @default null */
+            bonus: number | null;
+            /** @default null */
+            cell: [
+                number,
+                number
+            ] | null;
+            /** @default null */
+            damage: number | null;
+            /** @default null */
+            damage_type: string | null;
+            /** @default null */
+            dc: number | null;
+            /** @default null */
+            result: string | null;
+            /** @default null */
+            rolls: components["schemas"]["RollView"][] | null;
+            /** @default null */
+            success: boolean | null;
+            /** @default null */
+            total: number | null;
+            /** @default null */
+            type: string | null;
+            /** @default null */
+            unit: string | components["schemas"]["ContactRef"] | null;
+        };
+        MinefieldsPlacedGM: {
+            /** @default null */
+            fields: unknown[] | null;
+            /** @default null */
+            side: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        MinefieldsPlacedOwn: {
+            /** @default null */
+            fields: unknown[] | null;
+            /** @default null */
+            side: string | null;
+        };
         MinefieldView: {
             cells: [
                 number,
@@ -221,6 +947,159 @@ export interface components {
             id: string;
             owner: string;
             type: string;
+        };
+        MineFoundGM: {
+            /** @default null */
+            cell: [
+                number,
+                number
+            ] | null;
+            /** @default null */
+            field: string | null;
+            /** @default null */
+            how: string | null;
+            /** @default null */
+            type: string | null;
+            /** @default null */
+            unit: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        MineFoundOwn: {
+            /** @default null */
+            cell: [
+                number,
+                number
+            ] | null;
+            /** @default null */
+            how: string | null;
+            /** @default null */
+            type: string | null;
+            /** @default null */
+            unit: string | components["schemas"]["ContactRef"] | null;
+        };
+        MineRushGM: {
+            /** @default null */
+            cell: [
+                number,
+                number
+            ] | null;
+            /** @default null */
+            damage: number | null;
+            /** @default null */
+            damage_type: string | null;
+            /** @default null */
+            field: string | null;
+            /** @default null */
+            result: string | null;
+            /** @default null */
+            rolls: components["schemas"]["RollView"][] | null;
+            /** @default null */
+            type: string | null;
+            /** @default null */
+            unit: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        MineRushOwn: {
+            /** @default null */
+            cell: [
+                number,
+                number
+            ] | null;
+            /** @default null */
+            damage: number | null;
+            /** @default null */
+            damage_type: string | null;
+            /** @default null */
+            result: string | null;
+            /** @default null */
+            rolls: components["schemas"]["RollView"][] | null;
+            /** @default null */
+            type: string | null;
+            /** @default null */
+            unit: string | components["schemas"]["ContactRef"] | null;
+        };
+        MineSearchGM: {
+            /** @default null */
+            bonus: number | null;
+            /** @default null */
+            cell: [
+                number,
+                number
+            ] | null;
+            /** @default null */
+            dc: number | null;
+            /** @default null */
+            field: string | null;
+            /** @default null */
+            mined: boolean | null;
+            /** @default null */
+            rolls: components["schemas"]["RollView"][] | null;
+            /** @default null */
+            success: boolean | null;
+            /** @default null */
+            total: number | null;
+            /** @default null */
+            type: string | null;
+            /** @default null */
+            unit: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        MineSearchOwn: {
+            /** @default null */
+            bonus: number | null;
+            /** @default null */
+            cell: [
+                number,
+                number
+            ] | null;
+            /** @default null */
+            dc: number | null;
+            /** @default null */
+            mined: boolean | null;
+            /** @default null */
+            rolls: components["schemas"]["RollView"][] | null;
+            /** @default null */
+            success: boolean | null;
+            /** @default null */
+            total: number | null;
+            /** @default null */
+            type: string | null;
+            /** @default null */
+            unit: string | components["schemas"]["ContactRef"] | null;
+        };
+        MinesLaidGM: {
+            /** @default null */
+            cells: [
+                number,
+                number
+            ][] | null;
+            /** @default null */
+            field: string | null;
+            /** @default null */
+            placed: [
+                number,
+                number
+            ][] | null;
+            /** @default null */
+            type: string | null;
+            /** @default null */
+            unit: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        MinesLaidOwn: {
+            /** @default null */
+            cells: [
+                number,
+                number
+            ][] | null;
+            /** @default null */
+            type: string | null;
+            /** @default null */
+            unit: string | components["schemas"]["ContactRef"] | null;
         };
         MinesView: {
             clear: [
@@ -235,6 +1114,135 @@ export interface components {
                 ];
             };
             known: components["schemas"]["KnownMinefieldCell"][];
+        };
+        MoraleGM: {
+            /** @default null */
+            bonus: number | null;
+            /** @default null */
+            dc: number | null;
+            /** @default null */
+            natural: number | null;
+            /** @default null */
+            outcome: string | null;
+            /** @default null */
+            reason: string | null;
+            /** @default null */
+            rolls: components["schemas"]["RollView"][] | null;
+            /** @default null */
+            total: number | null;
+            /** @default null */
+            unit: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        MoraleOther: {
+            /** @default null */
+            dc: number | null;
+            /** @default null */
+            outcome: string | null;
+            /** @default null */
+            reason: string | null;
+            /** @default null */
+            rolls: components["schemas"]["RollView"][] | null;
+            /** @default null */
+            total: number | null;
+            /** @default null */
+            unit: string | components["schemas"]["ContactRef"] | null;
+        };
+        MoraleOwn: {
+            /** @default null */
+            bonus: number | null;
+            /** @default null */
+            dc: number | null;
+            /** @default null */
+            natural: number | null;
+            /** @default null */
+            outcome: string | null;
+            /** @default null */
+            reason: string | null;
+            /** @default null */
+            rolls: components["schemas"]["RollView"][] | null;
+            /** @default null */
+            total: number | null;
+            /** @default null */
+            unit: string | components["schemas"]["ContactRef"] | null;
+        };
+        MoveGM: {
+            /** @default null */
+            from: [
+                number,
+                number
+            ] | null;
+            /** @default null */
+            kind: string | null;
+            /** @default null */
+            path: [
+                number,
+                number
+            ][] | null;
+            /** @default null */
+            stopped_by: string | null;
+            /** @default null */
+            to: [
+                number,
+                number
+            ] | null;
+            /** @default null */
+            unit: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        MoveOther: {
+            /** @default null */
+            kind: string | null;
+            /** @default null */
+            to: [
+                number,
+                number
+            ] | null;
+            /** @default null */
+            unit: string | components["schemas"]["ContactRef"] | null;
+        };
+        MoveOwn: {
+            /** @default null */
+            from: [
+                number,
+                number
+            ] | null;
+            /** @default null */
+            kind: string | null;
+            /** @default null */
+            path: [
+                number,
+                number
+            ][] | null;
+            /** @default null */
+            stopped_by: string | null;
+            /** @default null */
+            to: [
+                number,
+                number
+            ] | null;
+            /** @default null */
+            unit: string | components["schemas"]["ContactRef"] | null;
+        };
+        OrderGM: {
+            /** @default null */
+            cost: number | null;
+            /** @default null */
+            order: string | null;
+            /** @default null */
+            seat: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        OrderOwn: {
+            /** @default null */
+            cost: number | null;
+            /** @default null */
+            order: string | null;
+            /** @default null */
+            seat: string | null;
         };
         OwnLosses: {
             own: string[];
@@ -282,6 +1290,178 @@ export interface components {
             /** @default null */
             weapon: string | null;
         };
+        PhaseGM: {
+            /** @default null */
+            phase: string | null;
+            /** @default null */
+            side: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        PhaseSeen: {
+            /** @default null */
+            phase: string | null;
+            /** @default null */
+            side: string | null;
+        };
+        PromotedGM: {
+            /** @default null */
+            by: string | null;
+            /** @default null */
+            company_kp: number | null;
+            /** @default null */
+            seat: string | null;
+            /** @default null */
+            unit: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        PromotedOwn: {
+            /** @default null */
+            by: string | null;
+            /** @default null */
+            company_kp: number | null;
+            /** @default null */
+            seat: string | null;
+            /** @default null */
+            unit: string | components["schemas"]["ContactRef"] | null;
+        };
+        RallyGM: {
+            /** @default null */
+            unit: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        RallyOther: {
+            /** @default null */
+            unit: string | components["schemas"]["ContactRef"] | null;
+        };
+        RallyOwn: {
+            /** @default null */
+            unit: string | components["schemas"]["ContactRef"] | null;
+        };
+        ReconGM: {
+            /** @default null */
+            cell: [
+                number,
+                number
+            ] | null;
+            /** @default null */
+            results: unknown[] | null;
+            /** @default null */
+            unit: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        ReconOwn: {
+            /** @default null */
+            cell: [
+                number,
+                number
+            ] | null;
+            /** @default null */
+            found: unknown[] | null;
+            /** @default null */
+            rolls: components["schemas"]["RollView"][] | null;
+            /** @default null */
+            unit: string | components["schemas"]["ContactRef"] | null;
+        };
+        ReconReportGM: {
+            /** @default null */
+            cell: [
+                number,
+                number
+            ] | null;
+            /** @default null */
+            dc: number | null;
+            /** @default null */
+            rolls: components["schemas"]["RollView"][] | null;
+            /** @default null */
+            success: boolean | null;
+            /** @default null */
+            total: number | null;
+            /** @default null */
+            unit: string | null;
+            /** @default null */
+            unit_co: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        ReconReportOther: {
+            /** @default null */
+            reconnoitred: boolean | null;
+            /** @default null */
+            unit: string | components["schemas"]["ContactRef"] | null;
+        };
+        ReconReportOwn: {
+            /** @default null */
+            cell: [
+                number,
+                number
+            ] | null;
+            /** @default null */
+            dc: number | null;
+            /** @default null */
+            rolls: components["schemas"]["RollView"][] | null;
+            /** @default null */
+            success: boolean | null;
+            /** @default null */
+            total: number | null;
+            /** @default null */
+            unit: string | components["schemas"]["ContactRef"] | null;
+            /** @default null */
+            unit_co: string | null;
+        };
+        RollView: {
+            /** @default null */
+            dice: number[] | null;
+            /** @default null */
+            expr: string | null;
+            /** @default null */
+            kept: number[] | null;
+            /** @default null */
+            modifier: number | null;
+            /** @default null */
+            purpose: string | null;
+            /** @default null */
+            secret: boolean | null;
+            /** @default null */
+            seq: number | null;
+            /** @default null */
+            total: number | null;
+        };
+        SeatDoneGM: {
+            /** @default null */
+            auto: boolean | null;
+            /** @default null */
+            phase: string | null;
+            /** @default null */
+            seat: string | null;
+            /** @default null */
+            units: {
+                [key: string]: unknown;
+            }[] | null;
+        } & {
+            [key: string]: unknown;
+        };
+        SeatDoneOther: {
+            /** @default null */
+            phase: string | null;
+            /** @default null */
+            seat: string | null;
+        };
+        SeatDoneOwn: {
+            /** @default null */
+            auto: boolean | null;
+            /** @default null */
+            phase: string | null;
+            /** @default null */
+            seat: string | null;
+            /** @default null */
+            units: {
+                [key: string]: unknown;
+            }[] | null;
+        };
         SeatView: {
             /** @default null */
             abilities: components["schemas"]["AbilitiesView"] | null;
@@ -324,6 +1504,26 @@ export interface components {
             viewer: string;
             /** @default null */
             winner: ("blue" | "red") | "draw" | null;
+        };
+        SetbackGM: {
+            /** @default null */
+            setback: string | null;
+            /** @default null */
+            unit: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        SetbackOther: {
+            /** @default null */
+            setback: string | null;
+            /** @default null */
+            unit: string | components["schemas"]["ContactRef"] | null;
+        };
+        SetbackOwn: {
+            /** @default null */
+            setback: string | null;
+            /** @default null */
+            unit: string | components["schemas"]["ContactRef"] | null;
         };
         SideObjectiveView: {
             cells: [
@@ -378,6 +1578,348 @@ export interface components {
             viewer: string;
             /** @default null */
             winner: ("blue" | "red") | "draw" | null;
+        };
+        SitovaMarkGM: {
+            /** @default null */
+            marks: number | null;
+            /** @default null */
+            unit: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        SitovaMarkOther: {
+            /** @default null */
+            marks: number | null;
+            /** @default null */
+            unit: string | components["schemas"]["ContactRef"] | null;
+        };
+        SitovaMarkOwn: {
+            /** @default null */
+            marks: number | null;
+            /** @default null */
+            unit: string | components["schemas"]["ContactRef"] | null;
+        };
+        StatusGM: {
+            /** @default null */
+            on: boolean | null;
+            /** @default null */
+            reason: string | null;
+            /** @default null */
+            status: string | null;
+            /** @default null */
+            unit: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        StatusOther: {
+            /** @default null */
+            on: boolean | null;
+            /** @default null */
+            reason: string | null;
+            /** @default null */
+            status: string | null;
+            /** @default null */
+            unit: string | components["schemas"]["ContactRef"] | null;
+        };
+        StatusOwn: {
+            /** @default null */
+            on: boolean | null;
+            /** @default null */
+            reason: string | null;
+            /** @default null */
+            status: string | null;
+            /** @default null */
+            unit: string | components["schemas"]["ContactRef"] | null;
+        };
+        StrikeBoostedGM: {
+            /** @default null */
+            bonus: number | null;
+            /** @default null */
+            strike: string | null;
+            /** @default null */
+            unit: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        StrikeBoostedOwn: {
+            /** @default null */
+            bonus: number | null;
+            /** @default null */
+            strike: string | null;
+            /** @default null */
+            unit: string | components["schemas"]["ContactRef"] | null;
+        };
+        StrikeCancelledGM: {
+            /** @default null */
+            reason: string | null;
+            /** @default null */
+            strike: string | null;
+            /** @default null */
+            unit: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        StrikeCancelledOwn: {
+            /** @default null */
+            reason: string | null;
+            /** @default null */
+            strike: string | null;
+            /** @default null */
+            unit: string | components["schemas"]["ContactRef"] | null;
+        };
+        StrikeHitGM: {
+            /** @default null */
+            amount: number | null;
+            /** @default null */
+            boost: number | null;
+            /** @default null */
+            rolls: components["schemas"]["RollView"][] | null;
+            /** @default null */
+            unit: string | null;
+            /** @default null */
+            weapon: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        StrikeHitOther: {
+            /** @default null */
+            amount: number | null;
+            /** @default null */
+            unit: string | components["schemas"]["ContactRef"] | null;
+        };
+        StrikeHitOwn: {
+            /** @default null */
+            amount: number | null;
+            /** @default null */
+            boost: number | null;
+            /** @default null */
+            rolls: components["schemas"]["RollView"][] | null;
+            /** @default null */
+            unit: string | components["schemas"]["ContactRef"] | null;
+            /** @default null */
+            weapon: string | null;
+        };
+        StrikeLandedGM: {
+            /** @default null */
+            aimed: [
+                number,
+                number
+            ] | null;
+            /** @default null */
+            cells: [
+                number,
+                number
+            ][] | null;
+            /** @default null */
+            corner: number | null;
+            /** @default null */
+            direction: number | null;
+            /** @default null */
+            distance: number | null;
+            /** @default null */
+            kind: string | null;
+            /** @default null */
+            morale: unknown[] | null;
+            /** @default null */
+            observer: string | null;
+            /** @default null */
+            rerolled: boolean | null;
+            /** @default null */
+            rolls: components["schemas"]["RollView"][] | null;
+            /** @default null */
+            side: string | null;
+            /** @default null */
+            strike: string | null;
+            /** @default null */
+            units: unknown[] | null;
+            /** @default null */
+            weapon: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        StrikeLandedOther: {
+            /** @default null */
+            cells: [
+                number,
+                number
+            ][] | null;
+            /** @default null */
+            weapon: string | null;
+        };
+        StrikeLandedOwn: {
+            /** @default null */
+            aimed: [
+                number,
+                number
+            ] | null;
+            /** @default null */
+            cells: [
+                number,
+                number
+            ][] | null;
+            /** @default null */
+            corner: number | null;
+            /** @default null */
+            direction: number | null;
+            /** @default null */
+            distance: number | null;
+            /** @default null */
+            kind: string | null;
+            /** @default null */
+            observer: string | null;
+            /** @default null */
+            rerolled: boolean | null;
+            /** @default null */
+            rolls: components["schemas"]["RollView"][] | null;
+            /** @default null */
+            side: string | null;
+            /** @default null */
+            strike: string | null;
+            /** @default null */
+            weapon: string | null;
+        };
+        StrikeOrderedGM: {
+            /** @default null */
+            boost: number | null;
+            /** @default null */
+            cell: [
+                number,
+                number
+            ] | null;
+            /** @default null */
+            contact: string | null;
+            /** @default null */
+            danger: boolean | null;
+            /** @default null */
+            delay: number | null;
+            /** @default null */
+            delay_die: number | null;
+            /** @default null */
+            due: number | null;
+            /** @default null */
+            id: string | null;
+            /** @default null */
+            kind: string | null;
+            /** @default null */
+            observer: string | null;
+            /** @default null */
+            requested: number | null;
+            /** @default null */
+            rolls: components["schemas"]["RollView"][] | null;
+            /** @default null */
+            seat: string | null;
+            /** @default null */
+            side: string | null;
+            /** @default null */
+            skilled: boolean | null;
+            /** @default null */
+            unit: string | null;
+            /** @default null */
+            weapon: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        StrikeOrderedOwn: {
+            /** @default null */
+            cell: [
+                number,
+                number
+            ] | null;
+            /** @default null */
+            id: string | null;
+            /** @default null */
+            kind: string | null;
+            /** @default null */
+            observer: string | null;
+            /** @default null */
+            unit: string | components["schemas"]["ContactRef"] | null;
+            /** @default null */
+            weapon: string | null;
+        };
+        TacticGM: {
+            /** @default null */
+            cell: [
+                number,
+                number
+            ] | null;
+            /** @default null */
+            dc: number | null;
+            /** @default null */
+            radius: number | null;
+            /** @default null */
+            seat: string | null;
+            /** @default null */
+            tactic: string | null;
+            /** @default null */
+            units: unknown[] | null;
+        } & {
+            [key: string]: unknown;
+        };
+        TacticOther: {
+            /** @default null */
+            cell: [
+                number,
+                number
+            ] | null;
+            /** @default null */
+            dc: number | null;
+            /** @default null */
+            radius: number | null;
+            /** @default null */
+            tactic: string | null;
+        };
+        TacticOwn: {
+            /** @default null */
+            cell: [
+                number,
+                number
+            ] | null;
+            /** @default null */
+            dc: number | null;
+            /** @default null */
+            radius: number | null;
+            /** @default null */
+            seat: string | null;
+            /** @default null */
+            tactic: string | null;
+            /** @default null */
+            units: unknown[] | null;
+        };
+        TurnEndedGM: {
+            /** @default null */
+            round: number | null;
+            /** @default null */
+            side: string | null;
+            /** @default null */
+            turn_no: number | null;
+        } & {
+            [key: string]: unknown;
+        };
+        TurnEndedSeen: {
+            /** @default null */
+            round: number | null;
+            /** @default null */
+            side: string | null;
+            /** @default null */
+            turn_no: number | null;
+        };
+        TurnStartedGM: {
+            /** @default null */
+            round: number | null;
+            /** @default null */
+            side: string | null;
+            /** @default null */
+            turn_no: number | null;
+        } & {
+            [key: string]: unknown;
+        };
+        TurnStartedSeen: {
+            /** @default null */
+            round: number | null;
+            /** @default null */
+            side: string | null;
+            /** @default null */
+            turn_no: number | null;
         };
         UnitView: {
             armoured: boolean;
