@@ -357,6 +357,8 @@ def test_r_unit_4_bundled_abilities_are_data() -> None:
         "piiloutuminen",
         "mine_clearing_kit",
         "organic_fire_support",
+        "parannettu_sisu",  # R-CAMP-3 veteran abilities
+        "kaupunkisissi",
     }
     assert load_abilities(abilities_path()) == known
     assert hiding_abilities() == frozenset({"piiloutuminen"})  # R-MOR-3

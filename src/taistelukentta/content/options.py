@@ -253,6 +253,21 @@ class RuleOptions(BaseModel):
     wave_attack_morale_bonus: Count
     # R-AB-2
     sniper_disable_turns: Count
+    # R-CAMP-1
+    campaign_xp_per_vp: Count
+    campaign_tp_per_vp: Count
+    # R-CAMP-2
+    campaign_xp_share: Literal["equal", "individual"]
+    campaign_damaged_xp: Literal["half", "full"]
+    # R-CAMP-3
+    campaign_xp_per_tt: Annotated[int, Field(ge=1)]
+    campaign_veteran_xp: Annotated[int, Field(ge=1)]
+    campaign_veteran_max: Count
+    campaign_veteran_abilities: list[Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$")]]
+    sisu_uses_per_battle: Count
+    # R-CAMP-4
+    campaign_tk_per_tp: Annotated[int, Field(ge=1)]
+    campaign_unit_costs: dict[str, Annotated[int, Field(ge=1)]]
 
 
 OptionKind = Literal["default", "variant", "amount"]

@@ -17,7 +17,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from taistelukentta.content.loader import (
     data_path,
@@ -81,6 +81,24 @@ class UnitPlacement(_Frozen):
     fortified: bool = False
     """Starts dug in: its starting cell is a fortification (R-ATK-7), as if listed in the
     scenario's ``fortifications``."""
+    veteran: list[str] = Field(default_factory=list)
+    """Veteran abilities a campaign unit earned (R-CAMP-3): ids of ``data/abilities.toml``
+    whose rule is R-CAMP-3 (e.g. ``parannettu_sisu``, ``kaupunkisissi``)."""
+
+    @field_validator("veteran")
+    @classmethod
+    def _veteran_known(cls, value: list[str]) -> list[str]:
+        from taistelukentta.content.units import load_abilities
+
+        known = sorted(a.id for a in load_abilities().values() if a.rule == "R-CAMP-3")
+        for ability in value:
+            if ability not in known:
+                raise ValueError(
+                    f"{ability!r} is not a veteran ability (known: {', '.join(known)})"
+                )
+        if len(set(value)) != len(value):
+            raise ValueError("a veteran ability listed twice")
+        return value
 
 
 class Seat(_Frozen):

@@ -189,8 +189,8 @@ class ScenarioCache:
         return self.cards[unit.card]
 
     def skill(self, unit: UnitState) -> int:
-        """TT = K + floor(XP / 10) (R-UNIT-1)."""
-        return self.cards[unit.card].stats.training + unit.xp // 10
+        """TT = K + floor(XP / campaign_xp_per_tt) (R-UNIT-1, R-CAMP-3; default 10)."""
+        return self.cards[unit.card].stats.training + unit.xp // self.opts.campaign_xp_per_tt
 
     def effects(self, unit: UnitState) -> StrengthEffects:
         """Accumulated strength effects of the unit now (R-TK-1), memoised."""

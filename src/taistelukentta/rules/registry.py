@@ -132,6 +132,10 @@ class Hooks:
     """The damage of a direct-fire attack (attacker id, target id, amount) → amount."""
     morale_modifiers: tuple[Callable[[Tx, UnitState], int], ...] = ()
     """Extra bonus of a unit's morale test (summed)."""
+    morale_rescue: tuple[Callable[[Tx, UnitState, str], str | None], ...] = ()
+    """After a morale test failed (``(tx, unit, outcome)``): a name (the veteran ability
+    that passes it, R-CAMP-3) turns the outcome into PASS; None leaves it. The first hook
+    naming one wins."""
     on_destroyed: tuple[Callable[[Tx, UnitState], None], ...] = ()
     """A unit was destroyed (already removed; gets its last state), before the adjacent
     units test morale."""

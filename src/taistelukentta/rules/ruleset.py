@@ -189,7 +189,14 @@ class Ruleset:
         return found
 
 
-DEFAULT_MODULES: tuple[str, ...] = ("engine", "company", "fire_support", "mines", "abilities")
+DEFAULT_MODULES: tuple[str, ...] = (
+    "engine",
+    "company",
+    "fire_support",
+    "mines",
+    "abilities",
+    "veteran",
+)
 """The rule modules of the default ruleset, in order (the order of their hook calls and of
 the handler chains: company's ``attack`` extends the engine's, abilities' extends
 company's)."""
@@ -198,7 +205,7 @@ company's)."""
 @cache
 def default_ruleset() -> Ruleset:
     """The ruleset of :data:`DEFAULT_MODULES` (built once; immutable)."""
-    from taistelukentta.rules import abilities, company, engine, fire_support, mines
+    from taistelukentta.rules import abilities, company, engine, fire_support, mines, veteran
 
     factories: dict[str, Callable[[], RuleModule]] = {
         "engine": engine.rule_module,
@@ -206,5 +213,6 @@ def default_ruleset() -> Ruleset:
         "fire_support": fire_support.rule_module,
         "mines": mines.rule_module,
         "abilities": abilities.rule_module,
+        "veteran": veteran.rule_module,
     }
     return Ruleset([factories[name]() for name in DEFAULT_MODULES])

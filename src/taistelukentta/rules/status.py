@@ -56,6 +56,14 @@ def morale_test(tx: Tx, uid: str, dc: int, reason: str) -> MoraleOutcome | None:
     )
     changes: dict[str, Any] = {"morale_marks": 0}
     outcome = res.outcome
+    rescued: str | None = None
+    if outcome != MoraleOutcome.PASS:
+        for rescue in tx.cache.hooks.morale_rescue:
+            rescued = rescue(tx, unit, outcome.value)
+            if rescued is not None:
+                outcome = MoraleOutcome.PASS
+                unit = tx.units[uid]
+                break
     # R-MOR-7: one morale status at a time; a worse result replaces a milder one
     # (RETREATING > SUPPRESSED > SHAKEN), a milder one never replaces a worse one.
     if outcome == MoraleOutcome.SHAKEN:
@@ -76,7 +84,12 @@ def morale_test(tx: Tx, uid: str, dc: int, reason: str) -> MoraleOutcome | None:
         "outcome": outcome.value,
         "rolls": tx.take_rolls(),
     }
-    tx.unit_event("morale", uid, data, spotted_keys=("reason", "dc", "total", "outcome", "rolls"))
+    keys: tuple[str, ...] = ("reason", "dc", "total", "outcome", "rolls")
+    if rescued is not None:
+        data["rolled"] = res.outcome.value
+        data["passed_by"] = rescued
+        keys = (*keys, "rolled", "passed_by")
+    tx.unit_event("morale", uid, data, spotted_keys=keys)
     return outcome
 
 

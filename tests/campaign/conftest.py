@@ -1,0 +1,5 @@
+"""Fixtures of the campaign tests."""
+
+from __future__ import annotations
+
+from tests.engine.conftest import dice  # noqa: F401  (re-exported fixture)
