@@ -58,3 +58,67 @@ def test_r_camp_3_sisu_not_spent_on_a_passed_test_and_uses_are_an_option(dice: D
 def test_unknown_veteran_ability_refused() -> None:
     with pytest.raises(DataError, match="not a veteran ability"):
         veteran_game(["drone"])
+
+
+def _with_veteran(data: dict[str, Any], ids: set[str], ability: str) -> dict[str, Any]:
+    for force in (data["blue"]["seats"], data["red"]["battle_groups"]):
+        for group in force:
+            for p in group["units"]:
+                if p["id"] in ids:
+                    p["veteran"] = [ability]
+    return data
+
+
+def _street_game(urban: bool, **options: Any) -> GameState:
+    rows = ["..BBB......."] * 7
+    data = build_data(rows, [("1R1", SQUAD, (1, 3))], [("R1", RED, (11, 0))], options=options)
+    if urban:
+        _with_veteran(data, {"1R1"}, "kaupunkisissi")
+    return new_game(scenario_from_data(data), 9)
+
+
+def _reach(st: GameState) -> dict[tuple[int, int], float]:
+    from taistelukentta.rules.context import cache_for
+    from taistelukentta.rules.movement import destinations, knowledge
+
+    cache = cache_for(st)
+    unit = st.units["1R1"]
+    return destinations(cache, unit, knowledge(cache, st.units, st.contacts["blue"], unit))
+
+
+def test_r_camp_3_kaupunkisissi_moves_into_buildings_as_into_open_ground() -> None:
+    plain, urban = _reach(_street_game(False)), _reach(_street_game(True))
+    assert plain[(2, 3)] == 2.0 and urban[(2, 3)] == 1.0
+    assert plain[(3, 3)] == 4.0 and urban[(3, 3)] == 2.0
+    assert (6, 3) not in plain and urban[(6, 3)] == 5.0  # 5 steps, L 5
+
+
+def test_r_camp_3_kaupunkisissi_under_buildings_block_movement() -> None:
+    plain = _reach(_street_game(False, buildings_block_movement=True))
+    urban = _reach(_street_game(True, buildings_block_movement=True))
+    assert (2, 3) not in plain and not any(x >= 2 for x, _ in plain)
+    assert urban[(2, 3)] == 1.0 and (6, 3) in urban
+
+
+def test_r_camp_3_kaupunkisissi_lets_terasvalli_load_under_buildings_block_movement() -> None:
+    from taistelukentta.content.loader import parse_toml, read_text
+    from taistelukentta.content.scenario import scenarios_dir
+
+    path = scenarios_dir() / "terasvalli.toml"
+
+    def data() -> dict[str, Any]:
+        d = parse_toml(read_text(path), str(path))
+        d["options"] = {"buildings_block_movement": True}
+        return d
+
+    with pytest.raises(DataError, match="impassable") as refused:
+        scenario_from_data(data(), base_dir=path.parent)
+    in_buildings = {p.split("'")[1] for p in refused.value.problems if "impassable (building)" in p}
+    assert in_buildings == {"R11", "R12", "R13", "R14", "R16"}
+    scenario = scenario_from_data(
+        _with_veteran(data(), in_buildings, "kaupunkisissi"), base_dir=path.parent
+    )
+    st = new_game(scenario, 4)
+    assert {
+        uid for uid in in_buildings if "building" in scenario.map.features_at(st.units[uid].cell)
+    }

@@ -526,6 +526,29 @@ def terrain_for(options: RuleOptions, base: TerrainTable | None = None) -> Terra
     )
 
 
+URBAN_ABILITY = "kaupunkisissi"
+"""The veteran ability that moves into buildings as into open ground (R-CAMP-3)."""
+
+
+def urban_map(game_map: GameMap) -> GameMap:
+    """``game_map`` as a unit with *Kaupunkisissi* (R-CAMP-3) moves on it: a building costs
+    what open ground costs, also where ``buildings_block_movement`` made it impassable.
+    Everything else (sight, cover, rule settings) is the map's own."""
+    table = game_map.terrain
+    if "building" not in table:
+        return game_map
+    open_cost = table.get("open").move_cost if "open" in table else None
+    urban = GameMap(
+        list(game_map.rows),
+        terrain=table.with_overrides(move_cost={"building": open_cost or 1.0}),
+        legend=game_map.legend,
+        elevation=game_map.elevation.tolist(),
+        name=game_map.name,
+        source=game_map.source,
+    )
+    return urban.with_rules(ascent_limit=game_map.ascent_limit, los_corner=game_map.los_corner)
+
+
 def map_rules_for(game_map: GameMap, options: RuleOptions) -> GameMap:
     """``game_map`` set to the options' movement and sight rules, which
     :mod:`taistelukentta.grid` then uses by default: ``steep_ascent_contours`` (R-TER-5) as
@@ -688,7 +711,9 @@ def _check(
                 f"({game_map.width}×{game_map.height})"
             )
             continue
-        if game_map.move_cost_at(unit.cell) is None:
+        if game_map.move_cost_at(unit.cell) is None and not (
+            URBAN_ABILITY in unit.veteran and urban_map(game_map).move_cost_at(unit.cell)
+        ):
             add(
                 f"{cell_key}: cell {_cell(unit.cell)} of unit {unit.id!r} is impassable "
                 f"({'/'.join(game_map.features_at(unit.cell))})"

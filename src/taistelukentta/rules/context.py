@@ -15,7 +15,7 @@ from fractions import Fraction
 from typing import Any
 
 from taistelukentta.content.options import RuleOptions
-from taistelukentta.content.scenario import Scenario
+from taistelukentta.content.scenario import URBAN_ABILITY, Scenario, urban_map
 from taistelukentta.content.units import UnitCard
 from taistelukentta.dice.expr import DiceExpr
 from taistelukentta.dice.roller import Roller
@@ -68,6 +68,13 @@ class ScenarioCache:
         self.hooks: Hooks = rules.hooks
         self.map: GameMap = scenario.map
         self.opts: RuleOptions = scenario.options
+        self.urban_units: frozenset[str] = (
+            frozenset(p.id for _, _, p in scenario.placements() if URBAN_ABILITY in p.veteran)
+            if rules.has("veteran")
+            else frozenset()
+        )
+        """Units with *Kaupunkisissi* (R-CAMP-3; only where the ruleset has ``veteran``)."""
+        self._urban_map: GameMap | None = None
         self.cards: dict[str, UnitCard] = dict(scenario.cards)
         self._visible: dict[Cell, frozenset[Cell]] = {}
         self._sight: dict[tuple[Cell, Cell], Sight] = {}
@@ -84,6 +91,17 @@ class ScenarioCache:
         self._effects: dict[tuple[str, int, int], StrengthEffects] = {}
         self.free_reach: dict[tuple[Cell, int], frozenset[Cell]] = {}
         """Unobstructed reachable cells by (cell, allowance)."""
+
+    def map_for(self, unit: UnitState) -> GameMap:
+        """The map ``unit`` moves on: the scenario's, or for a unit with *Kaupunkisissi*
+        the one where buildings cost what open ground costs (R-CAMP-3)."""
+        return self.urban_map() if unit.id in self.urban_units else self.map
+
+    def urban_map(self) -> GameMap:
+        """The scenario's map as a unit with *Kaupunkisissi* moves on it (built once)."""
+        if self._urban_map is None:
+            self._urban_map = urban_map(self.map)
+        return self._urban_map
 
     def order(
         self,

@@ -81,16 +81,20 @@ def knowledge(
     return Knowledge(blocked, frozenset(stop - blocked), full, in_zoc)
 
 
-def free_reach(cache: ScenarioCache, cell: Cell, allowance: int) -> frozenset[Cell]:
-    """Cells reachable from ``cell`` with nothing in the way (memoised per scenario).
+def free_reach(
+    cache: ScenarioCache, cell: Cell, allowance: int, urban: bool = False
+) -> frozenset[Cell]:
+    """Cells reachable from ``cell`` with nothing in the way (memoised per scenario);
+    ``urban``: on the map of a unit with *Kaupunkisissi* (R-CAMP-3).
 
     Every obstructed reachable area is a subset of it, so blocked, stop and full cells
     outside it cannot change a move: the memo keys below keep only those inside."""
-    key = (cell, allowance)
+    key: Any = (cell, allowance, True) if urban else (cell, allowance)
     hit = cache.free_reach.get(key)
     if hit is None:
+        game_map = cache.urban_map() if urban else cache.map
         hit = frozenset(
-            reachable(cache.map, cell, allowance, allow_squeeze=cache.opts.diagonal_squeeze)
+            reachable(game_map, cell, allowance, allow_squeeze=cache.opts.diagonal_squeeze)
         )
         cache.free_reach[key] = hit
     return hit
@@ -98,13 +102,11 @@ def free_reach(cache: ScenarioCache, cell: Cell, allowance: int) -> frozenset[Ce
 
 def _memo_key(cache: ScenarioCache, unit: UnitState, know: Knowledge) -> tuple[Any, ...]:
     allowance = cache.movement(unit)
-    area = free_reach(cache, unit.cell, allowance)
-    return (
-        unit.cell,
-        allowance,
-        know.blocked & area,
-        know.stop & area,
-    )
+    urban = unit.id in cache.urban_units
+    area = free_reach(cache, unit.cell, allowance, urban)
+    key: tuple[Any, ...] = (unit.cell, allowance, know.blocked & area, know.stop & area)
+    # the urban map's answers are its own (a fifth item keeps the common key unchanged)
+    return (*key, "urban") if urban else key
 
 
 def _remember(memo: dict[tuple[Any, ...], Any], key: tuple[Any, ...], value: Any) -> None:
@@ -119,14 +121,16 @@ def destinations(cache: ScenarioCache, unit: UnitState, know: Knowledge) -> dict
     allowance = cache.movement(unit)
     if allowance <= 0:
         return {}
-    key = (*_memo_key(cache, unit, know), know.full & free_reach(cache, unit.cell, allowance))
+    urban = unit.id in cache.urban_units
+    area = free_reach(cache, unit.cell, allowance, urban)
+    key = (*_memo_key(cache, unit, know), know.full & area)
     hit: dict[Cell, float] | None = cache.reach_memo.get(key)
     if hit is not None:
         return hit
     # the area-restricted sets of the key: the same answer, and the grid's search memo
     # is shared with the free search and with later paths while they stay the same
     reach = reachable(
-        cache.map,
+        cache.map_for(unit),
         unit.cell,
         allowance,
         blocked=key[2],
@@ -145,14 +149,16 @@ def plan_path(
     if goal == unit.cell or goal in know.full or not cache.map.in_bounds(goal):
         return None
     allowance = cache.movement(unit)
-    if allowance <= 0 or goal not in free_reach(cache, unit.cell, allowance):
+    if allowance <= 0 or goal not in free_reach(
+        cache, unit.cell, allowance, unit.id in cache.urban_units
+    ):
         return None
     key = (*_memo_key(cache, unit, know), goal)
     if key in cache.path_memo:
         found = cache.path_memo[key]
         return None if found is None else list(found)
     path = path_to(
-        cache.map,
+        cache.map_for(unit),
         unit.cell,
         goal,
         allowance,
@@ -199,7 +205,7 @@ def execute_move(tx: Tx, uid: str, path: list[Cell], *, kind: str, provoke: bool
         if e.id not in start_zoc:
             real_stop |= cache.zoc(e.cell)
     res = move_along(
-        cache.map,
+        cache.map_for(unit),
         start,
         path,
         cache.movement(unit),
