@@ -584,17 +584,25 @@ export interface components {
         };
         GameStartedGM: {
             /** @default null */
+            dice: string | null;
+            /** @default null */
             rounds: number | null;
             /** @default null */
             scenario: string | null;
+            /** @default null */
+            seed_commitment: string | null;
         } & {
             [key: string]: unknown;
         };
         GameStartedSeen: {
             /** @default null */
+            dice: string | null;
+            /** @default null */
             rounds: number | null;
             /** @default null */
             scenario: string | null;
+            /** @default null */
+            seed_commitment: string | null;
         };
         GMCommandView: {
             co_seat: string | null;
@@ -1125,7 +1133,11 @@ export interface components {
             /** @default null */
             outcome: string | null;
             /** @default null */
+            passed_by: string | null;
+            /** @default null */
             reason: string | null;
+            /** @default null */
+            rolled: string | null;
             /** @default null */
             rolls: components["schemas"]["RollView"][] | null;
             /** @default null */
@@ -1141,7 +1153,11 @@ export interface components {
             /** @default null */
             outcome: string | null;
             /** @default null */
+            passed_by: string | null;
+            /** @default null */
             reason: string | null;
+            /** @default null */
+            rolled: string | null;
             /** @default null */
             rolls: components["schemas"]["RollView"][] | null;
             /** @default null */
@@ -1159,7 +1175,11 @@ export interface components {
             /** @default null */
             outcome: string | null;
             /** @default null */
+            passed_by: string | null;
+            /** @default null */
             reason: string | null;
+            /** @default null */
+            rolled: string | null;
             /** @default null */
             rolls: components["schemas"]["RollView"][] | null;
             /** @default null */

@@ -301,11 +301,15 @@ class GameOverSeen(EventData):
 class GameStartedGM(GMEventData):
     scenario: str | None = None
     rounds: int | None = None
+    dice: str | None = None
+    seed_commitment: str | None = None
 
 
 class GameStartedSeen(EventData):
     scenario: str | None = None
     rounds: int | None = None
+    dice: str | None = None
+    seed_commitment: str | None = None
 
 
 class HiddenGM(GMEventData):
@@ -467,6 +471,8 @@ class MoraleGM(GMEventData):
     natural: int | None = None
     outcome: str | None = None
     rolls: tuple[RollView, ...] | None = None
+    rolled: str | None = None
+    passed_by: str | None = None
 
 
 class MoraleOther(EventData):
@@ -476,6 +482,8 @@ class MoraleOther(EventData):
     total: int | None = None
     outcome: str | None = None
     rolls: tuple[RollView, ...] | None = None
+    rolled: str | None = None
+    passed_by: str | None = None
 
 
 class MoraleOwn(EventData):
@@ -487,6 +495,8 @@ class MoraleOwn(EventData):
     natural: int | None = None
     outcome: str | None = None
     rolls: tuple[RollView, ...] | None = None
+    rolled: str | None = None
+    passed_by: str | None = None
 
 
 class MoveGM(GMEventData):
