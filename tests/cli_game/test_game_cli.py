@@ -199,7 +199,7 @@ def test_play_piped_script_then_resume(tmp_path: Path) -> None:
     path = tmp_path / "p.json"
     script = "help\norders\nmove 1R1 12,7\nmarssi\nmap\ndone\ndone\nquit\n"
     out = _ok(["play", "demo", "--seed", "5", "--out", str(path)], input=script)
-    assert "Tietokone (Punainen) pelaa" in out  # the computer took Red's turn
+    assert "Tietokone (Punainen) pelasi" in out  # the computer took Red's turn
     assert "Peli tallennettu" in out
     record = load_game(path)
     assert record.human == "blue"
@@ -229,7 +229,7 @@ def test_play_as_red(tmp_path: Path) -> None:
     out = _ok(
         ["play", "demo", "--as", "red", "--seed", "3", "--out", str(path)], input="done\nquit\n"
     )
-    assert "Tietokone (Sininen) pelaa" in out
+    assert "Tietokone (Sininen) pelasi" in out
     record = load_game(path)
     assert record.human == "red" and any(o.seat == "gm" for o in record.orders)
 

@@ -170,6 +170,13 @@ def _root(
     lang: str = typer.Option(
         "fi", "--lang", help="Käyttöliittymän kieli / interface language: fi | en."
     ),
+    no_color: bool = typer.Option(
+        False,
+        "--no-color",
+        "--no-colour",
+        help="Ei värejä (kuten NO_COLOR): kartan merkit kirjaimin / no colours (as NO_COLOR): "
+        "the map's marks as characters.",
+    ),
     version: bool = typer.Option(
         False, "--version", callback=_version, is_eager=True, help="Näytä versio / show version."
     ),
@@ -178,6 +185,10 @@ def _root(
     if lang not in LANGUAGES:
         raise typer.BadParameter(f"choose one of {', '.join(LANGUAGES)}", param_hint="--lang")
     set_language(lang)
+    if no_color:
+        from taistelukentta.cli.common import set_colour
+
+        set_colour(False)
 
 
 def main() -> None:

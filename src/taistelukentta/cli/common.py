@@ -17,6 +17,19 @@ console = Console()
 err_console = Console(stderr=True)
 
 
+def set_colour(on: bool) -> None:
+    """Colours on or off for everything ``tk20`` prints (``--no-color``; rich already
+    honours ``NO_COLOR``)."""
+    for c in (console, err_console):
+        c.no_color = not on
+
+
+def colour_on() -> bool:
+    """Whether the output has colours (a terminal, no ``NO_COLOR``, no ``--no-color``): the
+    map then marks some cells by colour alone, otherwise by a character."""
+    return not console.no_color and console.color_system is not None
+
+
 def fail(message: str, code: int = 2) -> NoReturn:
     """Print ``message`` to stderr and exit with ``code`` (2 = bad input)."""
     err_console.print(

@@ -17,10 +17,24 @@ from typing import Annotated, Any
 
 import typer
 from rich.table import Table
-from rich.text import Text as RichText
 
-from taistelukentta.cli.common import console, fail, fail_error, print_json
-from taistelukentta.cli.scenario_cmds import render_map
+from taistelukentta.cli.common import console, fail, fail_error, parse_cell, print_json
+from taistelukentta.cli.mapdraw import (
+    Window,
+    draw_window,
+    map_key,
+    pick_window,
+    side_lists,
+    unit_points,
+    view_marks,
+)
+from taistelukentta.cli.screen import (
+    end_lines,
+    play_screen,
+    score_lines,
+    score_lines_short,
+    screen_size,
+)
 from taistelukentta.cli.typing_help import alternatives, known_names, normalise, unknown_name_hint
 from taistelukentta.content.scenario import Scenario, bundled_ids, load_scenario
 from taistelukentta.dice.roller import (
@@ -32,7 +46,6 @@ from taistelukentta.dice.roller import (
     seed_text,
 )
 from taistelukentta.errors import TkError
-from taistelukentta.grid.geometry import Cell
 from taistelukentta.i18n import get_language, term, tr
 from taistelukentta.rules import (
     GM_SEAT,
@@ -70,6 +83,7 @@ from taistelukentta.views.models import (
     OwnUnitView,
     PendingStrikeView,
 )
+from taistelukentta.views.score import score_of
 from taistelukentta.views.text import area_text, cell_text, describe, status_text
 
 JsonFlag = Annotated[
@@ -95,11 +109,9 @@ ScenarioArg = Annotated[
     ),
 ]
 
-_SIDE_STYLE = {"blue": "bold bright_white on blue", "red": "bold bright_white on red"}
-_CONTACT_STYLE = "bold red on grey23"
-_OBJECTIVE_STYLE = "bold black on magenta"
-_MINE_STYLE = "bold yellow on dark_red"
-_STRIKE_STYLE = "bold black on orange1"
+_BIG_MAP = 100
+"""``show`` draws a window around the viewer's units on a map wider or taller than this."""
+_WINDOW_ROWS = 20
 _EVENTS_SHOWN = 12
 _YES = ("k", "kyllä", "kylla", "y", "yes", "j", "joo")
 
@@ -150,6 +162,15 @@ def _locked(path: Path) -> Iterator[GameSession]:
 _PLAY_WORDS = (
     "help",
     "apua",
+    "ohje",
+    "score",
+    "tulos",
+    "pisteet",
+    "log",
+    "loki",
+    "units",
+    "yksiköt",
+    "tilanne",
     "map",
     "kartta",
     "orders",
@@ -227,63 +248,6 @@ def _event_lines(events: Sequence[dict[str, Any]]) -> list[str]:
 # ------------------------------------------------------------------------------ drawing
 
 
-def _group_mark(group: str) -> str:
-    if group == "co":
-        return "K"
-    digits = "".join(ch for ch in group if ch.isdigit())
-    return digits[-1:] or "?"
-
-
-def _marks(view: AnyView) -> dict[Cell, tuple[str, str]]:
-    marks: dict[Cell, tuple[str, str]] = {}
-    for obj in view.objectives:
-        for c in obj.cells:
-            marks[c] = ("", _OBJECTIVE_STYLE)
-    if not isinstance(view, GMView):
-        for ct in view.contacts:
-            area = ct.area
-            if area and ct.level != "SPOTTED":
-                half = area[2] // 2
-                cell = (area[0] + half, area[1] + half)
-                marks[cell] = ("?" if ct.level == "SUSPECTED" else "!", _CONTACT_STYLE)
-    for cell, mine_type in _mine_cells(view).items():
-        marks[cell] = ("j" if mine_type == "AP" else "p" if mine_type == "AT" else "m", _MINE_STYLE)
-    seat = view.seat
-    for u in view.units:
-        side = u.side
-        own = u if isinstance(u, OwnUnitView) else None
-        mark = "X"
-        if own is not None and (side == view.side or view.side is None):
-            mark = _group_mark(own.group)
-        style = _SIDE_STYLE[side]
-        if seat is not None and own is not None and own.commanded:
-            style = "bold black on bright_cyan"
-        marks[u.cell] = (mark, style)
-    # A strike's aimed cell is drawn over the unit there (the unit table lists it).
-    fs = view.fire_support
-    if isinstance(fs, FireSupportView | GMFireSupportView):
-        for strike in fs.pending:
-            left = _turns_to_impact(view, strike)
-            marks[strike.cell] = ("*" if left is None else str(min(left, 9)), _STRIKE_STYLE)
-    return marks
-
-
-def _mine_cells(view: AnyView) -> dict[Cell, str | None]:
-    """Mined cells the viewer knows, with their type: a side's found, set-off or own
-    cells (``mines.known``); the game master's every minefield cell."""
-    mines = view.mines
-    out: dict[Cell, str | None] = {}
-    if isinstance(mines, GMMinesView):
-        for f in mines.fields or ():
-            for c in f.cells:
-                out[c] = f.type
-    elif isinstance(mines, MinesView):
-        for k in mines.known:
-            if k.type is not None:
-                out[k.cell] = k.type
-    return out
-
-
 def _turns_to_impact(view: AnyView, strike: PendingStrikeView) -> int | None:
     """Own turns until a pending strike lands (0 = in this turn's fire phase), or None when
     the viewer may not know (a side never sees the delay, R-OFF-2)."""
@@ -292,34 +256,85 @@ def _turns_to_impact(view: AnyView, strike: PendingStrikeView) -> int | None:
     return max(0, (strike.due - view.turn_no + 1) // 2)
 
 
-def _map_legend() -> RichText:
-    out = RichText()
-    out.append(" K ", style=_SIDE_STYLE["blue"])
-    out.append(tr(" komentoryhmä  ", " command group  "))
-    out.append(" 1 ", style=_SIDE_STYLE["blue"])
-    out.append(tr(" joukkue  ", " platoon  "))
-    out.append(" X ", style=_SIDE_STYLE["red"])
-    out.append(tr(" havaittu vihollinen\n", " spotted enemy\n"))
-    out.append(" ! ", style=_CONTACT_STYLE)
-    out.append(f" {term('KNOWN')}  ")
-    out.append(" ? ", style=_CONTACT_STYLE)
-    out.append(f" {term('SUSPECTED')}  ")
-    out.append("   ", style=_OBJECTIVE_STYLE)
-    out.append(tr(" tavoite\n", " objective\n"))
-    out.append(" j ", style=_MINE_STYLE)
-    out.append(" p ", style=_MINE_STYLE)
-    out.append(tr(" tunnettu miinoite (JM/PM)  ", " known minefield (AP/AT)  "))
-    out.append(" * ", style=_STRIKE_STYLE)
-    out.append(
-        tr(
-            " tulipyynnön maaliruutu (luku: vuoroja iskuun, pelinjohtaja)",
-            " fire request's aimed cell (digit: turns to impact, game master)",
+def _window_for(
+    view: AnyView,
+    scenario: Scenario,
+    *,
+    window: bool,
+    full: bool,
+    centre: str | None,
+    size: str | None,
+) -> Window | None:
+    """The window ``show`` draws (None: the whole map). Big maps get a window around the
+    viewer's units unless ``--full``."""
+    game_map = scenario.map
+    big = game_map.width > _BIG_MAP or game_map.height > _BIG_MAP
+    if full and (window or centre or size):
+        fail(tr("--full: ei yhdessä ikkunan kanssa", "--full: not together with a window"))
+    if full or not (window or centre or size or big):
+        return None
+    ruler = len(str(game_map.height - 1)) + 1
+    w, h = max(10, console.width - ruler), _WINDOW_ROWS
+    if size is not None:
+        w, h = _parse_size(size)
+    at = parse_cell(centre, "--centre") if centre is not None else None
+    if at is not None:
+        try:
+            game_map.check_cell(at, "--centre")
+        except TkError as exc:
+            fail_error(exc)
+    return pick_window(game_map.width, game_map.height, w, h, unit_points(view), at)
+
+
+def _parse_size(text: str) -> tuple[int, int]:
+    parts = text.lower().replace("×", "x").split("x")
+    try:
+        if len(parts) != 2 or not text.isascii():
+            raise ValueError(text)
+        w, h = int(parts[0]), int(parts[1])
+        if w < 1 or h < 1:
+            raise ValueError(text)
+    except ValueError:
+        fail(
+            tr(
+                f"--size: odotettiin muotoa LEVEYSxKORKEUS (esim. 60x20), saatiin {text!r}",
+                f"--size: expected WIDTHxHEIGHT (e.g. 60x20), got {text!r}",
+            )
         )
-    )
-    return out
+    return w, h
 
 
-def _draw_view(view: AnyView, scenario: Scenario, *, events: int = _EVENTS_SHOWN) -> None:
+def _print_map(view: AnyView, scenario: Scenario, window: Window | None) -> None:
+    game_map = scenario.map
+    win = window or Window(0, 0, game_map.width, game_map.height)
+    marks = view_marks(view)
+    for line in draw_window(game_map, win, marks.cells):
+        console.print(line, soft_wrap=True)
+    if window is not None:
+        console.print(
+            tr(
+                f"Ikkuna {win.describe()} (kartta {game_map.width}×{game_map.height}; "
+                "--centre X,Y --size LxK, koko kartta: --full)",
+                f"Window {win.describe()} (map {game_map.width}×{game_map.height}; "
+                "--centre X,Y --size WxH, whole map: --full)",
+            ),
+            style="dim",
+            highlight=False,
+        )
+    width = max(40, console.width)
+    for line in map_key(view, game_map, win, marks, width):
+        console.print(line, soft_wrap=True)
+    for line in side_lists(view, marks, win, width):
+        console.print(line, soft_wrap=True)
+
+
+def _draw_view(
+    view: AnyView,
+    scenario: Scenario,
+    *,
+    events: int = _EVENTS_SHOWN,
+    window: Window | None = None,
+) -> None:
     side = view.side
     who = term("gm") if side is None else term(side)
     if view.seat:
@@ -331,26 +346,20 @@ def _draw_view(view: AnyView, scenario: Scenario, *, events: int = _EVENTS_SHOWN
         f"{term(view.active_side)} to move, {_phase_text(view.phase)} — view: {who}",
     )
     console.print(head, style="bold", highlight=False)
-    console.print(render_map(scenario.map, _marks(view)))
-    console.print(_map_legend())
+    _print_map(view, scenario, window)
     _units_table(view)
     _contacts_table(view)
     kp_text = ", ".join(f"{s} {v}" for s, v in view.command_points.items())
     console.print(f"{term('command_points')}: {kp_text}", highlight=False)
     for line in module_lines(view):
         _say(line)
+    score = score_of(view, scenario.victory)
     if view.finished:
-        vp = view.victory_points or {}
-        winner = view.winner
-        who_won = tr("tasapeli", "draw") if winner == "draw" else term(str(winner))
-        console.print(
-            tr(
-                f"Peli päättyi: {who_won}. VP sininen {vp.get('blue')}, punainen {vp.get('red')}",
-                f"Game over: {who_won}. VP blue {vp.get('blue')}, red {vp.get('red')}",
-            ),
-            style="bold",
-            highlight=False,
-        )
+        for line in end_lines(score, scenario, view.side):
+            _say(line, style="bold" if line.startswith(("PELI", "GAME")) else None)
+    else:
+        for line in score_lines_short(score, view.side):
+            _say(line)
     log = [e.model_dump(mode="json") for e in view.log[-events:]] if events else []
     lines = _event_lines(log)[-events:] if events else []
     if lines:
@@ -578,9 +587,39 @@ def show_cmd(
     events: Annotated[
         int, typer.Option("--events", help="Näytettävien tapahtumien määrä / events shown.")
     ] = _EVENTS_SHOWN,
+    window: Annotated[
+        bool,
+        typer.Option(
+            "--window",
+            help="Piirrä vain ikkuna omien yksiköiden ympäriltä / draw only a window around "
+            "the viewer's units.",
+        ),
+    ] = False,
+    centre: Annotated[
+        str | None,
+        typer.Option(
+            "--centre", "--center", help="Ikkunan keskiruutu X,Y / the window's centre cell X,Y."
+        ),
+    ] = None,
+    size: Annotated[
+        str | None,
+        typer.Option(
+            "--size", help="Ikkunan koko LxK, esim. 60x20 / the window's size WxH, e.g. 60x20."
+        ),
+    ] = None,
+    full: Annotated[
+        bool,
+        typer.Option(
+            "--full",
+            help="Koko kartta myös isolla kartalla / the whole map, even a big one.",
+        ),
+    ] = False,
     json_out: JsonFlag = False,
 ) -> None:
-    """Näytä pelitilanne yhden puolen tai paikan silmin / show the game as one side sees it."""
+    """Näytä pelitilanne yhden puolen tai paikan silmin / show the game as one side sees it.
+
+    On a map over 100 cells wide or high only a window around the viewer's units is drawn
+    (--full draws it all)."""
     session = _open(game)
     try:
         view = view_for(session.state, who)
@@ -589,7 +628,8 @@ def show_cmd(
     if json_out:
         print_json(view.model_dump(mode="json"))
         return
-    _draw_view(view, session.scenario, events=events)
+    win = _window_for(view, session.scenario, window=window, full=full, centre=centre, size=size)
+    _draw_view(view, session.scenario, events=events, window=win)
 
 
 def _orders_payload(state: GameState, seat: str) -> dict[str, Any]:
@@ -861,7 +901,10 @@ def _reader() -> Callable[[str, list[str]], str | None]:
     return ask_plain
 
 
-_COMMANDS = ("help", "apua", "map", "kartta", "orders", "käskyt", "quit", "lopeta")
+_COMMANDS = (
+    *("help", "apua", "map", "kartta", "orders", "käskyt", "tulos", "score"),
+    *("loki", "log", "yksiköt", "units", "quit", "lopeta"),
+)
 _KEYWORDS = sorted({k.value for k in OrderKind} | set(FINNISH_KEYWORDS))
 """Every order keyword (English and Finnish), offered by completion besides the legal
 orders, so an order the listing leaves out (e.g. ``fire … with W disable A``) can be typed."""
@@ -1106,19 +1149,15 @@ def _give_human(
     return session.give(_order_seat(session.state, human, seats, order), order)
 
 
-def _computer_turn(session: GameSession, human: Side) -> None:
+def _computer_turn(session: GameSession, human: Side) -> list[str]:
     """The computer plays until it is the human's turn or the game ends; each order is
-    saved at once; the human is shown only the events its side may see."""
+    saved at once. Returns what the human is shown: only the events its side may see."""
     from taistelukentta.bots import BaselineBot, bot_order  # only here: the bots are heavy
 
     cpu_side: Side = "red" if human == "blue" else "blue"
     state = session.state
     if state.finished or state.active != cpu_side:
-        return
-    console.print(
-        tr(f"— Tietokone ({term(cpu_side)}) pelaa —", f"— Computer ({term(cpu_side)}) plays —"),
-        style="bold",
-    )
+        return []
     # Derived one-way from the game seed and the number of orders so far: a resumed game
     # plays on exactly as an uninterrupted one would, and the bot's choices tell nothing of
     # the seed.
@@ -1131,8 +1170,14 @@ def _computer_turn(session: GameSession, human: Side) -> None:
         order = bot_order(session.state, seat, bot)
         events = session.give(seat, order)
         seen.extend(redact(events, human, session.scenario))
-    for line in _event_lines(seen):
-        _say(f"  {line}")
+    head = tr(f"— Tietokone ({term(cpu_side)}) pelasi —", f"— Computer ({term(cpu_side)}) played —")
+    return [head, *(f"  {line}" for line in _event_lines(_screen_events(seen)))]
+
+
+def _screen_events(events: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Events worth a line on the play screen: KP refills are left out (the header shows
+    the KP; ``loki`` lists everything)."""
+    return [e for e in events if e.get("kind") != "kp"]
 
 
 def _resolve_play_target(
@@ -1192,73 +1237,171 @@ def play_cmd(
         )
     session = _resolve_play_target(target, who, seed, out)
     human: Side = "red" if session.record.human == "red" else "blue"
-    ask = _reader()
-    _say(_help_text(full=False))
-    _computer_turn(session, human)
-    redraw = True
-    while not session.state.finished:
-        state = session.state
-        if state.active != human:
-            _computer_turn(session, human)
-            redraw = True
-            continue
-        seats = [s for s in state.seats(human) if s not in state.done]
-        if redraw:
-            _draw_view(view_for(state, human, log_limit=200), session.scenario, events=8)
-            redraw = False
-        orders = _human_orders(state, seats)
-        words = [str(o) for o in orders] + list(_COMMANDS) + _KEYWORDS
-        kp = ", ".join(f"{s} {state.kp.get(s, 0)}" for s in seats)
-        prompt = (
-            f"[{term(human)} · {_phase_text(state.phase.value)} · {term('command_points')} {kp}] > "
+    _Play(session, human).run()
+
+
+_SCREEN_CLEAR = "\x1b[H\x1b[2J"
+_LOG_LINES = 40
+_PLAY_COMMANDS = {
+    "help": "help",
+    "apua": "help",
+    "ohje": "help",
+    "?": "help",
+    "map": "map",
+    "kartta": "map",
+    "orders": "orders",
+    "käskyt": "orders",
+    "kaskyt": "orders",
+    "score": "score",
+    "tulos": "score",
+    "pisteet": "score",
+    "log": "log",
+    "loki": "log",
+    "units": "units",
+    "yksiköt": "units",
+    "yksikot": "units",
+    "tilanne": "units",
+}
+"""Play commands (Finnish and English) other than orders and quit; each alone on its line."""
+
+
+class _Play:
+    """One ``tk20 play`` session: the screen drawn in place after every order (a terminal)
+    or printed again (pipes), the prompt, and the play commands."""
+
+    def __init__(self, session: GameSession, human: Side) -> None:
+        self.session = session
+        self.human = human
+        self.ask = _reader()
+        self.tty = sys.stdout.isatty()
+        self.messages: list[str] = []
+
+    def view(self) -> AnyView:
+        return view_for(self.session.state, self.human)
+
+    def _clear(self) -> None:
+        if self.tty:
+            sys.stdout.write(_SCREEN_CLEAR)
+            sys.stdout.flush()
+
+    def draw(self) -> None:
+        state = self.session.state
+        kp = ", ".join(f"{s} {state.kp.get(s, 0)}" for s in self.seats()) or "—"
+        view = self.view()
+        score = score_of(view, self.session.scenario.victory)
+        width, height = screen_size()
+        lines = play_screen(
+            view, self.session.scenario, score, self.messages, kp=kp, width=width - 1, height=height
         )
-        line = ask(prompt, words)
-        if line is None or line.lower() in ("quit", "lopeta", "exit"):
-            _say(
-                tr(
-                    f"Peli tallennettu: {session.path} (jatka: tk20 play {session.path})",
-                    f"Game saved: {session.path} (resume: tk20 play {session.path})",
-                )
+        self._clear()
+        for line in lines:
+            console.print(line, soft_wrap=True)
+
+    def end_screen(self) -> None:
+        score = score_of(self.view(), self.session.scenario.victory)
+        self._clear()
+        for line in self.messages[-6:]:
+            _say(line)
+        for line in end_lines(score, self.session.scenario, self.human):
+            _say(line, style="bold" if line.startswith(("PELI", "GAME")) else None)
+        _say(
+            tr(
+                f"Peli tallennettu: {self.session.path} "
+                f"(katso: tk20 show {self.session.path} --as {self.human})",
+                f"Game saved: {self.session.path} "
+                f"(look: tk20 show {self.session.path} --as {self.human})",
             )
-            return
-        if not line:
-            continue
-        low = line.lower()
-        if low in ("help", "apua", "?"):
+        )
+
+    def run(self) -> None:
+        session, human = self.session, self.human
+        self.messages = [_help_text(full=False), *_computer_turn(session, human)]
+        redraw = True
+        while not session.state.finished:
+            state = session.state
+            if state.active != human:
+                self.messages = _computer_turn(session, human)
+                redraw = True
+                continue
+            if redraw:
+                self.draw()
+                redraw = False
+            line = self.ask(f"[{term(human)} · {_phase_text(state.phase.value)}] > ", self.words())
+            if line is None or line.lower() in ("quit", "lopeta", "exit"):
+                _say(
+                    tr(
+                        f"Peli tallennettu: {session.path} (jatka: tk20 play {session.path})",
+                        f"Game saved: {session.path} (resume: tk20 play {session.path})",
+                    )
+                )
+                return
+            if line:
+                redraw = self.handle(line)
+        self.end_screen()
+
+    def seats(self) -> list[str]:
+        state = self.session.state
+        return [s for s in state.seats(self.human) if s not in state.done]
+
+    def words(self) -> list[str]:
+        orders = _human_orders(self.session.state, self.seats())
+        return [str(o) for o in orders] + list(_COMMANDS) + _KEYWORDS
+
+    def command(self, name: str) -> bool:
+        """Run a play command; True when the screen is to be drawn again."""
+        session, human = self.session, self.human
+        if name == "help":
             _say(_help_text())
-            continue
-        if low in ("map", "kartta"):
-            redraw = True
-            continue
-        if low in ("orders", "käskyt", "kaskyt"):
-            for text in _orders_summary(orders):
+        elif name == "map":
+            return True
+        elif name == "orders":
+            for text in _orders_summary(_human_orders(session.state, self.seats())):
                 _say(f"  {text}")
-            continue
+        elif name == "score":
+            score = score_of(self.view(), session.scenario.victory)
+            for text in score_lines(score, session.scenario, human):
+                _say(text)
+        elif name == "log":
+            log = [e.model_dump(mode="json") for e in self.view().log]
+            for text in _event_lines(log)[-_LOG_LINES:]:
+                _say(f"  {text}")
+        elif name == "units":
+            view = self.view()
+            _units_table(view)
+            _contacts_table(view)
+            for text in module_lines(view):
+                _say(text)
+        return False
+
+    def handle(self, line: str) -> bool:
+        """Act on one input line; True when the screen is to be drawn again."""
+        session, human, state = self.session, self.human, self.session.state
+        words = line.lower().split()
+        if len(words) == 1 and words[0] in _PLAY_COMMANDS:
+            return self.command(_PLAY_COMMANDS[words[0]])
+        seats = self.seats()
+        orders = _human_orders(state, seats)
         names = known_names(state, human)
         try:
             order = parse_order(normalise(line, names, _PLAY_WORDS))
         except TkError as exc:
             hint = unknown_name_hint(line, names)
-            _say(exc.message(get_language()), style="red")
-            if hint:
-                _say(tr(hint[1], hint[0]))
-            continue
+            self.messages = [exc.message(get_language()), *([tr(hint[1], hint[0])] if hint else [])]
+            return True
         odds = _confirm_lines(state, human, seats, orders, order)
         if odds:
-            for text in odds:
-                _say(text)
-            answer = ask(tr("Vahvista (k/e)? ", "Confirm (y/n)? "), ["k", "e", "y", "n"])
+            self.messages = odds
+            self.draw()
+            answer = self.ask(tr("Vahvista (k/e)? ", "Confirm (y/n)? "), ["k", "e", "y", "n"])
             if answer is None or answer.lower() not in _YES:
-                _say(tr("Peruttu.", "Cancelled."))
-                continue
+                self.messages = [tr("Peruttu.", "Cancelled.")]
+                return True
         try:
             events = _give_human(session, human, seats, order)
         except TkError as exc:
             seat = _order_seat(state, human, seats, order)
-            _say(_refusal(exc, state, seat, order, names, line), style="red")
-            continue
-        for text in _event_lines(redact(events, human, session.scenario)):
-            _say(f"  {text}")
-        redraw = True
-    final = view_for(session.state, human, log_limit=0)
-    _draw_view(final, session.scenario, events=0)
+            self.messages = _refusal(exc, state, seat, order, names, line).split("\n")
+            return True
+        seen = _screen_events(redact(events, human, session.scenario))
+        self.messages = [f"> {order}", *_event_lines(seen)]
+        return True

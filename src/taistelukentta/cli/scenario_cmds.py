@@ -19,6 +19,7 @@ from rich.table import Table
 from rich.text import Text as RichText
 
 from taistelukentta.cli.common import console, fail_error, print_json
+from taistelukentta.cli.mapdraw import terrain_glyph
 from taistelukentta.content.options import RuleOptions, load_options
 from taistelukentta.content.scenario import (
     Cell,
@@ -55,19 +56,6 @@ NameArg = Annotated[
     ),
 ]
 
-# Drawing of a cell's terrain: the most visible feature decides (character, style).
-_TERRAIN_DRAW: tuple[tuple[str, str, str], ...] = (
-    ("building", "B", "bold white on grey37"),
-    ("water", "≈", "bright_white on blue"),
-    ("road", "=", "bold yellow"),
-    ("thicket", "T", "bold green on dark_green"),
-    ("forest", "♣", "green on dark_green"),
-    ("swamp", "~", "cyan on dark_cyan"),
-    ("field", ",", "khaki3"),
-    ("open", "·", "grey50"),
-)
-_ROAD_ON = {"building": "bold yellow on grey37", "water": "bold yellow on blue"}
-_FOREST_ROAD = "bold yellow on dark_green"
 _SIDE_STYLE = {"blue": "bold bright_white on blue", "red": "bold bright_white on red"}
 _OBJECTIVE_STYLE = "bold black on magenta"
 _MINE_STYLE = "bold black on bright_red"
@@ -248,20 +236,6 @@ def scenario_json(s: Scenario, *, gm: bool) -> dict[str, Any]:
     return out
 
 
-def _terrain_glyph(game_map: GameMap, cell: Cell) -> tuple[str, str]:
-    features = set(game_map.features_at(cell))
-    if "road" in features:
-        for base, style in _ROAD_ON.items():
-            if base in features:
-                return ("=", style)
-        if "forest" in features or "thicket" in features:
-            return ("=", _FOREST_ROAD)
-    for feature, char, style in _TERRAIN_DRAW:
-        if feature in features:
-            return (char, style)
-    return ("?", "")
-
-
 def _group_mark(group_id: str) -> str:
     if group_id == "co":
         return "K"
@@ -308,7 +282,7 @@ def render_map(
                 char = str(h) if h < 10 else "+"
                 style = _elevation_style(h)
             else:
-                char, style = _terrain_glyph(game_map, cell)
+                char, style = terrain_glyph(game_map, cell)
             if cell in marks:
                 mark, mark_style = marks[cell]
                 char = mark or char
@@ -343,7 +317,7 @@ def _map_legend(gm: bool) -> RichText:
         ("T", "bold green on dark_green", tr("tiheikkö", "thicket")),
         ("~", "cyan on dark_cyan", tr("suo", "swamp")),
         ("B", "bold white on grey37", tr("rakennus", "building")),
-        ("≈", "bright_white on blue", tr("vesistö", "water")),
+        ("≈", "bold bright_blue", tr("vesistö", "water")),
         ("=", "bold yellow", tr("tie", "road")),
         (" ", _OBJECTIVE_STYLE, tr("tavoite", "objective")),
         ("K", _SIDE_STYLE["blue"], tr("päällikön yksikkö", "CO's unit")),
