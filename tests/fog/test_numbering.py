@@ -8,6 +8,9 @@ import random
 
 from taistelukentta.content.scenario import load_scenario
 from taistelukentta.rules import GameState, apply, legal_orders, new_game
+from taistelukentta.rules.context import Tx
+from taistelukentta.rules.events import Event, numbered
+from taistelukentta.rules.fire import resolve_fire
 from taistelukentta.views import redact, view_for
 
 
@@ -57,3 +60,42 @@ def test_r_rec_5_numbers_survive_saving_and_old_logs_are_numbered_on_load() -> N
     b, eb = apply(old, seat, order)
     for side in ("blue", "red"):
         assert redact(ea, side, a.scenario) == redact(eb, side, b.scenario)
+
+
+def test_r_rec_5_an_event_a_side_is_told_is_the_next_number_it_reads() -> None:
+    """Numbering and whitelist agree: fire at a HIDDEN target out of reach (R-MOR-3) tells
+    the firer's side ``attack_void``; its copy is the next number Blue reads, and Red,
+    told nothing, spends none of its numbers on it."""
+    state = new_game(load_scenario("terasvalli"), bytes(range(32)))
+    tx = Tx(state)
+    resolve_fire(tx, "1R1", "R16", "fire")
+    (void,) = tx.events
+    blue = redact([*state.events, *tx.events], "blue", state.scenario)
+    assert [e["seq"] for e in blue] == list(range(1, len(blue) + 1))
+    assert blue[-1]["kind"] == "attack_void"
+    assert blue[-1]["data"]["attacker"] == "1R1" and "reason" not in blue[-1]["data"]
+    red = redact([*state.events, *tx.events], "red", state.scenario)
+    assert red == redact(state.events, "red", state.scenario)
+    assert "red" not in void.numbers
+
+
+def test_r_dice_6_a_copy_shown_without_rolls_numbers_none() -> None:
+    """A side copy that carries rolls for an audience shown none (or secret rolls) has them
+    dropped before its roll numbers are drawn: the side's roll numbers stay gapless."""
+    counts = {"blue": [0, 0], "red": [0, 0]}
+    roll = {"purpose": "x", "dice": [3], "total": 3}
+    raw = Event(
+        1,
+        "strike_hit",  # Blue owns the hit on its unit; Red is shown no rolls of it
+        {"unit": "1R1", "rolls": [roll]},
+        {
+            "blue": {"unit": "1R1", "rolls": [roll, {**roll, "secret": True}]},
+            "red": {"unit": "1R1", "rolls": [roll]},
+        },
+    )
+    ev = numbered(raw, counts, load_scenario("demo"))
+    blue, red = ev.for_side("blue"), ev.for_side("red")
+    assert blue is not None and red is not None
+    assert [r["seq"] for r in blue["rolls"]] == [1]
+    assert "rolls" not in red
+    assert counts == {"blue": [1, 1], "red": [1, 0]}

@@ -274,6 +274,26 @@ export interface components {
             /** @default null */
             weapon: string | null;
         };
+        AttackVoidGM: {
+            /** @default null */
+            attacker: string | null;
+            /** @default null */
+            kind: string | null;
+            /** @default null */
+            reason: string | null;
+            /** @default null */
+            target: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        AttackVoidOwn: {
+            /** @default null */
+            attacker: string | components["schemas"]["ContactRef"] | null;
+            /** @default null */
+            kind: string | null;
+            /** @default null */
+            target: string | components["schemas"]["ContactRef"] | null;
+        };
         BumpGM: {
             /** @default null */
             cell: [

@@ -523,7 +523,7 @@ class Tx:
             vis: dict[str, dict[str, Any] | None] = {s: pub for s in SIDES}
         else:
             vis = {s: visible.get(s) for s in SIDES}
-        ev = numbered(Event(self.seq, kind, data, vis), self._counts)
+        ev = numbered(Event(self.seq, kind, data, vis), self._counts, self.scenario)
         self.events.append(ev)
         return ev
 

@@ -26,7 +26,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:
+    from taistelukentta.content.scenario import Scenario
 
 _NO_NUMBERS: Mapping[str, int] = MappingProxyType({})
 
@@ -84,25 +87,160 @@ class Event:
         )
 
 
-def numbered(event: Event, counts: dict[str, list[int]]) -> Event:
+# ------------------------------------------------------------------------ who sees what
+
+Copy = Literal["none", "data", "rolls"]
+NONE: Copy = "none"
+"""The audience sees nothing of the kind."""
+DATA: Copy = "data"
+"""The audience sees a copy without rolls."""
+ROLLS: Copy = "rolls"
+"""The audience sees a copy with the rolls in it that are not secret (R-DICE-6)."""
+
+SHOWN: Mapping[str, tuple[Copy, Copy]] = MappingProxyType(
+    {
+        "ability_disabled": (DATA, DATA),
+        "ability_restored": (DATA, NONE),
+        "area_attack": (ROLLS, ROLLS),
+        "attack": (ROLLS, ROLLS),
+        "attack_void": (DATA, NONE),
+        "bump": (DATA, DATA),
+        "co_lost": (DATA, NONE),
+        "command_link": (DATA, NONE),
+        "confirmed_target": (DATA, NONE),
+        "contact": (DATA, NONE),
+        "damage": (DATA, DATA),
+        "destroyed": (DATA, DATA),
+        "fire_direction": (ROLLS, NONE),
+        "game_over": (DATA, DATA),
+        "game_started": (DATA, DATA),
+        "hidden": (DATA, NONE),
+        "kp": (DATA, NONE),
+        "kp_transfer": (DATA, NONE),
+        "link_restore": (ROLLS, NONE),
+        "mine_breach": (ROLLS, NONE),
+        "mine_clear": (ROLLS, NONE),
+        "mine_found": (DATA, NONE),
+        "mine_rush": (ROLLS, NONE),
+        "mine_search": (ROLLS, NONE),
+        "mine_triggered": (ROLLS, NONE),
+        "minefields_placed": (DATA, NONE),
+        "mines_laid": (DATA, NONE),
+        "morale": (ROLLS, ROLLS),
+        "move": (DATA, DATA),
+        "order": (DATA, NONE),
+        "phase": (DATA, DATA),
+        "promoted": (DATA, NONE),
+        "rally": (DATA, DATA),
+        "recon": (ROLLS, NONE),
+        "recon_report": (ROLLS, DATA),
+        "seat_done": (DATA, DATA),
+        "setback": (DATA, DATA),
+        "sitova_mark": (DATA, DATA),
+        "status": (DATA, DATA),
+        "strike_boosted": (DATA, NONE),
+        "strike_cancelled": (DATA, NONE),
+        "strike_hit": (ROLLS, DATA),
+        "strike_landed": (ROLLS, DATA),
+        "strike_ordered": (DATA, NONE),
+        "tactic": (DATA, DATA),
+        "turn_ended": (DATA, DATA),
+        "turn_started": (DATA, DATA),
+    }
+)
+"""Per event kind, what its owner side and the other side are shown (see :func:`owner`).
+
+This is the one gate both the numbering and the views go through: a side's copy of a kind
+(or its rolls) that this table does not show is dropped by :func:`numbered` *before* the
+side's numbers are drawn, so every number a side reads is of an event (or roll) it is
+shown. The views' whitelist models (``views/events.py``) declare one model per shown
+audience, with a ``rolls`` field exactly where rolls are shown (a test pins it). A kind
+missing here is shown to no side (the game master sees every event)."""
+
+PUBLIC_KINDS = frozenset({"game_started", "game_over", "turn_started", "turn_ended", "phase"})
+"""Kinds both sides see alike."""
+BLUE_KINDS = frozenset(
+    {
+        "kp_transfer",
+        "link_restore",
+        "tactic",
+        "confirmed_target",
+        "recon_report",
+        "promoted",
+        "command_link",
+        "co_lost",
+    }
+)
+"""The company module's kinds: Blue's command structure (R-LINK, R-CO)."""
+
+
+def owner(kind: str, data: Mapping[str, Any], scenario: Scenario | None) -> str | None:
+    """The side an event belongs to (from the game master's record), None if public:
+    the event's ``side``, else the side of its ``attacker``/``unit``/``observer``, else of
+    its ``seat``."""
+    if kind in PUBLIC_KINDS:
+        return None
+    if kind in BLUE_KINDS:
+        return "blue"
+    side = data.get("side")
+    if side in ("blue", "red") and kind != "ability_disabled":
+        return str(side)
+    for key in ("attacker", "unit", "observer"):
+        uid = data.get(key)
+        if isinstance(uid, str) and scenario is not None:
+            try:
+                return scenario.side_of(uid)
+            except KeyError:
+                continue
+    seat = data.get("seat")
+    if isinstance(seat, str):
+        return "red" if seat == "gm" else "blue"
+    return None
+
+
+def shown(kind: str, data: Mapping[str, Any], side: str, scenario: Scenario | None) -> Copy:
+    """What ``side`` (``"blue"``/``"red"``) is shown of an event of ``kind`` whose full
+    record is ``data``."""
+    own, other = SHOWN.get(kind, (NONE, NONE))
+    if own == other:
+        return own
+    who = owner(kind, data, scenario)
+    return own if who is None or who == side else other
+
+
+def numbered(event: Event, counts: dict[str, list[int]], scenario: Scenario | None = None) -> Event:
     """``event`` with its per-side numbers and the side copies' roll numbers drawn from
-    ``counts`` (per side ``[events seen, rolls seen]``, advanced in place)."""
+    ``counts`` (per side ``[events seen, rolls seen]``, advanced in place).
+
+    Only what :data:`SHOWN` shows a side is numbered: a copy of a kind not shown to it is
+    dropped (None), and so are the rolls of a copy shown without rolls and every secret
+    roll (R-DICE-6), so the side's numbers have no gaps that count what it does not see."""
     numbers: dict[str, int] = {}
     visible: dict[str, Mapping[str, Any] | None] = {}
     for side, copy in event.visible.items():
         if copy is None:
             visible[side] = None
             continue
+        what = shown(event.kind, event.data, side, scenario)
+        if what == NONE:
+            visible[side] = None
+            continue
         c = counts[side]
         c[0] += 1
         numbers[side] = c[0]
         rolls = copy.get("rolls")
-        if rolls:
+        if rolls is not None:
             fresh = []
-            for r in rolls:
-                c[1] += 1
-                fresh.append({**r, "seq": c[1]})
-            copy = {**copy, "rolls": fresh}
+            if what == ROLLS:
+                for r in rolls:
+                    if r.get("secret"):
+                        continue
+                    c[1] += 1
+                    fresh.append({**r, "seq": c[1]})
+            if what == ROLLS:
+                copy = {**copy, "rolls": fresh}
+            else:
+                copy = {k: v for k, v in copy.items() if k != "rolls"}
         visible[side] = copy
     return Event(event.seq, event.kind, event.data, visible, numbers)
 

@@ -475,7 +475,7 @@ class GameState:
             if events and not events[0].numbers:
                 # Saved before the per-side numbering: number the side copies now.
                 counts: dict[str, list[int]] = {"blue": [0, 0], "red": [0, 0]}
-                events = tuple(numbered(e, counts) for e in events)
+                events = tuple(numbered(e, counts, scenario) for e in events)
             vp = d.get("vp")
             dice = d.get("dice", LEGACY_SCHEME)
             seed: Seed

@@ -8,12 +8,15 @@ the engine's per-side copy (``Event.for_side``, computed from the side's contact
 event happened), so a key the engine adds to its record reaches a side only when it is
 added here on purpose. A kind without a model for an audience is not shown to it at all
 (the same for a kind that has no models: a new kind must be added here before a side sees
-it). The game master's models declare the known keys and allow others (the GM sees
-everything). Unit references in a side's copy (``UnitRef``) are a unit id (own and SPOTTED
-units) or a contact reference ``{contact, card?, area}``.
+it). Which audiences are shown a kind, and whether with its rolls, is decided once, in
+``rules.events.SHOWN``, before the side's numbers are drawn; the models here agree with it
+(:func:`disagreements`), so a side's numbers never count an event or roll it is not
+shown. The game master's models declare the known keys and allow others (the GM sees
+everything). Unit references in a side's copy (``UnitRef``) are a unit id (own and
+SPOTTED units) or a contact reference ``{contact, card?, area}``.
 
-Who owns an event (:func:`owner`): the public kinds (turn flow, game start and end) have
-one model for both sides; the company module's kinds are Blue's; otherwise the event's
+Who owns an event (``rules.events.owner``): the public kinds (turn flow, game start and
+end) have one model for both sides; the company module's kinds are Blue's; otherwise the event's
 ``side``, else the side of its ``attacker``/``unit``/``observer``, else of its ``seat``.
 """
 
@@ -26,6 +29,7 @@ from typing import Any, Literal
 from pydantic import ConfigDict, Field
 
 from taistelukentta.content.scenario import Scenario
+from taistelukentta.rules.events import SHOWN, owner
 from taistelukentta.views.models import Cell, ViewModel
 
 Audience = Literal["gm", "own", "other"]
@@ -111,6 +115,22 @@ class AreaAttackOwn(EventData):
     targets: tuple[Any, ...] | None = None
     setback: str | None = None
     rolls: tuple[RollView, ...] | None = None
+
+
+class AttackVoidGM(GMEventData):
+    attacker: str | None = None
+    target: str | None = None
+    kind: str | None = None
+    reason: str | None = None
+
+
+class AttackVoidOwn(EventData):
+    """Fire at a SPOTTED enemy that could not be engaged (it is HIDDEN, R-MOR-3): the
+    firer's side learns it by trying; no roll, no reason."""
+
+    attacker: UnitRef = None
+    target: UnitRef = None
+    kind: str | None = None
 
 
 class AttackGM(GMEventData):
@@ -944,6 +964,7 @@ EVENT_MODELS: dict[str, Audiences] = {
     "mine_triggered": Audiences(MineRushGM, MineRushOwn, None),
     "area_attack": Audiences(AreaAttackGM, AreaAttackOwn, AreaAttackOther),
     "attack": Audiences(AttackGM, AttackOwn, AttackOther),
+    "attack_void": Audiences(AttackVoidGM, AttackVoidOwn, None),
     "co_lost": Audiences(CoLostGM, CoLostOwn, None),
     "command_link": Audiences(CommandLinkGM, CommandLinkOwn, None),
     "confirmed_target": Audiences(ConfirmedTargetGM, ConfirmedTargetOwn, None),
@@ -985,45 +1006,6 @@ EVENT_MODELS: dict[str, Audiences] = {
 }
 
 
-PUBLIC_KINDS = frozenset({"game_started", "game_over", "turn_started", "turn_ended", "phase"})
-"""Kinds both sides see alike (one model for both)."""
-BLUE_KINDS = frozenset(
-    {
-        "kp_transfer",
-        "link_restore",
-        "tactic",
-        "confirmed_target",
-        "recon_report",
-        "promoted",
-        "command_link",
-        "co_lost",
-    }
-)
-"""The company module's kinds: Blue's command structure (R-LINK, R-CO)."""
-
-
-def owner(kind: str, data: Mapping[str, Any], scenario: Scenario | None) -> str | None:
-    """The side an event belongs to (from the game master's record), None if public."""
-    if kind in PUBLIC_KINDS:
-        return None
-    if kind in BLUE_KINDS:
-        return "blue"
-    side = data.get("side")
-    if side in ("blue", "red") and kind != "ability_disabled":
-        return str(side)
-    for key in ("attacker", "unit", "observer"):
-        uid = data.get(key)
-        if isinstance(uid, str) and scenario is not None:
-            try:
-                return scenario.side_of(uid)
-            except KeyError:
-                continue
-    seat = data.get("seat")
-    if isinstance(seat, str):
-        return "red" if seat == "gm" else "blue"
-    return None
-
-
 def audience(
     kind: str, gm_data: Mapping[str, Any], side: str, scenario: Scenario | None
 ) -> Audience:
@@ -1041,6 +1023,30 @@ def seen_model(kind: str, aud: Audience) -> type[EventData] | type[GMEventData] 
     if models is None:
         return GMEventData if aud == "gm" else None
     return models.gm if aud == "gm" else models.own if aud == "own" else models.other
+
+
+def disagreements(
+    models: Mapping[str, Audiences] = EVENT_MODELS,
+    table: Mapping[str, tuple[str, str]] = SHOWN,
+) -> list[str]:
+    """Where the whitelist models and the engine's table of what each audience is shown
+    (``rules.events.SHOWN``) disagree: a kind in one and not the other, a model for an
+    audience the table shows nothing (or none for one it shows something), a ``rolls``
+    field where the table shows no rolls (or none where it does). Empty when they agree."""
+    out: list[str] = []
+    for kind in sorted(set(models) | set(table)):
+        if kind not in models or kind not in table:
+            out.append(f"{kind}: only in {'the models' if kind in models else 'SHOWN'}")
+            continue
+        pair = models[kind]
+        for aud, model, want in (
+            ("own", pair.own, table[kind][0]),
+            ("other", pair.other, table[kind][1]),
+        ):
+            have = "none" if model is None else "rolls" if "rolls" in model.model_fields else "data"
+            if have != want:
+                out.append(f"{kind} ({aud}): model shows {have}, SHOWN says {want}")
+    return out
 
 
 SIDE_EVENT_DATA: tuple[type[EventData], ...] = tuple(
