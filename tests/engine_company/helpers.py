@@ -23,9 +23,11 @@ def company_game(
     width: int = 45,
     height: int = 12,
     extra_blue: list[tuple[Any, ...]] | None = None,
+    seed: int | bytes = 7,
 ) -> GameState:
     """CO ``KP`` at (0,5); platoon 1: ``1JJ`` + ``1R1`` next to it; platoon 2: ``2JJ`` +
-    ``2R1``; Red infantry (default one unit far away)."""
+    ``2R1``; Red infantry (default one unit far away). ``seed``: an int plays the legacy
+    dice and rules, bytes a new game's (issue 8)."""
     blue: list[tuple[Any, ...]] = [
         ("1JJ", "joukkueenjohtaja", pl1, "pl1"),
         ("1R1", "jaakariryhma", (pl1[0], pl1[1] + 1), "pl1"),
@@ -43,7 +45,7 @@ def company_game(
         first_side=first_side,
         rounds=rounds,
     )
-    return new_game(sc, seed=7)
+    return new_game(sc, seed=seed)
 
 
 def end_turn(st: GameState) -> GameState:

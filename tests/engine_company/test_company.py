@@ -23,7 +23,7 @@ from taistelukentta.rules.context import Tx, cache_for, view_extras
 from taistelukentta.rules.events import Event
 from taistelukentta.rules.recon import ContactLevel
 from taistelukentta.rules.services import AbilitiesApi
-from tests.engine.conftest import Dice, with_contact, with_unit
+from tests.engine.conftest import Dice, with_contact, with_unit, without_contact
 
 from .helpers import company_game, end_turn, surgery
 
@@ -149,11 +149,30 @@ def test_r_link_2_restore_failure_and_dc_option(dice: Dice) -> None:
 
 def test_r_link_1_enemy_fired_at_this_round_cuts_the_line(dice: Dice) -> None:
     # R1 on the line between 1JJ (20,5) and the CO (0,5), out of every ZoC: no cut ...
-    st = company_game(pl1=(20, 5), reds=[("R1", (10, 5))])
-    assert company.in_command_link(st, "1JJ")
-    # ... until it is in combat this round
-    st2 = surgery(st, lambda tx: company._after_attack(tx, "1R1", "R1", {"effect": "MISS"}))
-    assert not company.in_command_link(st2, "1JJ")
+    for seed in (7, bytes(32)):
+        st = company_game(pl1=(20, 5), reds=[("R1", (10, 5))], seed=seed)
+        st = with_contact(st, "blue", "R1", ContactLevel.SPOTTED)
+        assert company.in_command_link(st, "1JJ")
+        # ... until it is in combat this round
+        st2 = surgery(st, lambda tx: company._after_attack(tx, "1R1", "R1", {"effect": "MISS"}))
+        assert not company.in_command_link(st2, "1JJ")
+        # an enemy the company has not SPOTTED there does not cut it (issue 8; a legacy
+        # game keeps the true cells)
+        unseen = without_contact(st2, "blue", "R1")
+        assert company.in_command_link(unseen, "1JJ") == isinstance(seed, bytes)
+
+
+def test_r_link_2_an_unseen_enemy_in_combat_does_not_change_a_platoons_kp() -> None:
+    """Red moves first; R1, on the line between the CO and 1JJ, fought this round. At
+    Blue's turn start pl1 gets 3 KP while Blue has not SPOTTED R1, 2 once it has (issue 8);
+    a legacy-seed game keeps the true cells (2 either way)."""
+    for seed, unseen_kp in ((bytes(32), 3), (7, 2)):
+        st = company_game(pl1=(20, 5), reds=[("R1", (10, 5))], first_side="red", seed=seed)
+        st = surgery(st, lambda tx: company._after_attack(tx, "R1", "1R1", {"effect": "MISS"}))
+        unseen = end_turn(without_contact(st, "blue", "R1"))
+        assert unseen.active == "blue" and unseen.kp["pl1"] == unseen_kp, seed
+        seen = end_turn(with_contact(st, "blue", "R1", ContactLevel.SPOTTED))
+        assert seen.kp["pl1"] == 2, seed
 
 
 # --------------------------------------------------------------------------- R-CO-1

@@ -10,12 +10,16 @@ from hypothesis import strategies as st
 
 from taistelukentta.rules.company import co_seat, co_unit, in_command_link, line_cells
 from taistelukentta.rules.engine import new_game
+from taistelukentta.rules.recon import ContactLevel
 from taistelukentta.rules.state import GameState
-from tests.engine.conftest import build, open_rows
+from tests.engine.conftest import build, open_rows, with_contact, without_contact
 
 
 def _game(
-    jj: tuple[int, int], red: tuple[int, int], options: dict[str, Any] | None = None
+    jj: tuple[int, int],
+    red: tuple[int, int],
+    options: dict[str, Any] | None = None,
+    seed: int | bytes = bytes(32),
 ) -> GameState:
     sc = build(
         open_rows(45, 12),
@@ -24,7 +28,7 @@ def _game(
         co_cell=(0, 5),
         options=options,
     )
-    return new_game(sc, seed=1)
+    return new_game(sc, seed=seed)
 
 
 def test_r_link_1_in_range_and_clear_line() -> None:
@@ -53,10 +57,29 @@ def test_r_link_1_enemy_in_combat_on_line_cuts() -> None:
 
 
 def test_r_link_1_enemy_not_in_combat_does_not_cut() -> None:
-    state = _game((20, 5), (10, 5))
+    state = with_contact(_game((20, 5), (10, 5)), "blue", "R1", ContactLevel.SPOTTED)
     assert in_command_link(state, "1JJ")
     state2 = _game((20, 5), (10, 5), {"link_blocker": "any_enemy_on_line"})
+    assert in_command_link(state2, "1JJ")  # unseen: the company knows of no enemy there
+    state2 = with_contact(state2, "blue", "R1", ContactLevel.SPOTTED)
     assert not in_command_link(state2, "1JJ")
+
+
+def test_r_link_1_only_an_enemy_the_company_has_spotted_cuts() -> None:
+    """The link is worked out from Blue's knowledge (issue 8, R-REC-5): an enemy in combat
+    on the line cuts it only when Blue has it SPOTTED there; unseen or known only as a
+    contact (KNOWN/SUSPECTED, no exact cell) it changes neither the link nor the KP."""
+    for mode in ("in_combat_on_line", "any_enemy_on_line"):
+        opts = {"link_blocker": mode}
+        base = _game((20, 5), (18, 5), opts)
+        for level in (ContactLevel.SUSPECTED, ContactLevel.KNOWN):
+            assert in_command_link(with_contact(base, "blue", "R1", level), "1JJ"), level
+        unseen = without_contact(base, "blue", "R1")
+        assert in_command_link(unseen, "1JJ"), mode
+        assert not in_command_link(with_contact(base, "blue", "R1", ContactLevel.SPOTTED), "1JJ")
+        # a legacy-seed game (made before issue 8) keeps the true cells, so it replays
+        legacy = without_contact(_game((20, 5), (18, 5), opts, seed=1), "blue", "R1")
+        assert not in_command_link(legacy, "1JJ"), mode
 
 
 def test_r_link_1_blocker_none() -> None:

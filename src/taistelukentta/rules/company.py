@@ -30,7 +30,7 @@ from taistelukentta.rules.recon import ContactLevel
 from taistelukentta.rules.registry import OrderHandler, Plan
 from taistelukentta.rules.ruleset import RuleModule
 from taistelukentta.rules.services import AbilitiesApi, CommandApi
-from taistelukentta.rules.state import GameState, Side, UnitState
+from taistelukentta.rules.state import Contact, GameState, Side, UnitState
 
 MODULE = "company"
 
@@ -79,6 +79,10 @@ class _W:
     ext: Mapping[str, Any]
     round: int
     turn_no: int
+    seen: Mapping[str, Contact] | None
+    """Blue's contacts: the link is worked out from the company's knowledge (R-LINK-1,
+    R-REC-5), never from where unseen enemies really stand. None in a legacy-seed game
+    (made before issue 8): the true cells, so that its file replays as it was played."""
     links: dict[str, bool] | None = None
     """:func:`_pos_link` answers for this world, kept while the world object lives (None:
     do not keep them)."""
@@ -95,11 +99,26 @@ def _ext(state: GameState) -> Mapping[str, Any]:
 
 def _w(state: GameState) -> _W:
     # link answers are kept while this world object lives (one question about the state)
-    return _W(state.scenario, state.units, _ext(state), state.round, state.turn_no, {})
+    return _W(
+        state.scenario,
+        state.units,
+        _ext(state),
+        state.round,
+        state.turn_no,
+        state.contacts["blue"] if isinstance(state.seed, bytes) else None,
+        {},
+    )
 
 
 def _wt(tx: Tx) -> _W:
-    return _W(tx.scenario, tx.units, tx.ext(MODULE) or {}, tx.round, tx.turn_no)
+    return _W(
+        tx.scenario,
+        tx.units,
+        tx.ext(MODULE) or {},
+        tx.round,
+        tx.turn_no,
+        tx.contacts["blue"] if tx.strict_fog else None,
+    )
 
 
 def _set(tx: Tx, **changes: Any) -> None:
@@ -241,29 +260,39 @@ def _candidates(w: _W) -> list[str]:
 # --------------------------------------------------------------------------- command link
 
 
-def _in_combat(w: _W, unit: UnitState) -> bool:
-    """R-LINK-1 DEFAULT "in combat": the unit stands in an enemy unit's ZoC, or has fired
-    or been fired at this round."""
+def _in_combat(w: _W, uid: str, cell: Cell) -> bool:
+    """R-LINK-1 DEFAULT "in combat", for Red unit ``uid`` that Blue has SPOTTED at
+    ``cell``: it stands in a Blue unit's ZoC, or has fired or been fired at this round."""
     combat = w.ext.get("combat")
-    if combat and combat.get(unit.id) == w.round:
+    if combat and combat.get(uid) == w.round:
         return True
     r = w.opts.zoc_radius
-    return any(chebyshev(u.cell, unit.cell) <= r for u in w.units.values() if u.side != unit.side)
+    return any(chebyshev(u.cell, cell) <= r for u in w.units.values() if u.side == "blue")
 
 
 def _line_blocked(w: _W, a: Cell, b: Cell) -> bool:
+    """Whether an enemy unit stands on the straight line between ``a`` and ``b`` as the
+    company knows it (R-LINK-1, ``link_blocker``): only Red units Blue has SPOTTED, at
+    their SPOTTED cells — an unseen enemy changes neither the link nor the KP it gives
+    (issue 8; docs/rules-readings.md). Legacy-seed games keep the true cells."""
     mode = w.opts.link_blocker
     if mode == "none":
         return False
     cells = set(line_cells(a, b))
     if not cells:
         return False
-    for unit in w.units.values():
-        if (
-            unit.side == "red"
-            and unit.cell in cells
-            and (mode == "any_enemy_on_line" or _in_combat(w, unit))
-        ):
+    if w.seen is None:  # legacy-seed games: the true cells (as they were played)
+        return any(
+            u.side == "red"
+            and u.cell in cells
+            and (mode == "any_enemy_on_line" or _in_combat(w, u.id, u.cell))
+            for u in w.units.values()
+        )
+    for uid, contact in w.seen.items():
+        cell = contact.cell
+        if contact.level != ContactLevel.SPOTTED or cell is None or cell not in cells:
+            continue
+        if uid in w.units and (mode == "any_enemy_on_line" or _in_combat(w, uid, cell)):
             return True
     return False
 
