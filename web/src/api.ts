@@ -116,6 +116,11 @@ export class GameApi {
     return this.get("/reveal");
   }
 
+  /** The game file (`tk20 replay` reads it): every seat after the end. */
+  exportGame(): Promise<{ seed?: string; state?: { events?: EventView[] } | null; seed_commitment?: string }> {
+    return this.get("/export");
+  }
+
   undo(): Promise<Schemas["Change"]> {
     return this.post("/undo");
   }

@@ -39,6 +39,8 @@ export interface Layers {
   grid: boolean;
   objectives: boolean;
   contacts: boolean;
+  /** Known minefields (key M); shown unless false. */
+  mines?: boolean;
 }
 
 export interface Scene {
@@ -50,7 +52,7 @@ export interface Scene {
   selected: string | null;
   hover: Cell | null;
   los: { from: Cell; to: Cell; clear: boolean } | null;
-  mines: Cell[];
+  mines: { cell: Cell; type: string | null }[];
 }
 
 export class MapRenderer {
@@ -182,7 +184,7 @@ export class MapRenderer {
       }
     }
     // Known minefields.
-    for (const [mx, my] of scene.mines) {
+    if (layers.mines !== false) for (const { cell: [mx, my] } of scene.mines) {
       ctx.strokeStyle = "#c00";
       ctx.lineWidth = 2;
       ctx.beginPath();

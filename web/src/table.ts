@@ -2,7 +2,8 @@
 // log, live updates. Every number and every order comes from the server: the client draws
 // and asks, and after each change it fetches the seat's view again (resync, not trust).
 
-import { ApiError, GameApi, type Seat } from "./api";
+import { ApiError, GameApi, type RevealOut, type Seat } from "./api";
+import { rollsOfEvents, verifyDice } from "./dice";
 import { clear, h } from "./dom";
 import { type Cell, type Viewport, cellAt, cellKey, fitViewport, pan, zoomAt } from "./geometry";
 import { lang, phaseWord, setLang, sideWord, statusWord, t, tx, type Lang } from "./i18n";
@@ -23,6 +24,7 @@ const SHORTCUTS: [string, string, string][] = [
   ["O", "Tavoitteet päälle/pois", "Objectives on/off"],
   ["G", "Ruudukko ja koordinaatit", "Grid and coordinates"],
   ["C", "Kontaktit päälle/pois", "Contacts on/off"],
+  ["M", "Tunnetut miinoitteet päälle/pois", "Known minefields on/off"],
   ["N", "Seuraava oma yksikkö", "Next own unit"],
   ["Enter", "Kirjoita käsky", "Type an order"],
   ["Esc", "Poista valinta / sulje", "Deselect / close"],
@@ -46,7 +48,7 @@ export class Table {
   private hover: Cell | null = null;
   private los: Scene["los"] = null;
   private losInfo: { visible: boolean; distance: number; cover: number; limited_by: string | null; rule: string } | null = null;
-  private layers: Layers = { reach: new Set(), grid: true, objectives: true, contacts: true };
+  private layers: Layers = { reach: new Set(), grid: true, objectives: true, contacts: true, mines: true };
   private showReach = true;
   private showLos = true;
   private logFilter = "";
@@ -226,7 +228,7 @@ export class Table {
       : Array.isArray(v.contacts)
         ? v.contacts
         : Object.values(v.contacts).flat();
-    const mines = (v?.["mines"] as { known?: [number, number][] } | undefined)?.known ?? [];
+    const mines = minesOf(v);
     return {
       units: v?.units ?? [],
       contacts: contacts.filter((c) => c.level !== "SPOTTED"),
@@ -235,7 +237,7 @@ export class Table {
       selected: this.selected,
       hover: this.hover,
       los: this.showLos ? this.los : null,
-      mines: Array.isArray(mines) ? mines : [],
+      mines,
     };
   }
 
@@ -441,28 +443,57 @@ export class Table {
 
   private async reveal(out: HTMLElement): Promise<void> {
     clear(out);
+    const fi = lang() === "fi";
     try {
       const r = await this.api.reveal();
-      const check = h("button", {
-        id: "verify",
-        onclick: async () => {
-          const text = `tk20-seed:${r.commitment_scheme}:${r.seed}`;
-          const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-          const hex = [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
-          const ok = hex === r.seed_commitment;
-          out.append(h("p", { id: "verified", class: ok ? "ok" : "bad" },
-            ok
-              ? (lang() === "fi" ? "Siemen vastaa pelin alussa julkaistua sitoumusta. Koko heittojen toisto: tk20 verify VIENTI" : "The seed matches the commitment published at the start. Replay of every roll: tk20 verify EXPORT")
-              : (lang() === "fi" ? "Siemen EI vastaa sitoumusta!" : "The seed does NOT match the commitment!")));
-        },
-      }, t("verify"));
+      const result = h("div", { id: "verify-result", "aria-live": "polite" });
+      const check = h("button", { id: "verify", onclick: () => void this.verifyDice(r, result) }, t("verify"));
       out.append(
-        h("p", {}, `seed ${r.seed}`),
-        h("p", {}, `${lang() === "fi" ? "sitoumus" : "commitment"} ${r.seed_commitment} (${r.commitment_scheme})`),
-        h("p", {}, `${r.orders.length} ${lang() === "fi" ? "käskyä" : "orders"} · state ${r.state_hash.slice(0, 16)}…`),
-        check);
+        h("p", {}, `${fi ? "Siemen" : "Seed"} `, h("code", { class: "hash" }, r.seed)),
+        h("p", {}, `${fi ? "Sitoumus" : "Commitment"} (${r.commitment_scheme}) `, h("code", { class: "hash" }, r.seed_commitment)),
+        h("p", {}, `${r.orders.length} ${fi ? "käskyä" : "orders"}`),
+        check, result);
     } catch (e) {
       out.append(h("p", { class: "error-inline" }, errorText(e)));
+    }
+  }
+
+  /** The browser's own check of the dice (src/dice.ts): the seed against the commitment this
+   * seat's view showed from the start, every roll of the game recomputed from the seed, and
+   * every roll this seat was shown found in the game's log. */
+  private async verifyDice(r: RevealOut, result: HTMLElement): Promise<void> {
+    const fi = lang() === "fi";
+    clear(result);
+    result.append(h("p", { class: "muted" }, fi ? "Tarkistetaan…" : "Checking…"));
+    try {
+      const published = this.ownView?.seed_commitment;
+      const doc = await this.api.exportGame();
+      const all = rollsOfEvents(doc.state?.events ?? []);
+      const seen = rollsOfEvents(this.ownView?.log ?? []);
+      const check = await verifyDice(r.seed, typeof published === "string" ? published : r.seed_commitment, all, seen);
+      if (typeof published === "string" && published !== r.seed_commitment) {
+        check.ok = false;
+        check.problems.unshift({ en: "the revealed commitment is not the one shown during the game", fi: "paljastettu sitoumus ei ole pelin aikana näytetty" });
+      }
+      clear(result);
+      const items = [
+        `${check.commitment ? "✔" : "✘"} ${fi ? "Siemenen SHA-256 on pelin alussa julkaistu sitoumus" : "The seed's SHA-256 is the commitment published at the start"}`,
+        `${check.rolls === all.length && check.ok ? "✔" : "✘"} ${check.rolls}/${all.length} ${fi ? "heittoa laskettu siemenestä uudelleen: samat nopat" : "rolls recomputed from the seed: the same dice"}`,
+        `${check.ok ? "✔" : "✘"} ${check.seen} ${fi ? "tälle paikalle näytettyä heittoa löytyi pelin lokista samoina" : "rolls shown to this seat found the same in the game's log"}`,
+      ];
+      result.append(
+        h("p", { id: "verified", class: check.ok ? "ok" : "bad", role: "status" },
+          check.ok
+            ? (fi ? "Nopat tarkistettu: kaikki heitot vastaavat sitoumusta." : "Dice verified: every roll follows from the committed seed.")
+            : (fi ? "Tarkistus EPÄONNISTUI." : "Verification FAILED.")),
+        h("ul", { class: "checks" }, ...items.map((x) => h("li", {}, x))),
+        ...check.problems.slice(0, 3).map((p) => h("p", { class: "bad" }, fi ? p.fi : p.en)),
+        h("p", { class: "muted" }, fi
+          ? "Sääntöjen täysi uudelleenpeluu: tk20 verify VIENTI (palvelimen /export)."
+          : "Full replay of the rules: tk20 verify EXPORT (the server's /export)."));
+    } catch (e) {
+      clear(result);
+      result.append(h("p", { class: "bad", id: "verified" }, `${t("error")}: ${errorText(e)}`));
     }
   }
 
@@ -820,6 +851,7 @@ export class Table {
       case "o": case "O": this.layers.objectives = !this.layers.objectives; break;
       case "g": case "G": this.layers.grid = !this.layers.grid; break;
       case "c": case "C": this.layers.contacts = !this.layers.contacts; break;
+      case "m": case "M": this.layers.mines = !this.layers.mines; break;
       case "n": case "N": this.nextUnit(); return;
       case "Escape": this.select(null); return;
       case "Enter": document.getElementById("order-input")?.focus(); ev.preventDefault(); return;
@@ -904,6 +936,27 @@ export class Table {
       this.draw();
     }, { passive: false });
   }
+}
+
+/** The minefield cells the view shows: a side's known cells (`mines.known[].cell`), or for
+ * the GM every field's cells. */
+export function minesOf(v: GameView | null): { cell: Cell; type: string | null }[] {
+  const m = v?.["mines"] as Record<string, unknown> | null | undefined;
+  if (!m || typeof m !== "object") return [];
+  const out: { cell: Cell; type: string | null }[] = [];
+  const known = m["known"];
+  if (Array.isArray(known)) {
+    for (const k of known as { cell?: [number, number]; type?: string | null }[]) {
+      if (Array.isArray(k?.cell)) out.push({ cell: k.cell, type: k.type ?? null });
+    }
+  }
+  const fields = m["fields"];
+  if (Array.isArray(fields)) {
+    for (const f of fields as { cells?: [number, number][]; type?: string }[]) {
+      for (const c of f.cells ?? []) out.push({ cell: c, type: f.type ?? null });
+    }
+  }
+  return out;
 }
 
 export function errorText(e: unknown): string {
