@@ -6,9 +6,9 @@ bot is handed its seat's view (:func:`taistelukentta.views.view_for`) and legal 
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from weakref import WeakKeyDictionary
 
 from taistelukentta.bots.baseline import BaselineBot, LazyOrders
@@ -35,6 +35,9 @@ from taistelukentta.rules.recon import ContactLevel
 from taistelukentta.rules.state import Side
 from taistelukentta.views import view_for
 from taistelukentta.views.models import SideView
+
+if TYPE_CHECKING:
+    from taistelukentta.bots.players import Player
 
 MAX_ORDERS_PER_TURN = 400
 """Safety limit: a bot that has not said ``done`` after this many orders in one side turn
@@ -269,7 +272,7 @@ def _nearest(cells: Collection[Cell], aim: Cell) -> Cell:
     return best[1]
 
 
-def bot_order(state: GameState, seat: str, bot: BaselineBot) -> Order:
+def bot_order(state: GameState, seat: str, bot: Player) -> Order:
     """The order ``bot`` gives for ``seat`` now, from that seat's view only."""
     view = view_for(state, viewer_of(seat), log_limit=0)
     assert isinstance(view, SideView)  # a seat's player never gets the game master's view
@@ -279,7 +282,7 @@ def bot_order(state: GameState, seat: str, bot: BaselineBot) -> Order:
 
 def run_bots(
     state: GameState,
-    bots: dict[Side, BaselineBot],
+    bots: Mapping[Side, Player],
     *,
     sides: Collection[Side] = ("blue", "red"),
 ) -> tuple[GameState, list[Played]]:

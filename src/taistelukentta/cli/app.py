@@ -40,6 +40,7 @@ COMMANDS: dict[str, str] = {
     "verify": "server_cmds",
     "join": "server_cmds",
     "schema": "schema_cmds",
+    "balance": "balance_cmds",
     # command groups (typer lists them after the plain commands)
     "odds": "odds_cmds",
     "db": "server_cmds",
@@ -54,6 +55,7 @@ MODULES: tuple[str, ...] = (
     "rules_cmds",
     "server_cmds",
     "schema_cmds",
+    "balance_cmds",
 )
 """The command modules in help order: their plain commands in this order, then their
 command groups in this order (``COMMANDS`` is ordered so)."""

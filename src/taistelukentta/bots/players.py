@@ -1,0 +1,39 @@
+"""The computer players by name, wherever a seat can be given to the computer (``tk20 play``,
+``tk20 simulate``, ``tk20 balance``, the server's computer seats).
+
+Every player has the same interface as :class:`~taistelukentta.bots.baseline.BaselineBot`:
+``choose(view, legal_orders)`` with its seat's typed view and legal orders only — never a
+``GameState`` — and is fully determined by its seed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+from taistelukentta.bots.baseline import BaselineBot, LazyOrders
+from taistelukentta.errors import ArgumentError
+from taistelukentta.rules.orders import Order
+from taistelukentta.views.models import SideView
+
+BOT_NAMES: tuple[str, ...] = ("baseline",)
+"""The computer players a seat can be given, by name."""
+
+DEFAULT_BOT = "baseline"
+
+
+class Player(Protocol):
+    """A computer player: decides its seat's next order from that seat's view."""
+
+    def choose(self, view: SideView, legal_orders: Sequence[Order] | LazyOrders) -> Order: ...
+
+
+def make_bot(name: str, seed: int) -> Player:
+    """The computer player ``name`` (one of :data:`BOT_NAMES`) with its own seed.
+    ArgumentError naming the choices for an unknown name."""
+    if name == "baseline":
+        return BaselineBot(seed)
+    raise ArgumentError(
+        f"unknown computer player {name!r} (choices: {', '.join(BOT_NAMES)})",
+        f"tuntematon tietokonepelaaja {name!r} (vaihtoehdot: {', '.join(BOT_NAMES)})",
+    )
