@@ -2,7 +2,7 @@
 ``tk20 simulate``, ``tk20 balance``, the server's computer seats).
 
 Every player has the same interface as :class:`~taistelukentta.bots.baseline.BaselineBot`:
-``choose(view, legal_orders)`` with its seat's typed view and legal orders only — never a
+``choose(view, legal_orders, options)`` with its seat's typed view and legal orders only — never a
 ``GameState`` — and is fully determined by its seed.
 """
 
@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from taistelukentta.bots.baseline import BaselineBot, LazyOrders
+from taistelukentta.content.options import RuleOptions
 from taistelukentta.errors import ArgumentError
 from taistelukentta.rules.orders import Order
 from taistelukentta.views.models import SideView
@@ -25,7 +26,15 @@ DEFAULT_BOT = "baseline"
 class Player(Protocol):
     """A computer player: decides its seat's next order from that seat's view."""
 
-    def choose(self, view: SideView, legal_orders: Sequence[Order] | LazyOrders) -> Order: ...
+    def choose(
+        self,
+        view: SideView,
+        legal_orders: Sequence[Order] | LazyOrders,
+        options: RuleOptions | None = None,
+    ) -> Order:
+        """The next order of the seat whose view and legal orders these are; ``options``
+        are the game's rule options (public: the scenario's file)."""
+        ...
 
 
 def make_bot(name: str, seed: int) -> Player:
