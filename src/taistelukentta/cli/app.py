@@ -41,6 +41,7 @@ COMMANDS: dict[str, str] = {
     "join": "server_cmds",
     "schema": "schema_cmds",
     "balance": "balance_cmds",
+    "map": "map_cmds",
     # command groups (typer lists them after the plain commands)
     "odds": "odds_cmds",
     "db": "server_cmds",
@@ -56,6 +57,7 @@ MODULES: tuple[str, ...] = (
     "server_cmds",
     "schema_cmds",
     "balance_cmds",
+    "map_cmds",
 )
 """The command modules in help order: their plain commands in this order, then their
 command groups in this order (``COMMANDS`` is ordered so)."""
