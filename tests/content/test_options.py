@@ -270,8 +270,9 @@ def test_count_options_accept_non_negative_ints(name: str, value: int) -> None:
         return
     if name == "flank_min_angle" and value > 180:
         return
-    if name in ("contact_area_known", "contact_area_suspected") and value < 1:
-        # a block of side 0 is no area (R-REC-5): refused by its typed field
+    if name in ("contact_area_known", "contact_area_suspected", "campaign_xp_per_tt") and value < 1:
+        # a block of side 0 is no area (R-REC-5), 0 XP per TT step divides by zero
+        # (R-CAMP-3): refused by their typed fields
         with pytest.raises(DataError):
             load_options(overrides={name: value})
         return
