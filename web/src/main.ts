@@ -3,6 +3,7 @@
 import "./style.css";
 import { seatFromLocation } from "./api";
 import { initLang } from "./i18n";
+import { Editor } from "./editor";
 import { Lobby } from "./lobby";
 import { Table } from "./table";
 
@@ -10,6 +11,7 @@ initLang();
 const root = document.getElementById("app");
 if (root) {
   const seat = seatFromLocation(location);
-  if (seat) void new Table(root, seat).start();
+  if (location.hash.startsWith("#editor")) void new Editor(root).start();
+  else if (seat) void new Table(root, seat).start();
   else void new Lobby(root).start();
 }

@@ -13,6 +13,7 @@ import {
   type ParsedOrder, commonPrefix, complete, ordersForCell, ordersForTarget, ordersOfUnit, parseOrder, reachCells,
 } from "./orders";
 import { type Layers, MapRenderer, type Scene } from "./render";
+import { printButton } from "./print";
 import type { ContactView, GameView, MapData, UnitView } from "./types";
 
 const SHORTCUTS: [string, string, string][] = [
@@ -324,6 +325,7 @@ export class Table {
       waiting.length ? h("span", { class: "pill", id: "waiting" }, `${t("waiting_for")}: ${waiting.join(", ")}`) : null,
       kp !== undefined ? h("span", { class: "pill kp", id: "kp" }, `${t("kp")} ${kp}`) : null,
       h("span", { class: "pill seat" }, seat),
+      printButton(this.api.seat),
       v.finished
         ? h("span", { class: "pill over", id: "gameover" }, `${t("game_over")}: ${t("winner")} ${sideWord(v.winner ?? "")}`)
         : h("button", { id: "done", class: this.myTurn() ? "primary" : "", disabled: !this.legalText.includes("done"), onclick: () => {

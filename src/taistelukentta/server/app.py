@@ -24,7 +24,12 @@ from taistelukentta import __version__
 from taistelukentta.server.db import is_postgres, make_engine, upgrade
 from taistelukentta.server.games import GameStore, StoreError
 from taistelukentta.server.hub import Hub, PgListener
-from taistelukentta.server.settings import MAX_BODY_BYTES, Settings
+from taistelukentta.server.settings import (
+    EDITOR_MAX_BODY_BYTES,
+    EDITOR_PATH,
+    MAX_BODY_BYTES,
+    Settings,
+)
 
 log = logging.getLogger("taistelukentta.server")
 
@@ -51,14 +56,17 @@ class BodyLimit:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        limit = self.limit
+        if str(scope.get("path", "")).startswith(EDITOR_PATH):
+            limit = max(limit, EDITOR_MAX_BODY_BYTES)
         for name, value in scope.get("headers", []):
             if name == b"content-length":
                 try:
-                    too_big = int(value) > self.limit
+                    too_big = int(value) > limit
                 except ValueError:
                     too_big = True
                 if too_big:
-                    await self._refuse(send)
+                    await self._refuse(send, limit)
                     return
         seen = 0
 
@@ -67,21 +75,21 @@ class BodyLimit:
             message = await receive()
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
-                if seen > self.limit:
+                if seen > limit:
                     raise _TooLarge()
             return message
 
         try:
             await self.app(scope, limited, send)
         except _TooLarge:
-            await self._refuse(send)
+            await self._refuse(send, limit)
 
-    async def _refuse(self, send: Send) -> None:
+    async def _refuse(self, send: Send, limit: int) -> None:
         response = JSONResponse(
             error_body(
                 "too_large",
-                f"request body over {self.limit} bytes",
-                f"pyynnön runko yli {self.limit} tavua",
+                f"request body over {limit} bytes",
+                f"pyynnön runko yli {limit} tavua",
             ),
             status_code=413,
         )
@@ -179,11 +187,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             error_body("internal", "internal error", "sisäinen virhe"), status_code=500
         )
 
-    from taistelukentta.server.routes import games, live, table
+    from taistelukentta.server.routes import editor, games, live, table
 
     app.include_router(games.router)
     app.include_router(live.router)
     app.include_router(table.router)
+    app.include_router(editor.router)
 
     dist = settings.web_dist
     if (dist / "index.html").is_file():

@@ -12,6 +12,10 @@ DEFAULT_PORT = 8420
 
 MAX_BODY_BYTES = 16 * 1024
 """Largest request body accepted (413 above)."""
+EDITOR_MAX_BODY_BYTES = 4 * 1024 * 1024
+"""Largest body of the scenario editor's endpoints (``/api/editor/``: a whole scenario
+with its map; a 500 × 500 map with heights is about 1.5 MB)."""
+EDITOR_PATH = "/api/editor/"
 MAX_ORDER_CHARS = 200
 """Longest order text accepted (orders are short notation: ``move 1R1 12,7``)."""
 MAX_KEY_CHARS = 200

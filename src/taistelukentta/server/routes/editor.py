@@ -1,0 +1,312 @@
+"""The printed map of a game and the scenario editor's endpoints (issue 14).
+
+- ``GET /api/games/{id}/print``: the game's map for the asking seat, as PDF, SVG or PNG at
+  1:10 000 (:mod:`taistelukentta.mapprint`). The print's content comes from the whitelist
+  of :mod:`taistelukentta.mapprint.content` for the seat's side: a Blue seat gets Blue's
+  print (no Red set-up, no Red minefields), only the GM's seat the GM's print.
+- ``/api/editor/…``: the browser scenario editor. The editor works on the model of
+  :mod:`taistelukentta.content.editing`; validation runs the same loader as ``tk20`` and
+  answers its problems as file, key, line and problem. Nothing here reads a game: a
+  scenario file is the GM's preparation, and publishing writes a new file into the server's
+  scenario folder (``tk20 serve --scenarios DIR``), where the lobby finds it.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Query, Response
+from pydantic import BaseModel, Field
+
+from taistelukentta.content.editing import (
+    empty_model,
+    load_model,
+    model_toml,
+    validate_model,
+)
+from taistelukentta.content.options import option_specs
+from taistelukentta.content.scenario import bundled_ids
+from taistelukentta.content.terrain import default_terrain
+from taistelukentta.content.units import load_unit_cards
+from taistelukentta.errors import TkError
+from taistelukentta.rules import GM_SEAT
+from taistelukentta.server.deps import GameId, Seat, Store
+from taistelukentta.server.games import StoreError, scenario_ids
+from taistelukentta.server.schemas import ErrorOut
+
+router = APIRouter(prefix="/api")
+
+_ERR: dict[int | str, dict[str, Any]] = {
+    401: {"model": ErrorOut, "description": "Missing or unknown token."},
+    404: {"model": ErrorOut, "description": "No such game or scenario."},
+    409: {"model": ErrorOut, "description": "Not possible on this server now."},
+    422: {"model": ErrorOut, "description": "Bad input."},
+}
+_MEDIA = {"pdf": "application/pdf", "svg": "image/svg+xml", "png": "image/png"}
+
+
+@router.get(
+    "/games/{game_id}/print",
+    responses={
+        **_ERR,
+        200: {
+            "content": {m: {} for m in _MEDIA.values()},
+            "description": "The print: a PDF of every page, or one page as SVG/PNG.",
+        },
+    },
+    response_class=Response,
+)
+def print_map(
+    game_id: GameId,
+    auth: Seat,
+    store: Store,
+    format: Annotated[Literal["pdf", "svg", "png"], Query()] = "pdf",
+    paper: Annotated[Literal["A4", "A3", "A2"], Query()] = "A4",
+    lang: Annotated[Literal["fi", "en"], Query()] = "fi",
+    page: Annotated[int, Query(ge=1, le=999)] = 1,
+) -> Response:
+    """The game's map at 1:10 000 for the asking seat (the scenario's set-up: Blue seats
+    get Blue's print, the GM the GM's with Red's set-up and minefields)."""
+    from taistelukentta.mapprint import (
+        content_for_scenario,
+        render_pdf,
+        render_png,
+        render_svg_pages,
+    )
+    from taistelukentta.mapprint.layout import plan
+
+    side: Literal["blue", "gm"] = "gm" if auth.seat == GM_SEAT else "blue"
+    with store.reading(game_id) as game:
+        scenario = game.state.scenario
+    content = content_for_scenario(scenario, side, lang)
+    pages = len(plan(scenario.map.width, scenario.map.height, paper).tiles)
+    if format != "pdf" and page > pages:
+        raise StoreError(
+            422, "bad_page", f"page {page}: the print has {pages}", f"sivu {page}: sivuja {pages}"
+        )
+    headers = {"X-Pages": str(pages), "Cache-Control": "private, no-store"}
+    if format == "pdf":
+        body = render_pdf(content, paper)
+    elif format == "svg":
+        body = render_svg_pages(content, paper)[page - 1]
+    else:
+        body = render_png(content, paper, page - 1, dpi=96)
+    return Response(content=body, media_type=_MEDIA[format], headers=headers)
+
+
+# --------------------------------------------------------------------------- editor
+
+
+class EditorMap(BaseModel):
+    name: str = Field(default="", max_length=200)
+    rows: list[str]
+    elevation: list[list[int]] | None = None
+    legend: dict[str, list[str]] = Field(default_factory=dict)
+
+
+class EditorOrigin(BaseModel):
+    map_ref: str | None = None
+    map_raw: dict[str, Any] | None = None
+
+
+class EditorModel(BaseModel):
+    """A scenario being edited (see :mod:`taistelukentta.content.editing`)."""
+
+    id: str = Field(max_length=64)
+    scenario: dict[str, Any]
+    map: EditorMap
+    origin: EditorOrigin = Field(default_factory=EditorOrigin)
+
+
+class Problem(BaseModel):
+    file: str
+    key: str
+    line: int | None
+    problem: str
+
+
+class ValidateOut(BaseModel):
+    ok: bool
+    problems: list[Problem]
+
+
+class TomlOut(BaseModel):
+    toml: str
+    problems: list[Problem]
+
+
+class PublishOut(BaseModel):
+    id: str
+    path: str
+
+
+class CatalogTerrain(BaseModel):
+    id: str
+    fi: str
+    en: str
+    char: str
+
+
+class CatalogCard(BaseModel):
+    id: str
+    fi: str
+    en: str
+    side: str
+    role: str
+
+
+class CatalogOption(BaseModel):
+    name: str
+    rule: str
+    kind: str
+    value: Any
+    choices: list[Any] | None
+    fi: str
+    en: str
+
+
+class CatalogScenario(BaseModel):
+    id: str
+    bundled: bool
+
+
+class CatalogOut(BaseModel):
+    terrain: list[CatalogTerrain]
+    legend: dict[str, list[str]]
+    cards: list[CatalogCard]
+    options: list[CatalogOption]
+    scenarios: list[CatalogScenario]
+    playtest: bool
+    """Whether the server can play test a scenario (the balance runner has not landed)."""
+    publish: bool
+    """Whether the server has a scenario folder to publish into."""
+
+
+def _model_dict(model: EditorModel) -> dict[str, Any]:
+    return model.model_dump(mode="json")
+
+
+def _problems(model: EditorModel) -> list[Problem]:
+    return [Problem(**p) for p in validate_model(_model_dict(model))]
+
+
+@router.get("/editor/catalog", response_model=CatalogOut)
+def catalog(store: Store) -> CatalogOut:
+    """What the editor offers: terrain types, unit cards, rule options, scenarios."""
+    table = default_terrain()
+    cards = load_unit_cards()
+    bundled = set(bundled_ids())
+    return CatalogOut(
+        terrain=[CatalogTerrain(id=t.id, fi=t.name_fi, en=t.name_en, char=t.char) for t in table],
+        legend={k: list(v) for k, v in table.legend.items()},
+        cards=[
+            CatalogCard(id=c.id, fi=c.name.fi, en=c.name.en, side=c.side, role=c.role)
+            for c in cards.values()
+        ],
+        options=[
+            CatalogOption(
+                name=s.name,
+                rule=s.rule,
+                kind=s.kind,
+                value=s.value,
+                choices=list(s.choices) if s.choices is not None else None,
+                fi=s.fi,
+                en=s.en,
+            )
+            for s in option_specs()
+        ],
+        scenarios=[
+            CatalogScenario(id=sid, bundled=sid in bundled)
+            for sid in scenario_ids(store.settings.scenario_dirs)
+        ],
+        playtest=False,
+        publish=bool(store.settings.scenario_dirs),
+    )
+
+
+@router.get("/editor/scenarios/{scenario_id}", response_model=EditorModel, responses=_ERR)
+def editor_scenario(scenario_id: str, store: Store) -> EditorModel:
+    """A scenario the server has (bundled or published) as the editor's model."""
+    if not re.fullmatch(r"[a-z0-9_-]{1,64}", scenario_id) or scenario_id not in scenario_ids(
+        store.settings.scenario_dirs
+    ):
+        raise StoreError(404, "not_found", "no such scenario", "skenaariota ei ole")
+    try:
+        model = load_model(scenario_id, store.settings.scenario_dirs)
+    except TkError as exc:
+        raise StoreError(422, "bad_scenario", exc.message("en"), exc.message("fi")) from None
+    return EditorModel.model_validate(model)
+
+
+@router.get("/editor/empty", response_model=EditorModel, responses=_ERR)
+def editor_empty(
+    width: Annotated[int, Query(ge=1, le=500)] = 30,
+    height: Annotated[int, Query(ge=1, le=500)] = 20,
+) -> EditorModel:
+    """A new scenario on an open map of ``width`` × ``height`` cells."""
+    try:
+        return EditorModel.model_validate(empty_model(width, height))
+    except TkError as exc:
+        raise StoreError(422, "bad_size", exc.message("en"), exc.message("fi")) from None
+
+
+@router.post("/editor/validate", response_model=ValidateOut, responses=_ERR)
+def editor_validate(model: EditorModel) -> ValidateOut:
+    """Every problem ``tk20`` would report for the file this model saves."""
+    problems = _problems(model)
+    return ValidateOut(ok=not problems, problems=problems)
+
+
+@router.post("/editor/toml", response_model=TomlOut, responses=_ERR)
+def editor_toml(model: EditorModel) -> TomlOut:
+    """The scenario TOML the model saves (and its problems, if any)."""
+    try:
+        text = model_toml(_model_dict(model))
+    except (TypeError, ValueError) as exc:
+        raise StoreError(422, "bad_model", str(exc), str(exc)) from None
+    return TomlOut(toml=text, problems=_problems(model))
+
+
+@router.post("/editor/publish", response_model=PublishOut, status_code=201, responses=_ERR)
+def editor_publish(model: EditorModel, store: Store) -> PublishOut:
+    """Save the scenario as a game-ready file in the server's scenario folder: it must
+    load without a problem, and its id must be new (a published file is never replaced,
+    so a game started from it keeps its scenario)."""
+    folders = store.settings.scenario_dirs
+    if not folders:
+        raise StoreError(
+            409,
+            "no_scenario_folder",
+            "this server has no scenario folder (start it with tk20 serve --scenarios DIR)",
+            "palvelimella ei ole skenaariokansiota (käynnistä: tk20 serve --scenarios KANSIO)",
+        )
+    sid = str(model.scenario.get("id") or model.id)
+    if not re.fullmatch(r"[a-z0-9_-]{1,64}", sid):
+        raise StoreError(
+            422,
+            "bad_id",
+            f"id {sid!r}: lower-case letters, digits, - and _ only",
+            f"tunnus {sid!r}: vain pienet kirjaimet, numerot, - ja _",
+        )
+    if sid in scenario_ids(folders):
+        raise StoreError(
+            409,
+            "scenario_exists",
+            f"a scenario {sid!r} exists already; give the new one another id",
+            f"skenaario {sid!r} on jo olemassa; anna uudelle toinen tunnus",
+        )
+    problems = _problems(model)
+    if problems:
+        raise StoreError(
+            422,
+            "invalid_scenario",
+            f"the scenario has {len(problems)} problem(s)",
+            f"skenaariossa on {len(problems)} virhettä",
+            extra={"problems": [p.model_dump() for p in problems]},
+        )
+    data = _model_dict(model)
+    data["scenario"] = {**data["scenario"], "id": sid}
+    path = folders[0] / f"{sid}.toml"
+    path.write_text(model_toml(data, inline_map=True), encoding="utf-8")
+    return PublishOut(id=sid, path=path.name)

@@ -1,0 +1,166 @@
+"""The printed map over HTTP and the scenario editor's endpoints (issue 14), against a real
+``tk20 serve`` on SQLite and PostgreSQL.
+
+The print is a new channel a side reads: a Blue seat's print (PDF text, SVG text, the page
+count header) holds no Red unit id, minefield id or GM marking; the GM's print holds them.
+The editor validates with tk20's loader, saves TOML, and publishes a scenario into the
+server's folder from which a game then starts."""
+
+from __future__ import annotations
+
+import io
+import re
+import tomllib
+import xml.etree.ElementTree as ET
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from pypdf import PdfReader
+
+from taistelukentta.content.scenario import load_scenario
+from tests.server.live import (
+    Server,
+    create,
+    drop_pg_database,
+    fresh_pg_database,
+    require_pg,
+    running,
+    seats,
+)
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgres"])
+def editor_server(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[Server, Path]]:
+    """A server with a scenario folder to publish into."""
+    folder: Path = tmp_path_factory.mktemp("editor")
+    published = folder / "scenarios"
+    published.mkdir()
+    if request.param == "sqlite":
+        url = f"sqlite:///{folder / 'tk20.sqlite3'}"
+    else:
+        url = fresh_pg_database(require_pg())
+    try:
+        with running(url, folder / "server.log", ("--scenarios", str(published))) as srv:
+            yield srv, published
+    finally:
+        if request.param == "postgres":
+            drop_pg_database(url)
+
+
+def _tokens(text: str) -> set[str]:
+    return set(re.findall(r"[\w-]+", text))
+
+
+def _red_secrets() -> set[str]:
+    s = load_scenario("demo")
+    return (
+        {u.id for g in s.red.battle_groups for u in g.units}
+        | {m.id for m in s.secrets.minefields}
+        | {"Miinoite", "Minefield", "PELINJOHTAJAN", "MASTER"}
+    )
+
+
+def test_print_of_a_blue_seat_holds_no_red_secret(editor_server: tuple[Server, Path]) -> None:
+    server, _ = editor_server
+    clients = seats(server, create(server, "demo"))
+    secrets = _red_secrets()
+    for name in ("co", "pl1"):
+        r = clients[name].get("/print", format="pdf", paper="A4")
+        assert r.status_code == 200 and r.headers["content-type"] == "application/pdf"
+        reader = PdfReader(io.BytesIO(r.content))
+        assert len(reader.pages) == int(r.headers["x-pages"]) == 2
+        text = _tokens("\n".join(p.extract_text() for p in reader.pages))
+        assert "VP" in text and not (secrets & text), secrets & text
+        for page in (1, 2):
+            svg = clients[name].get("/print", format="svg", page=page, lang="en")
+            assert svg.status_code == 200
+            root = ET.fromstring(svg.content)
+            words = _tokens(
+                " ".join(
+                    "".join(t.itertext()) for t in root.iter("{http://www.w3.org/2000/svg}text")
+                )
+            )
+            assert "Blue" in words and not (secrets & words)
+    gm = clients["gm"].get("/print", format="pdf")
+    gm_text = _tokens("\n".join(p.extract_text() for p in PdfReader(io.BytesIO(gm.content)).pages))
+    assert {"R11", "tiemiinoite"} <= gm_text
+
+
+def test_print_refuses_bad_input_and_strangers(editor_server: tuple[Server, Path]) -> None:
+    server, _ = editor_server
+    created = create(server, "demo")
+    co = seats(server, created)["co"]
+    assert co.get("/print", format="svg", page=3).status_code == 422
+    assert co.get("/print", paper="A9").status_code == 422
+    assert co.get("/print", format="exe").status_code == 422
+    r = httpx.get(f"{server.base}/api/games/{created['id']}/print", timeout=30)
+    assert r.status_code == 401
+
+
+def _api(server: Server, path: str, body: Any = None) -> httpx.Response:
+    if body is None:
+        return httpx.get(server.base + "/api/editor" + path, timeout=60)
+    return httpx.post(server.base + "/api/editor" + path, json=body, timeout=60)
+
+
+def test_editor_round_trip_validate_and_publish(editor_server: tuple[Server, Path]) -> None:
+    server, folder = editor_server
+    catalog = _api(server, "/catalog").json()
+    assert {t["id"] for t in catalog["terrain"]} >= {"forest", "water", "road"}
+    assert any(c["side"] == "red" for c in catalog["cards"]) and catalog["publish"] is True
+    model = _api(server, "/scenarios/demo").json()
+    saved = _api(server, "/toml", model).json()
+    original = (Path(load_scenario("demo").source or "")).read_text(encoding="utf-8")
+    assert tomllib.loads(saved["toml"]) == tomllib.loads(original) and saved["problems"] == []
+    assert _api(server, "/validate", model).json() == {"ok": True, "problems": []}
+
+    # An impossible placement: a Red unit in the cell of a Blue unit.
+    bad = {**model, "scenario": {**model["scenario"]}}
+    red = bad["scenario"]["red"]["battle_groups"][0]["units"][0]
+    red["cell"] = bad["scenario"]["blue"]["seats"][1]["units"][1]["cell"]
+    out = _api(server, "/validate", bad).json()
+    assert out["ok"] is False
+    assert any("both sides" in p["problem"] and p["file"] == "demo.toml" for p in out["problems"])
+    refused = _api(
+        server,
+        "/publish",
+        {**bad, "id": "kokeilu", "scenario": {**bad["scenario"], "id": "kokeilu"}},
+    )
+    assert refused.status_code == 422 and refused.json()["error"]["problems"]
+    assert not list(folder.iterdir())
+
+    # Publish an edited copy under a new id; a game starts from it.
+    new = _api(server, "/scenarios/demo").json()
+    new["scenario"]["id"] = "myllykyla2"
+    new["map"]["rows"][0] = "F" * len(new["map"]["rows"][0])
+    r = _api(server, "/publish", new)
+    assert r.status_code == 201, r.text
+    assert (folder / "myllykyla2.toml").is_file()
+    assert _api(server, "/publish", new).status_code == 409
+    assert (
+        _api(server, "/publish", {**new, "scenario": {**new["scenario"], "id": "demo"}}).status_code
+        == 409
+    )
+    game = create(server, "myllykyla2")
+    view = seats(server, game)["gm"].get("/map").json()
+    assert view["rows"][0] == "F" * view["width"]
+    again = _api(server, "/scenarios/myllykyla2").json()
+    assert again["map"]["rows"][0] == new["map"]["rows"][0]
+
+
+def test_editor_bad_input(editor_server: tuple[Server, Path]) -> None:
+    server, _ = editor_server
+    assert _api(server, "/scenarios/nosuch").status_code == 404
+    assert httpx.get(server.base + "/api/editor/empty?width=0", timeout=10).status_code == 422
+    empty = _api(server, "/empty?width=8&height=5")
+    assert empty.status_code == 200 and len(empty.json()["map"]["rows"]) == 5
+    assert _api(server, "/validate", {"id": "x"}).status_code == 422
+    broken = empty.json()
+    broken["map"]["rows"][2] = "?" * 8
+    problems = _api(server, "/validate", broken).json()["problems"]
+    assert any("unknown character" in p["problem"] for p in problems)
