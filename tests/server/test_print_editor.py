@@ -164,3 +164,23 @@ def test_editor_bad_input(editor_server: tuple[Server, Path]) -> None:
     broken["map"]["rows"][2] = "?" * 8
     problems = _api(server, "/validate", broken).json()["problems"]
     assert any("unknown character" in p["problem"] for p in problems)
+
+
+def test_editor_playtest_gives_balance_figures(editor_server: tuple[Server, Path]) -> None:
+    server, _ = editor_server
+    model = _api(server, "/empty?width=10&height=6").json()
+    refused = _api(server, "/playtest", {"model": model, "games": 1})
+    assert refused.status_code == 422 and refused.json()["error"]["problems"]
+    seat = model["scenario"]["blue"]["seats"][0]
+    seat["units"] = [{"id": "KP", "card": "komppanianpaallikko", "cell": [1, 2]}]
+    seat["leader"] = "KP"
+    group = model["scenario"]["red"]["battle_groups"][0]
+    group["units"] = [{"id": "R1", "card": "komentoyksikko", "cell": [8, 3]}]
+    model["scenario"]["rounds"] = 2
+    r = _api(server, "/playtest", {"model": model, "games": 2, "seed": 5})
+    assert r.status_code == 200, r.text
+    out = r.json()
+    assert out["games"] == 2 and sum(out["wins"].values()) == 2
+    assert out["seeds"] == [5, 6] and 0.0 <= out["blue_win_rate"] <= 1.0
+    assert len(out["blue_win_interval"]) == 2 and out["rounds"]["mean"] <= 2
+    assert _api(server, "/playtest", {"model": model, "games": 99}).status_code == 422

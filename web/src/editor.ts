@@ -27,6 +27,7 @@ interface Catalog {
   options: OptionInfo[];
   scenarios: { id: string; bundled: boolean }[];
   playtest: boolean;
+  playtest_max_games: number;
   publish: boolean;
 }
 interface Problem { file: string; key: string; line: number | null; problem: string }
@@ -70,6 +71,14 @@ const WORDS = {
   import: ["Tuo kartta kuvasta", "Import a map from a picture"],
   width: ["Leveys", "Width"],
   height: ["Korkeus", "Height"],
+  playtest: ["Koepeli", "Play test"],
+  games: ["pelejä", "games"],
+  running: ["Pelataan…", "Playing…"],
+  blue_wins: ["Sininen voittaa", "Blue wins"],
+  red_wins: ["Punainen voittaa", "Red wins"],
+  draws: ["Tasapeli", "Draw"],
+  mean_vp: ["VP keskimäärin", "Mean VP"],
+  mean_rounds: ["Kierroksia keskimäärin", "Mean rounds"],
   playtest_off: [
     "Koepeli (tasapainoluvut) ei ole vielä käytössä tällä palvelimella.",
     "Play test (balance figures) is not available on this server yet.",
@@ -331,7 +340,7 @@ export class Editor {
       `${p.file}: ${p.key}${p.line ? ` (${lang() === "en" ? "line" : "rivi"} ${p.line})` : ""}: ${p.problem}`))));
     const save = h("button", { id: "save", type: "button", onclick: () => void this.save() }, w("save"));
     const pub = this.catalog.publish ? h("button", { id: "publish", type: "button", onclick: () => void this.publish() }, w("publish")) : null;
-    const play = this.catalog.playtest ? null : h("p", { class: "muted", id: "playtest-note" }, w("playtest_off"));
+    const play = this.catalog.playtest ? this.playtestBox() : h("p", { class: "muted", id: "playtest-note" }, w("playtest_off"));
     side.append(probs, h("div", { class: "actions" }, save, pub, h("span", { id: "editor-status", role: "status" }, this.status)));
     if (play) side.append(play);
   }
@@ -367,7 +376,7 @@ export class Editor {
     const scene: Scene = {
       units: [], contacts: [], side: null, selected: null, hover: null, los: null,
       objectives: objectives(model).map((o) => ({ id: o.id, name: o.name, cells: o.cells, vp: o.vp, holder: null })) as unknown as Scene["objectives"],
-      mines: minefields(model).flatMap(minefieldCells),
+      mines: minefields(model).flatMap((m) => minefieldCells(m).map((cell) => ({ cell, type: m.type }))),
     };
     const layers: Layers = { reach: new Set(), grid: true, objectives: true, contacts: false };
     this.renderer.draw(ctx, this.vp, cw, ch, scene, layers);
@@ -493,6 +502,40 @@ export class Editor {
     document.body.dataset.valid = String(this.problems.length === 0);
     this.renderSide();
     this.draw();
+  }
+
+  private playtestBox(): HTMLElement {
+    const games = h("input", { id: "playtest-games", type: "number", min: 1, max: this.catalog.playtest_max_games, value: 3, "aria-label": w("games") });
+    const out = h("div", { id: "playtest-result", "aria-live": "polite" });
+    const run = h("button", { id: "playtest", type: "button", onclick: () => void this.playtest(Number(games.value), out, run) }, w("playtest"));
+    return h("fieldset", {}, h("legend", {}, w("playtest")), h("label", {}, `${w("games")} `, games), run, out);
+  }
+
+  private async playtest(games: number, out: HTMLElement, button: HTMLButtonElement): Promise<void> {
+    if (!this.model) return;
+    clear(out);
+    out.append(w("running"));
+    button.disabled = true;
+    try {
+      const r = await call<Record<string, unknown>>("/api/editor/playtest", { model: this.model, games });
+      const pct = (v: unknown) => `${Math.round(Number(v) * 100)} %`;
+      const iv = (v: unknown) => (Array.isArray(v) ? ` (95 %: ${pct(v[0])}–${pct(v[1])})` : "");
+      const vp = r.vp as Record<string, { mean: number }>;
+      const rounds = r.rounds as { mean: number };
+      clear(out);
+      out.append(h("ul", {},
+        h("li", { id: "pt-blue" }, `${w("blue_wins")}: ${pct(r.blue_win_rate)}${iv(r.blue_win_interval)}`),
+        h("li", { id: "pt-red" }, `${w("red_wins")}: ${pct(r.red_win_rate)}${iv(r.red_win_interval)}`),
+        h("li", {}, `${w("draws")}: ${pct(r.draw_rate)}`),
+        h("li", {}, `${w("mean_vp")}: ${w("blue")} ${vp.blue?.mean ?? 0}, ${w("red")} ${vp.red?.mean ?? 0}`),
+        h("li", {}, `${w("mean_rounds")}: ${rounds.mean} · ${String(r.games)} ${w("games")}`),
+      ));
+      out.dataset.games = String(r.games);
+    } catch (e) {
+      clear(out);
+      out.append(h("p", { class: "error" }, (e as Error).message));
+    }
+    button.disabled = false;
   }
 
   private async save(): Promise<void> {

@@ -44,7 +44,8 @@ export class Lobby {
       h("option", { value: "fi", selected: lang() === "fi" }, "suomi"),
       h("option", { value: "en", selected: lang() === "en" }, "English"),
     );
-    const main = h("main", { class: "lobby" }, h("header", { class: "bar" }, h("h1", {}, `${t("title")} — ${t("lobby")}`), langSel));
+    const main = h("main", { class: "lobby" }, h("header", { class: "bar" }, h("h1", {}, `${t("title")} — ${t("lobby")}`),
+      h("a", { href: "/?editor#editor", id: "editor-link" }, lang() === "en" ? "Scenario editor" : "Skenaarioeditori"), langSel));
     if (error) main.append(h("p", { class: "error", role: "alert" }, error));
     main.append(h("h2", {}, t("scenarios")));
     for (const s of this.scenarios) main.append(this.scenarioCard(s));

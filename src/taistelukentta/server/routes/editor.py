@@ -43,6 +43,8 @@ _ERR: dict[int | str, dict[str, Any]] = {
     409: {"model": ErrorOut, "description": "Not possible on this server now."},
     422: {"model": ErrorOut, "description": "Bad input."},
 }
+PLAYTEST_MAX_GAMES = 10
+"""Most computer games one play test runs (each takes seconds; the request waits)."""
 _MEDIA = {"pdf": "application/pdf", "svg": "image/svg+xml", "png": "image/png"}
 
 
@@ -141,6 +143,12 @@ class PublishOut(BaseModel):
     path: str
 
 
+class PlaytestIn(BaseModel):
+    model: EditorModel
+    games: int = Field(default=3, ge=1, le=PLAYTEST_MAX_GAMES)
+    seed: int = Field(default=1, ge=0, le=2**31 - 1)
+
+
 class CatalogTerrain(BaseModel):
     id: str
     fi: str
@@ -178,7 +186,8 @@ class CatalogOut(BaseModel):
     options: list[CatalogOption]
     scenarios: list[CatalogScenario]
     playtest: bool
-    """Whether the server can play test a scenario (the balance runner has not landed)."""
+    """Whether the server can play test a scenario (``tk20 balance``'s runner)."""
+    playtest_max_games: int
     publish: bool
     """Whether the server has a scenario folder to publish into."""
 
@@ -220,7 +229,8 @@ def catalog(store: Store) -> CatalogOut:
             CatalogScenario(id=sid, bundled=sid in bundled)
             for sid in scenario_ids(store.settings.scenario_dirs)
         ],
-        playtest=False,
+        playtest=True,
+        playtest_max_games=PLAYTEST_MAX_GAMES,
         publish=bool(store.settings.scenario_dirs),
     )
 
@@ -310,3 +320,36 @@ def editor_publish(model: EditorModel, store: Store) -> PublishOut:
     path = folders[0] / f"{sid}.toml"
     path.write_text(model_toml(data, inline_map=True), encoding="utf-8")
     return PublishOut(id=sid, path=path.name)
+
+
+@router.post("/editor/playtest", responses=_ERR)
+def editor_playtest(body: PlaytestIn) -> dict[str, Any]:
+    """Play ``games`` computer games of the scenario (baseline bots on both sides, seeds
+    ``seed``…) and answer ``tk20 balance``'s summary: win rates with 95 % intervals, VP,
+    rounds, survival per unit card, objective holders. The scenario must load first."""
+    import tempfile
+    from pathlib import Path
+
+    from taistelukentta.bots.balance import GameSpec, run_games, summarise
+
+    problems = _problems(body.model)
+    if problems:
+        raise StoreError(
+            422,
+            "invalid_scenario",
+            f"the scenario has {len(problems)} problem(s)",
+            f"skenaariossa on {len(problems)} virhettä",
+            extra={"problems": [p.model_dump() for p in problems]},
+        )
+    data = _model_dict(body.model)
+    with tempfile.TemporaryDirectory(prefix="tk20-playtest-") as folder:
+        path = Path(folder) / f"{body.model.id or 'playtest'}.toml"
+        path.write_text(model_toml(data, inline_map=True), encoding="utf-8")
+        spec = GameSpec(scenario=str(path))
+        try:
+            results = run_games(spec, list(range(body.seed, body.seed + body.games)))
+        except TkError as exc:
+            raise StoreError(422, "playtest_failed", exc.message("en"), exc.message("fi")) from None
+        summary = summarise(spec, results)
+    summary["scenario"] = body.model.id
+    return summary
