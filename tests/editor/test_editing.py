@@ -135,7 +135,7 @@ _scalars = (
     st.integers(-(2**63), 2**63 - 1)
     | st.booleans()
     | st.floats(allow_nan=False)
-    | st.text(st.characters(exclude_categories=("Cs",)), max_size=30)
+    | st.text(st.characters(codec="utf-8"), max_size=30)
 )
 _values = st.recursive(
     _scalars,

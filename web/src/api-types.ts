@@ -33,6 +33,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/editor/playtest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["editor_playtest_api_editor_playtest_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/editor/publish": {
         parameters: {
             query?: never;
@@ -380,6 +396,7 @@ export interface components {
             };
             options: components["schemas"]["CatalogOption"][];
             playtest: boolean;
+            playtest_max_games: number;
             publish: boolean;
             scenarios: components["schemas"]["CatalogScenario"][];
             terrain: components["schemas"]["CatalogTerrain"][];
@@ -500,6 +517,13 @@ export interface components {
             orders: string[];
             version: number;
         };
+        PlaytestIn: {
+            /** @default 3 */
+            games: number;
+            model: components["schemas"]["EditorModel"];
+            /** @default 1 */
+            seed: number;
+        };
         Problem: {
             file: string;
             key: string;
@@ -614,6 +638,63 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["EditorModel"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    editor_playtest_api_editor_playtest_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PlaytestIn"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
                 };
             };
             401: {
