@@ -6,7 +6,9 @@ text) call :func:`tr` or :func:`term`.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from contextvars import ContextVar
+from fractions import Fraction
 
 LANGUAGES = ("fi", "en")
 
@@ -77,3 +79,99 @@ def term(code: str) -> str:
     if pair is None:
         return code
     return tr(*pair)
+
+
+# Codes the engine writes into events and odds, as player-facing words (the terminal's and
+# any other text output's catalogue): code -> (Finnish, English).
+ATTACK_TERMS: dict[str, tuple[str, str]] = {
+    "skill": ("taito", "skill"),
+    "weapon": ("ase", "weapon"),
+    "elevation": ("korkeusero", "elevation"),
+    "shaken": ("tärähtänyt", "shaken"),
+    "pinned": ("estotulen alla", "pinned"),
+    "suppressed": ("kohde lamautunut", "target suppressed"),
+    "confused": ("kohde sekaisin", "target confused"),
+    "flanked": ("sivustatuli", "flanked"),
+    "fully_open": ("täysin avoin maasto", "fully open ground"),
+    "fortified": ("linnoitettu kohde", "fortified target"),
+    "poor_visibility": ("huono näkyvyys", "poor visibility"),
+    "smoke": ("savu", "smoke"),
+    "protection": ("suoja", "protection"),
+    "cover": ("maastosuoja", "cover"),
+    "company": ("komppania", "company"),
+    "abilities": ("erikoiskyky", "ability"),
+    "confirmed_target": ("vahvistettu maali", "confirmed target"),
+    "wave_attack": ("aaltohyökkäys", "wave attack"),
+}
+"""Names of the terms of an attack roll (rules.terms: base terms and the rule modules')."""
+
+MOVE_STOPS: dict[str, tuple[str, str]] = {
+    "allowance": ("liike loppui", "movement used up"),
+    "impassable": ("ruutuun ei voi liikkua", "impassable cell"),
+    "blocked": ("vihollinen tiellä", "blocked by an enemy"),
+    "stop_cell": ("vihollisen vaikutusalue", "enemy zone of control"),
+    "squeeze": ("vino askel kahden esteen välistä", "diagonal squeeze between obstacles"),
+    "opportunity_attack": ("tilannetuli", "opportunity fire"),
+    "destroyed": ("tuhoutui", "destroyed"),
+    "hook": ("miinoite tai muu sääntö ruudussa", "a minefield or another rule at the cell"),
+    "stacking": ("ruudussa ei tilaa", "no room in the cell"),
+}
+"""Why a move stopped (a ``move`` event's ``stopped_by``)."""
+
+ACTIONS: dict[str, tuple[str, str]] = {
+    "move": ("liike", "move"),
+    "attack": ("hyökkäys", "attack"),
+    "defend": ("puolustus", "defend"),
+    "disengage": ("irtautuminen", "disengage"),
+    "withdraw": ("vetäytyminen", "withdraw"),
+    "rally": ("kohotus", "rally"),
+    "recon": ("tiedustelu", "recon"),
+    "fire": ("tuli", "fire"),
+    "clear": ("raivaus", "clear"),
+    "rush": ("rynnistys", "rush"),
+    "search": ("miinojen etsintä", "search"),
+    "breach": ("raivaus", "breach"),
+    "lay": ("miinoitus", "lay"),
+    "hide": ("piiloutuminen", "hide"),
+    "use": ("kyky", "ability"),
+}
+"""A unit's order this turn (a view's ``action``), as a noun."""
+
+REASONS: dict[str, tuple[str, str]] = {
+    "motti": ("Mottitaktiikka", "Motti tactic"),
+    "support_destroyed": ("tukiyksikkö tuhoutui", "the support unit was destroyed"),
+    "moved": ("liikkui", "moved"),
+    "attacked": ("hyökkäsi", "attacked"),
+    "enemy_near": ("vihollinen lähellä", "enemy near"),
+    "recon": ("tiedusteli", "reconnoitred"),
+    "fire_direction": ("johti tulta", "directed fire"),
+    "use": ("käytti kykyä", "used an ability"),
+    "hide": ("piiloutui", "hid"),
+    "scenario": ("skenaario", "scenario"),
+    "WEAPON_JAM": ("ase jumiutui", "weapon jammed"),
+    "POSITION_REVEALED": ("asema paljastui", "position revealed"),
+    "COMMS_BREAK": ("yhteyskatko", "comms break"),
+    "CONFUSION": ("sekaannus", "confusion"),
+}
+"""Reasons and setbacks the events name by code."""
+
+
+def catalogue(table: Mapping[str, tuple[str, str]], code: object) -> str:
+    """``code`` from one of the tables above in the current language; an unknown code
+    comes back as it is (a glossary term where it is one)."""
+    pair = table.get(str(code))
+    if pair is None:
+        return term(str(code))
+    return tr(*pair)
+
+
+def num(x: float | Fraction | int, digits: int | None = None) -> str:
+    """A number in the current language's decimal style: 0,5 in Finnish, 0.5 in English.
+    ``digits`` fixes the decimals; None gives the shortest form (``1``, ``0,5``)."""
+    text = f"{float(x):.{digits}f}" if digits is not None else f"{float(x):g}"
+    return text.replace(".", ",") if _language.get() == "fi" else text
+
+
+def pct(p: float | Fraction, digits: int = 1) -> str:
+    """A probability as a percentage, ``12,5 %`` / ``12.5 %``."""
+    return f"{num(float(p) * 100, digits)} %"

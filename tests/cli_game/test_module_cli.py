@@ -118,7 +118,7 @@ def test_r_org_1_play_shows_organic_odds_and_asks(tmp_path: Path) -> None:
     for seat, text in SCRIPT[: STRIKE_ORDERED - 1]:
         session.give(seat, text)
     out = _flat(_run(["play", str(path)], "organic KRH 16,10 by KP\ne\nquit\n"))
-    assert "ei hajontaa" in out and "R13 (vihollinen, 16,10): osuma 100.0 %" in out
+    assert "ei hajontaa" in out and "R13 (vihollinen, 16,10): osuma 100,0 %" in out
     assert "Peruttu." in out
     assert not any(o.order.startswith("organic") for o in load_game(path).orders)
     out = _flat(_run(["play", str(path)], "organic KRH 16,10 by KP\nk\nquit\n"))
@@ -144,7 +144,7 @@ def test_r_off_3_play_shows_strike_odds_and_asks(strike_game: Path, tmp_path: Pa
     path.write_bytes(strike_game.read_bytes())
     out = _flat(_run(["play", str(path)], "strike k9 19,11 by 1JJ\ne\nquit\n"))
     assert "Tulipyyntö: K9 → 19,11 (kontakti Havaittu, hajonta corner)" in out
-    assert "maaliruutu iskualueella 100.0 %" in out
+    assert "maaliruutu iskualueella 100,0 %" in out
     assert "Peruttu." in out
     n = len(load_game(path).orders)
     out = _flat(_run(["--lang", "en", "play", str(path)], "strike k9 19,11 by 1JJ\ny\nquit\n"))
@@ -171,4 +171,4 @@ def test_r_unit_3_play_shows_odds_with_the_weapon(tmp_path: Path) -> None:
     script = "move 1R1 12,7\ndone\ndone\ndone\nfire 1R1 R13 with jalkavakiaseistus\ne\nquit\n"
     out = _flat(_run(["play", "demo", "--seed", "5", "--out", str(path)], script))
     assert "Todennäköisyydet: 1R1 → R13 [jalkavakiaseistus]" in out
-    assert "skill +" in out and "Peruttu." in out
+    assert "taito +" in out and "Peruttu." in out

@@ -8,6 +8,7 @@ master) sees everything.
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
@@ -46,7 +47,8 @@ from taistelukentta.dice.roller import (
     seed_text,
 )
 from taistelukentta.errors import TkError
-from taistelukentta.i18n import get_language, term, tr
+from taistelukentta.grid.geometry import Cell
+from taistelukentta.i18n import ACTIONS, ATTACK_TERMS, catalogue, get_language, num, pct, term, tr
 from taistelukentta.rules import (
     GM_SEAT,
     Event,
@@ -59,6 +61,7 @@ from taistelukentta.rules import (
 )
 from taistelukentta.rules.orders import FINNISH_KEYWORDS, parse_order
 from taistelukentta.rules.state import Side
+from taistelukentta.rules.terms import Term
 from taistelukentta.storage.gamefile import load_game
 from taistelukentta.storage.session import (
     GameSession,
@@ -84,7 +87,15 @@ from taistelukentta.views.models import (
     PendingStrikeView,
 )
 from taistelukentta.views.score import score_of
-from taistelukentta.views.text import area_text, cell_text, describe, status_text
+from taistelukentta.views.text import (
+    area_text,
+    card_text,
+    cell_text,
+    describe,
+    order_text,
+    set_card_names,
+    status_text,
+)
 
 JsonFlag = Annotated[
     bool, typer.Option("--json", help="Tulosta vain JSON / print one JSON object only.")
@@ -143,9 +154,16 @@ def _seed(given: str | None) -> Seed:
 
 def _open(path: Path) -> GameSession:
     try:
-        return open_game(path)
+        session = open_game(path)
     except TkError as exc:
         fail_error(exc)
+    _use_names(session.scenario)
+    return session
+
+
+def _use_names(scenario: Scenario) -> None:
+    """The texts name unit cards by their names in this game (not by their ids)."""
+    set_card_names({cid: (c.name.fi, c.name.en) for cid, c in scenario.cards.items()})
 
 
 @contextmanager
@@ -156,6 +174,7 @@ def _locked(path: Path) -> Iterator[GameSession]:
             session = stack.enter_context(locked_game(path))
         except TkError as exc:
             fail_error(exc)
+        _use_names(session.scenario)
         yield session
 
 
@@ -195,7 +214,8 @@ def _refusal(
         close = alternatives(state, seat, order)
         if close:
             lines.append(
-                tr("Laillisia samankaltaisia: ", "Legal ones like it: ") + "; ".join(close)
+                tr("Laillisia samankaltaisia: ", "Legal ones like it: ")
+                + "; ".join(order_text(c) for c in close)
             )
     return "\n".join(lines)
 
@@ -495,7 +515,7 @@ def _units_table(view: AnyView) -> None:
     for u in view.units:
         own = u if isinstance(u, OwnUnitView) else None
         uid = u.id + (" *" if own is not None and own.commanded else "")
-        action = (own.action if own is not None else None) or ""
+        action = catalogue(ACTIONS, own.action) if own is not None and own.action else ""
         table.add_row(
             uid,
             term(u.side),
@@ -529,7 +549,8 @@ def _contacts_table(view: AnyView) -> None:
         table.add_column(col)
     for side, c in rows:
         where = f"{c.cell[0]},{c.cell[1]}" if c.cell else area_text(list(c.area)) if c.area else "?"
-        table.add_row(term(side), c.label, term(c.level), c.unit or "?", c.card or "?", where)
+        card = card_text(c.card) if c.card else "?"
+        table.add_row(term(side), c.label, term(c.level), c.unit or "?", card, where)
     console.print(table)
 
 
@@ -903,7 +924,8 @@ def _reader() -> Callable[[str, list[str]], str | None]:
 
 _COMMANDS = (
     *("help", "apua", "map", "kartta", "orders", "käskyt", "tulos", "score"),
-    *("loki", "log", "yksiköt", "units", "quit", "lopeta"),
+    *("loki", "log", "yksiköt", "units", "los", "näkyvyys", "reach", "liikealue"),
+    *("quit", "lopeta"),
 )
 _KEYWORDS = sorted({k.value for k in OrderKind} | set(FINNISH_KEYWORDS))
 """Every order keyword (English and Finnish), offered by completion besides the legal
@@ -990,21 +1012,23 @@ def _help_text(full: bool = True) -> str:
 
 
 def _orders_summary(orders: Sequence[Order]) -> list[str]:
-    """The legal orders, compact: per unit and kind, the count and an example."""
+    """The legal orders, compact: per unit and kind, the count and an example (in the
+    language's notation: Finnish keywords under ``fi``)."""
     groups: dict[tuple[str, str], list[Order]] = {}
     for o in orders:
         groups.setdefault((o.unit or "", o.kind.value), []).append(o)
     lines = []
     for (unit, kind), items in groups.items():
         if kind == "done":
-            lines.append("done")
+            lines.append(order_text("done"))
         elif len(items) <= 4:
-            lines.append(" · ".join(str(o) for o in items))
+            lines.append(" · ".join(order_text(o) for o in items))
         else:
+            word = order_text(kind)
             lines.append(
                 tr(
-                    f"{kind} {unit} … ({len(items)} vaihtoehtoa, esim. {items[0]})",
-                    f"{kind} {unit} … ({len(items)} choices, e.g. {items[0]})",
+                    f"{word} {unit} … ({len(items)} vaihtoehtoa, esim. {order_text(items[0])})",
+                    f"{word} {unit} … ({len(items)} choices, e.g. {items[0]})",
                 )
             )
     return lines
@@ -1014,11 +1038,10 @@ def _odds_lines(state: GameState, side: Side, order: Order) -> list[str]:
     assert order.unit is not None and order.target is not None
     est = attack_estimate(state, side, order.unit, order.target, order.cell, order.weapon)
     o = est.odds
-    pct = {k: f"{float(v) * 100:.1f} %" for k, v in o.outcomes().items()}
+    p = {k: pct(v) for k, v in o.outcomes().items()}
     adv = {"advantage": tr("etu", "advantage"), "disadvantage": tr("haitta", "disadvantage")}
     extra = f", {adv[est.advantage.value]}" if est.advantage.value in adv else ""
     weapon = f" [{est.weapon}]" if order.weapon else ""
-    mods = ", ".join(f"{k} {v:+d}" for k, v in est.modifiers)
     return [
         tr(
             f"Todennäköisyydet: {order.unit} → {order.target}{weapon} (bonus {est.bonus:+d}, "
@@ -1026,18 +1049,42 @@ def _odds_lines(state: GameState, side: Side, order: Order) -> list[str]:
             f"Odds: {order.unit} → {order.target}{weapon} (bonus {est.bonus:+d}, "
             f"defence {est.defence}{extra}, damage {est.damage}):",
         ),
-        f"  ({mods})",
-        f"  {term('HEAVY_HIT')} {pct['heavy_hit']} · {term('HIT')} {pct['hit']} · "
-        f"{term('PINNING')} {pct['pinning']} · {term('MISS')} {pct['miss']} · "
+        *terms_lines(est.terms),
+        f"  {term('HEAVY_HIT')} {p['heavy_hit']} · {term('HIT')} {p['hit']} · "
+        f"{term('PINNING')} {p['pinning']} · {term('MISS')} {p['miss']} · "
         + tr(
-            f"odotettu vahinko {float(o.expected_damage):.2f}",
-            f"expected damage {float(o.expected_damage):.2f}",
+            f"odotettu vahinko {num(o.expected_damage, 2)}",
+            f"expected damage {num(o.expected_damage, 2)}",
         ),
     ]
 
 
+def terms_lines(terms: Sequence[Term]) -> list[str]:
+    """An attack's terms in words (i18n.ATTACK_TERMS) with their rules: the bonus's parts,
+    what gives advantage or disadvantage, and the defence's parts."""
+
+    def name(t: Term) -> str:
+        return catalogue(ATTACK_TERMS, t.name)
+
+    bonus = ", ".join(f"{name(t)} {t.amount:+d}" for t in terms if t.kind == "bonus")
+    rules = ", ".join(sorted({t.rule for t in terms}))
+    lines = [f"  {bonus} [{rules}]" if bonus else f"  [{rules}]"]
+    parts = []
+    labels = (("advantage", tr("etu", "advantage")), ("disadvantage", tr("haitta", "disadvantage")))
+    for kind, label in labels:
+        found = [name(t) for t in terms if t.kind == kind]
+        if found:
+            parts.append(f"{label}: {', '.join(found)}")
+    defence = " + ".join(f"{name(t)} {t.amount}" for t in terms if t.kind == "defence")
+    if defence:
+        parts.append(tr(f"puolustus = {defence}", f"defence = {defence}"))
+    if parts:
+        lines.append("  " + "; ".join(parts))
+    return lines
+
+
 def _pct(p: Fraction) -> str:
-    return f"{float(p) * 100:.1f} %"
+    return pct(p)
 
 
 def strike_odds_lines(state: GameState, side: Side, order: Order) -> list[str]:
@@ -1236,6 +1283,7 @@ def play_cmd(
             tr(f"--as: valitse blue tai red, ei {who!r}", f"--as: choose blue or red, not {who!r}")
         )
     session = _resolve_play_target(target, who, seed, out)
+    _use_names(session.scenario)
     human: Side = "red" if session.record.human == "red" else "blue"
     _Play(session, human).run()
 
@@ -1263,6 +1311,38 @@ _PLAY_COMMANDS = {
     "tilanne": "units",
 }
 """Play commands (Finnish and English) other than orders and quit; each alone on its line."""
+
+
+_TOOL_COMMANDS = {
+    "los": "los",
+    "näkyvyys": "los",
+    "nakyvyys": "los",
+    "reach": "reach",
+    "liikealue": "reach",
+}
+"""Terrain tools in play (``los``, ``reach``) and their Finnish names."""
+_CELL_ARG = re.compile(r"(\d+)\s*,\s*(\d+)")
+
+
+def _tool_args(text: str) -> list[str | Cell]:
+    """The arguments of ``los``/``reach``: cells ``X,Y`` (``12, 7`` too; ASCII digits) and
+    unit ids, in order."""
+    out: list[str | Cell] = []
+    pos = 0
+    text = text.strip()
+    while pos < len(text):
+        m = _CELL_ARG.match(text, pos)
+        if m is not None and text[m.start() : m.end()].isascii():
+            out.append((int(m.group(1)), int(m.group(2))))
+            pos = m.end()
+        else:
+            end = text.find(" ", pos)
+            end = len(text) if end < 0 else end
+            out.append(text[pos:end])
+            pos = end
+        while pos < len(text) and text[pos] == " ":
+            pos += 1
+    return out
 
 
 class _Play:
@@ -1345,7 +1425,9 @@ class _Play:
 
     def words(self) -> list[str]:
         orders = _human_orders(self.session.state, self.seats())
-        return [str(o) for o in orders] + list(_COMMANDS) + _KEYWORDS
+        texts = [str(o) for o in orders]
+        finnish = [order_text(t) for t in texts] if get_language() == "fi" else []
+        return texts + finnish + list(_COMMANDS) + _KEYWORDS
 
     def command(self, name: str) -> bool:
         """Run a play command; True when the screen is to be drawn again."""
@@ -1373,12 +1455,70 @@ class _Play:
                 _say(text)
         return False
 
+    def tool(self, name: str, rest: list[str]) -> None:
+        """``los UNIT X,Y|ENEMY`` / ``los X,Y X,Y`` and ``reach UNIT``: the terrain tools
+        with the side's knowledge (views.sight)."""
+        from taistelukentta.cli.grid_cmds import reach_lines, sight_lines
+        from taistelukentta.views.sight import side_reach, side_sight, viewer_unit
+
+        state, human = self.session.state, self.human
+        args = _tool_args(rest[0] if rest else "")
+        try:
+            if name == "reach":
+                if len(args) != 1 or isinstance(args[0], tuple):
+                    _say(tr("Käyttö: reach YKSIKKÖ", "Usage: reach UNIT"), style="red")
+                    return
+                answer = side_reach(state, human, args[0])
+                width, height = screen_size()
+                ruler = len(str(state.scenario.map.height - 1)) + 1
+                for text in reach_lines(
+                    state.scenario.map,
+                    answer.start,
+                    set(answer.cells),
+                    answer.movement,
+                    unit=answer.unit,
+                    window=(width - 1 - ruler, max(4, height - 6)),
+                ):
+                    console.print(text, highlight=False, soft_wrap=True)
+                return
+            if len(args) != 2:
+                _say(
+                    tr(
+                        "Käyttö: los YKSIKKÖ X,Y | los YKSIKKÖ VIHOLLINEN | los X,Y X,Y",
+                        "Usage: los UNIT X,Y | los UNIT ENEMY | los X,Y X,Y",
+                    ),
+                    style="red",
+                )
+                return
+            a_arg, b_arg = args
+            unit = None if isinstance(a_arg, tuple) else a_arg
+            a = (
+                a_arg
+                if isinstance(a_arg, tuple)
+                else viewer_unit(state, human, a_arg, own=True).cell
+            )
+            b = (
+                b_arg
+                if isinstance(b_arg, tuple)
+                else viewer_unit(state, human, b_arg, own=False).cell
+            )
+            sight = side_sight(state, a, b)
+            if unit is not None:
+                unit = viewer_unit(state, human, unit, own=True).id
+            for line in sight_lines(state.scenario.map, a, b, sight, unit=unit):
+                _say(line)
+        except TkError as exc:
+            _say(exc.message(get_language()), style="red")
+
     def handle(self, line: str) -> bool:
         """Act on one input line; True when the screen is to be drawn again."""
         session, human, state = self.session, self.human, self.session.state
         words = line.lower().split()
         if len(words) == 1 and words[0] in _PLAY_COMMANDS:
             return self.command(_PLAY_COMMANDS[words[0]])
+        if words and words[0] in _TOOL_COMMANDS:
+            self.tool(_TOOL_COMMANDS[words[0]], line.split(None, 1)[1:])
+            return False
         seats = self.seats()
         orders = _human_orders(state, seats)
         names = known_names(state, human)
@@ -1403,5 +1543,5 @@ class _Play:
             self.messages = _refusal(exc, state, seat, order, names, line).split("\n")
             return True
         seen = _screen_events(redact(events, human, session.scenario))
-        self.messages = [f"> {order}", *_event_lines(seen)]
+        self.messages = [f"> {order_text(order)}", *_event_lines(seen)]
         return True

@@ -29,6 +29,7 @@ from taistelukentta.cli.game_cmds import (
 )
 from taistelukentta.content.scenario import Scenario, bundled_ids, load_scenario
 from taistelukentta.errors import ArgumentError
+from taistelukentta.i18n import pct as percent
 from taistelukentta.i18n import term, tr
 from taistelukentta.views.models import AnyView, GMView, SeatView, SideView
 
@@ -138,7 +139,7 @@ def _odds_lines(odds: dict[str, Any]) -> list[str]:
     o = odds["odds"]
     terms = ", ".join(f"{t['name']} {t['value']:+d} ({t['rule']})" for t in odds["terms"])
     if "outcomes" in o:
-        pct = " · ".join(f"{term(k.upper())} {v * 100:.1f} %" for k, v in o["outcomes"].items())
+        pct = " · ".join(f"{term(k.upper())} {percent(v)}" for k, v in o["outcomes"].items())
         return [
             tr(
                 f"Todennäköisyydet: {o['attacker']} → {o['target']} (bonus {o['bonus']:+d}, "
@@ -151,7 +152,7 @@ def _odds_lines(odds: dict[str, Any]) -> list[str]:
         ]
     lines = [tr(f"Tulipyyntö: {o['weapon']}", f"Fire request: {o['weapon']}")]
     for e in o.get("exposures", []):
-        lines.append(f"  {e['unit']}: {e['p_hit'] * 100:.1f} %")
+        lines.append(f"  {e['unit']}: {percent(e['p_hit'])}")
     return lines
 
 

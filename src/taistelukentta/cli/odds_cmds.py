@@ -17,7 +17,7 @@ from taistelukentta.content.options import RuleOptions, load_options
 from taistelukentta.dice.expr import DiceExpr
 from taistelukentta.dice.roller import Advantage
 from taistelukentta.errors import TkError
-from taistelukentta.i18n import get_language, term, tr
+from taistelukentta.i18n import num, pct, term, tr
 from taistelukentta.odds.exact import attack_odds, morale_odds, recon_odds
 from taistelukentta.odds.strike import strike_odds
 from taistelukentta.rules.strike_geometry import WEAPONS
@@ -62,13 +62,11 @@ def _check_range(value: int, option: str, bounds: tuple[int, int]) -> None:
 
 
 def _pct(p: Fraction) -> str:
-    text = f"{float(p) * 100:.1f} %"
-    return text.replace(".", ",") if get_language() == "fi" else text
+    return pct(p)
 
 
 def _number(x: Fraction) -> str:
-    text = f"{float(x):.2f}"
-    return text.replace(".", ",") if get_language() == "fi" else text
+    return num(x, 2)
 
 
 def _outcome_table(title: str, rows: list[tuple[str, Fraction]]) -> Table:

@@ -19,7 +19,7 @@ from taistelukentta.cli.common import console, fail, fail_error, print_json
 from taistelukentta.content.options import OptionSpec, option_specs
 from taistelukentta.content.units import UnitCard, load_unit_cards
 from taistelukentta.errors import TkError
-from taistelukentta.i18n import get_language, term, tr
+from taistelukentta.i18n import get_language, num, term, tr
 
 _KIND_TEXT = {
     "default": ("OLETUS", "DEFAULT"),
@@ -51,6 +51,8 @@ def _show(value: object) -> str:
         return tr("kyllä", "true") if value else tr("ei", "false")
     if isinstance(value, list | tuple):
         return "[" + ", ".join(_show(v) for v in value) + "]"
+    if isinstance(value, float):
+        return num(value)
     return str(value)
 
 

@@ -7,9 +7,66 @@ Works on the redacted events of :func:`taistelukentta.views.redact` (``{"seq", "
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from contextvars import ContextVar
 from typing import Any
 
-from taistelukentta.i18n import term, tr
+from taistelukentta.i18n import MOVE_STOPS, REASONS, catalogue, get_language, term, tr
+from taistelukentta.rules.orders import (
+    BY_WORDS,
+    DANGER_WORDS,
+    DISABLE_WORDS,
+    FINNISH_KEYWORDS,
+    FROM_WORDS,
+    LAY_AT_WORDS,
+    WITH_WORDS,
+)
+
+_card_names: ContextVar[Mapping[str, tuple[str, str]] | None] = ContextVar(
+    "tk20_card_names", default=None
+)
+
+
+def set_card_names(names: Mapping[str, tuple[str, str]]) -> None:
+    """The unit cards' names (card id -> (Finnish, English)) the texts use instead of the
+    ids (a scenario's ``cards``); set by the presentation layer for the game it shows."""
+    _card_names.set(dict(names))
+
+
+def card_text(card: Any) -> str:
+    """A unit card's name in the current language (its id when the name is not known)."""
+    pair = (_card_names.get() or {}).get(str(card))
+    return str(card) if pair is None else tr(*pair)
+
+
+_FI_ORDER_WORDS: dict[str, str] = {
+    **{kind.value: word for word, kind in reversed(FINNISH_KEYWORDS.items())},
+    "done": "valmis",
+    FROM_WORDS[0]: FROM_WORDS[-1],
+    WITH_WORDS[0]: WITH_WORDS[1],
+    BY_WORDS[0]: BY_WORDS[1],
+    DANGER_WORDS[0]: DANGER_WORDS[1],
+    LAY_AT_WORDS[0]: LAY_AT_WORDS[1],
+    DISABLE_WORDS[0]: DISABLE_WORDS[1],
+}
+"""Notation keywords -> the Finnish ones the parser also reads (the first spelling with
+ä/ö)."""
+
+
+def order_text(text: Any) -> str:
+    """An order in the notation of the current language: Finnish keywords under ``fi``
+    (``liiku 1R1 12,7``, ``hyökkää 2R1 R13 paikasta 11,11``), which ``parse_order`` reads
+    back to the same order; as it is under ``en``."""
+    words = str(text).split(" ")
+    if get_language() != "fi" or not words:
+        return str(text)
+    out = [_FI_ORDER_WORDS.get(words[0], words[0])]
+    out.extend(_FI_ORDER_WORDS.get(w, w) if w in _ARG_WORDS else w for w in words[1:])
+    return " ".join(out)
+
+
+_ARG_WORDS = frozenset(
+    (FROM_WORDS[0], WITH_WORDS[0], BY_WORDS[0], DANGER_WORDS[0], LAY_AT_WORDS[0], DISABLE_WORDS[0])
+)
 
 
 def unit_ref(ref: Any) -> str:
@@ -20,7 +77,7 @@ def unit_ref(ref: Any) -> str:
         label = str(ref.get("contact", "?"))
         parts = [label]
         if ref.get("card"):
-            parts.append(f"({ref['card']})")
+            parts.append(f"({card_text(ref['card'])})")
         area = ref.get("area")
         if area:
             parts.append(tr("alueella", "in area") + " " + area_text(area))
@@ -101,7 +158,7 @@ def describe(event: Mapping[str, Any]) -> str | None:
         cost = d.get("cost", 0)
         extra = f" ({cost} {term('command_points')})" if cost else ""
         return tr(
-            f"{d.get('seat')} käskee: {d.get('order')}{extra}",
+            f"{d.get('seat')} käskee: {order_text(d.get('order'))}{extra}",
             f"{d.get('seat')} orders: {d.get('order')}{extra}",
         )
     if kind == "seat_done":
@@ -110,7 +167,7 @@ def describe(event: Mapping[str, Any]) -> str | None:
         who = unit_ref(d.get("unit"))
         if "from" in d:
             stop = d.get("stopped_by")
-            why = f" ({tr('pysähtyi', 'stopped')}: {stop})" if stop else ""
+            why = f" ({tr('pysähtyi', 'stopped')}: {catalogue(MOVE_STOPS, stop)})" if stop else ""
             return tr(
                 f"{who} liikkui {cell_text(d.get('from'))} → {cell_text(d.get('to'))}{why}",
                 f"{who} moved {cell_text(d.get('from'))} → {cell_text(d.get('to'))}{why}",
@@ -203,8 +260,8 @@ def describe(event: Mapping[str, Any]) -> str | None:
         )
     if kind == "setback":
         return tr(
-            f"{unit_ref(d.get('unit'))}: takaisku {d.get('setback', '')}",
-            f"{unit_ref(d.get('unit'))}: setback {d.get('setback', '')}",
+            f"{unit_ref(d.get('unit'))}: takaisku: {catalogue(REASONS, d.get('setback', ''))}",
+            f"{unit_ref(d.get('unit'))}: setback: {catalogue(REASONS, d.get('setback', ''))}",
         )
     if kind == "turn_ended":
         return None
@@ -411,10 +468,7 @@ def _ev_attack_void(d: Mapping[str, Any]) -> str:
 
 
 def _ev_strike_cancelled(d: Mapping[str, Any]) -> str:
-    why = d.get("reason")
-    reason = {
-        "support_destroyed": tr("tukiyksikkö tuhoutui", "the support unit was destroyed"),
-    }.get(str(why), str(why or ""))
+    reason = catalogue(REASONS, d.get("reason") or "")
     return tr(
         f"Tulipyyntö peruttu ({reason})",
         f"Fire request cancelled ({reason})",
@@ -517,6 +571,12 @@ def _ev_mine_search(d: Mapping[str, Any]) -> str:
     )
 
 
+def _hidden_reason(d: Mapping[str, Any]) -> str:
+    code, _, ability = str(d.get("reason") or "").partition(":")
+    text = catalogue(REASONS, code)
+    return f"{text} {ability}" if ability else text
+
+
 def _ev_hidden(d: Mapping[str, Any]) -> str:
     if d.get("on"):
         return tr(
@@ -524,8 +584,8 @@ def _ev_hidden(d: Mapping[str, Any]) -> str:
             f"{unit_ref(d.get('unit'))} is now {term('HIDDEN')}",
         )
     return tr(
-        f"{unit_ref(d.get('unit'))} ei ole enää {term('HIDDEN')} ({d.get('reason')})",
-        f"{unit_ref(d.get('unit'))} is no longer {term('HIDDEN')} ({d.get('reason')})",
+        f"{unit_ref(d.get('unit'))} ei ole enää {term('HIDDEN')} ({_hidden_reason(d)})",
+        f"{unit_ref(d.get('unit'))} is no longer {term('HIDDEN')} ({_hidden_reason(d)})",
     )
 
 
