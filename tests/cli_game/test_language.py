@@ -174,3 +174,22 @@ def test_orders_echoed_in_finnish_notation_parse_back(text: str) -> None:
     assert parse_order(finnish) == parse_order(text)
     set_language("en")
     assert order_text(text) == text
+
+
+def test_ability_and_card_names_not_ids() -> None:
+    """Events name abilities and unit cards by their names in the current language."""
+    from taistelukentta.content.units import load_abilities
+    from taistelukentta.views.text import set_ability_names
+
+    set_ability_names({aid: (a.name.fi, a.name.en) for aid, a in load_abilities().items()})
+    set_card_names({"bmp2": ("BMP-2 rynnäkköpanssarivaunu", "BMP-2 infantry fighting vehicle")})
+    set_language("fi")
+    disabled = {"attacker": "S1", "target": "R11", "ability": "drone", "until_turn": 5}
+    text = describe({"kind": "ability_disabled", "data": disabled})
+    assert text is not None and "Lennokki" in text and "drone" not in text
+    seen = {"unit": {"contact": "c2", "card": "bmp2", "area": [3, 3, 3]}, "level": "KNOWN"}
+    text = describe({"kind": "contact", "data": seen})
+    assert text is not None and "BMP-2 rynnäkköpanssarivaunu" in text and "bmp2" not in text
+    set_language("en")
+    text = describe({"kind": "ability_disabled", "data": disabled})
+    assert text is not None and "Drone" in text

@@ -19,7 +19,9 @@ from taistelukentta.cli.mapdraw import (
     ENEMY_LETTERS,
     SIDE_STYLE,
     TERRAIN_DRAW,
+    Window,
     pick_window,
+    side_lists,
     view_marks,
 )
 from taistelukentta.cli.screen import play_screen
@@ -30,6 +32,7 @@ from taistelukentta.rules.recon import ContactLevel
 from taistelukentta.rules.victory import score
 from taistelukentta.storage.gamefile import load_game
 from taistelukentta.views import view_for
+from taistelukentta.views.models import SideView
 from taistelukentta.views.score import score_of
 from tests.engine.conftest import with_contact, with_unit
 
@@ -118,6 +121,10 @@ def test_marks_read_without_colour() -> None:
     assert own <= set("K123456789&")
     letters = [letter for letter, _, _ in marks.enemies]
     assert letters == ["A"] and marks.enemies[0][2][0].id == "R11"
+    listed = [line.plain for line in side_lists(view, marks, Window(0, 0, 30, 20), 60)]
+    assert isinstance(view, SideView)
+    label = next(c.label for c in view.contacts if c.unit == "R11")
+    assert any(line.startswith(f"A R11/{label} ") for line in listed), listed
     terrain_chars = {char for _, char, *_ in TERRAIN_DRAW}
     assert not set(ENEMY_LETTERS) & (terrain_chars | own | {"K", "O"})
     assert [m for m, _, _ in marks.contacts] == ["!"]
@@ -243,3 +250,38 @@ def test_no_color_option_marks_objectives(tmp_path: Path) -> None:
     row = next(line for line in r.stdout.splitlines() if line.startswith("10 "))
     assert row[3 + 14 : 3 + 17] == "OOO"  # the crossroads objective, x 14-16
     assert "O tavoite" in r.stdout
+
+
+def test_odds_before_a_confirmation_are_shown_whole() -> None:
+    """Messages are wrapped, not cut; with keep_messages the map gives them room."""
+    state = _played("demo", 3)[0]
+    view = view_for(state, "blue")
+    odds = [f"rivi {i} " + "sana " * 20 for i in range(6)]  # 6 lines, each wraps to 2
+    for keep in (False, True):
+        lines = play_screen(
+            view,
+            state.scenario,
+            score_of(view, state.scenario.victory),
+            odds,
+            kp="co 5",
+            width=79,
+            height=24,
+            keep_messages=keep,
+        )
+        text = "\n".join(line.plain for line in lines)
+        assert len(lines) <= 23 and all(line.cell_len <= 79 for line in lines)
+        assert ("rivi 1 " in text) is keep  # cut in the middle unless kept
+        assert "rivi 5 " in text and ("riviä välissä" in text) is not keep
+
+
+def test_game_masters_map_letters_red_units() -> None:
+    """Without colour the game master still tells the sides apart: Red's units lettered and
+    listed, Blue's by platoon."""
+    state = new_game(load_scenario("demo"), 7)
+    marks = view_marks(view_for(state, "gm"), colour=False)
+    red = {u.cell for u in state.units.values() if u.side == "red"}
+    blue = {u.cell for u in state.units.values() if u.side == "blue"}
+    assert {marks.cells[c][0] for c in red} <= set(ENEMY_LETTERS)
+    assert {marks.cells[c][0] for c in blue} <= set("K123456789&")
+    listed = {u.id for _, _, units in marks.enemies for u in units}
+    assert listed == {uid for uid, u in state.units.items() if u.side == "red"}

@@ -88,11 +88,13 @@ from taistelukentta.views.models import (
 )
 from taistelukentta.views.score import score_of
 from taistelukentta.views.text import (
+    ability_text,
     area_text,
     card_text,
     cell_text,
     describe,
     order_text,
+    set_ability_names,
     set_card_names,
     status_text,
 )
@@ -163,7 +165,10 @@ def _open(path: Path) -> GameSession:
 
 def _use_names(scenario: Scenario) -> None:
     """The texts name unit cards by their names in this game (not by their ids)."""
+    from taistelukentta.content.units import load_abilities
+
     set_card_names({cid: (c.name.fi, c.name.en) for cid, c in scenario.cards.items()})
+    set_ability_names({aid: (a.name.fi, a.name.en) for aid, a in load_abilities().items()})
 
 
 @contextmanager
@@ -492,8 +497,8 @@ def module_lines(view: AnyView) -> list[str]:
             for ability, until in disabled.items():
                 lines.append(
                     tr(
-                        f"{uid}: kyky {ability} lamautettu (vuoroon {until})",
-                        f"{uid}: {ability} disabled (until turn {until})",
+                        f"{uid}: kyky {ability_text(ability)} lamautettu (vuoroon {until})",
+                        f"{uid}: {ability_text(ability)} disabled (until turn {until})",
                     )
                 )
     return lines
@@ -981,33 +986,74 @@ ORDER_HELP: tuple[tuple[str, str, str], ...] = (
 """Every order of the notation (docs/notation.md) with a short description, for ``help``."""
 
 
-def _help_text(full: bool = True) -> str:
+_HELP_WORDS_FI = {"SEAT": "PAIKKA", "ABILITY": "KYKY"}
+
+
+def _help_notation(notation: str) -> str:
+    """A line of ORDER_HELP in Finnish notation, the optional parts in brackets too."""
+    out = []
+    for word in notation.split(" "):
+        bare = word.strip("[]")
+        fi = _HELP_WORDS_FI.get(bare) or order_text(bare)
+        out.append(word.replace(bare, fi) if bare else word)
+    return " ".join(out)
+
+
+def _help_text(full: bool = True, *, tools: bool = True) -> str:
+    """The help of the prompt: short (the first screen) or every order; ``tools=False`` for
+    ``tk20 join``, which has only help, orders, map and quit besides the orders."""
+    if not tools:
+        if not full:
+            return tr(
+                "Anna käskyjä (esim. liiku 1R1 12,7); valmis päättää vaiheen.\n"
+                "Myös: apua, käskyt, kartta, lopeta. Tab täydentää.",
+                "Give orders (e.g. move 1R1 12,7); done ends the phase.\n"
+                "Also: help, orders, map, quit. Tab completes.",
+            )
+        return (
+            _order_help()
+            + "\n"
+            + tr(
+                "Komennot: apua, käskyt (lailliset käskyt), kartta, lopeta.",
+                "Commands: help, orders (legal orders), map, quit.",
+            )
+        )
     if not full:
         return tr(
-            "Johdat koko puolta: käsky menee yksikön omalle paikalle, done päättää vaiheen.\n"
-            "help näyttää kaikki käskyt, orders lailliset käskyt, map kartan, quit tallentaa "
-            "ja lopettaa. Tab täydentää käskyt päätteessä.",
-            "You command the whole side: an order goes to its unit's seat, done ends the "
-            "phase.\nhelp lists every order, orders the legal ones, map redraws, quit saves "
-            "and stops. Tab completes orders on a terminal.",
+            "Anna käskyjä (esim. liiku 1R1 12,7); valmis päättää vaiheen. Tab täydentää.\n"
+            "Myös: apua, käskyt, kartta, tulos, loki, yksiköt, näkyvyys, liikealue, lopeta",
+            "Give orders (e.g. move 1R1 12,7); done ends the phase. Tab completes.\n"
+            "Also: help, orders, map, score, log, units, los, reach, quit",
         )
-    lang_fi = get_language() == "fi"
-    width = max(len(n) for n, _, _ in ORDER_HELP)
-    orders = "\n".join(
-        f"  {notation:<{width}}  {fi if lang_fi else en}" for notation, fi, en in ORDER_HELP
-    )
     return tr(
-        "Johdat koko puolta: käsky menee yksikön omalle paikalle, done päättää vaiheen.\n"
-        f"Käskyt (myös suomeksi, esim. liiku, hyökkää, isku):\n{orders}\n"
+        "Johdat koko puolta: käsky menee yksikön omalle paikalle, valmis päättää vaiheen.\n"
+        f"{_order_help()}\n"
         "Ennen hyökkäystä, tulta ja tulipyyntöä näytetään todennäköisyydet ja kysytään "
         "vahvistus.\n"
-        "Komennot: help (tämä ohje), map (kartta), orders (lailliset käskyt), "
-        "quit (tallenna ja lopeta). Tab täydentää käskyt päätteessä.",
+        "Komennot: apua (tämä ohje), kartta (piirrä uudelleen), käskyt (lailliset käskyt), "
+        "tulos (pisteet), loki (tapahtumat), yksiköt (yksiköt ja kontaktit), näkyvyys YKSIKKÖ "
+        "X,Y (näköyhteys), liikealue YKSIKKÖ (minne yksikkö pääsee), lopeta (tallenna ja "
+        "lopeta). Tab täydentää käskyt päätteessä.",
         "You command the whole side: an order goes to its unit's seat, done ends the phase.\n"
-        f"Orders (Finnish keywords work too):\n{orders}\n"
+        f"{_order_help()}\n"
         "Before an attack, fire or a fire request the odds are shown and you confirm.\n"
-        "Commands: help (this text), map (redraw), orders (legal orders), "
-        "quit (save and stop). Tab completes orders on a terminal.",
+        "Commands: help (this text), map (redraw), orders (legal orders), score, log "
+        "(events), units (units and contacts), los UNIT X,Y (line of sight), reach UNIT (where "
+        "it can move), quit (save and stop). Tab completes orders on a terminal.",
+    )
+
+
+def _order_help() -> str:
+    """Every order of the notation with a line on each, in the language's notation."""
+    lang_fi = get_language() == "fi"
+    rows = [(_help_notation(n) if lang_fi else n, fi, en) for n, fi, en in ORDER_HELP]
+    width = max(len(n) for n, _, _ in rows)
+    orders = "\n".join(
+        f"  {notation:<{width}}  {fi if lang_fi else en}" for notation, fi, en in rows
+    )
+    return tr(
+        f"Käskyt (myös englanniksi, esim. move, attack, strike):\n{orders}",
+        f"Orders (Finnish keywords work too):\n{orders}",
     )
 
 
@@ -1364,14 +1410,20 @@ class _Play:
             sys.stdout.write(_SCREEN_CLEAR)
             sys.stdout.flush()
 
-    def draw(self) -> None:
-        state = self.session.state
-        kp = ", ".join(f"{s} {state.kp.get(s, 0)}" for s in self.seats()) or "—"
-        view = self.view()
+    def draw(self, *, keep_messages: bool = False) -> None:
+        view = self.view()  # everything drawn comes from the side's view
+        kp = ", ".join(f"{s} {view.command_points.get(s, 0)}" for s in self.seats()) or "—"
         score = score_of(view, self.session.scenario.victory)
         width, height = screen_size()
         lines = play_screen(
-            view, self.session.scenario, score, self.messages, kp=kp, width=width - 1, height=height
+            view,
+            self.session.scenario,
+            score,
+            self.messages,
+            kp=kp,
+            width=width - 1,
+            height=height,
+            keep_messages=keep_messages,
         )
         self._clear()
         for line in lines:
@@ -1531,7 +1583,7 @@ class _Play:
         odds = _confirm_lines(state, human, seats, orders, order)
         if odds:
             self.messages = odds
-            self.draw()
+            self.draw(keep_messages=True)
             answer = self.ask(tr("Vahvista (k/e)? ", "Confirm (y/n)? "), ["k", "e", "y", "n"])
             if answer is None or answer.lower() not in _YES:
                 self.messages = [tr("Peruttu.", "Cancelled.")]

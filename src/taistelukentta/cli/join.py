@@ -29,8 +29,8 @@ from taistelukentta.cli.game_cmds import (
 )
 from taistelukentta.content.scenario import Scenario, bundled_ids, load_scenario
 from taistelukentta.errors import ArgumentError
+from taistelukentta.i18n import ATTACK_TERMS, catalogue, term, tr
 from taistelukentta.i18n import pct as percent
-from taistelukentta.i18n import term, tr
 from taistelukentta.views.models import AnyView, GMView, SeatView, SideView
 
 _GAME = re.compile(r"(?:game=|/api/games/)([0-9a-f]{1,32})")
@@ -137,7 +137,9 @@ def _wait_for_turn(client: _Client, version: int) -> None:
 
 def _odds_lines(odds: dict[str, Any]) -> list[str]:
     o = odds["odds"]
-    terms = ", ".join(f"{t['name']} {t['value']:+d} ({t['rule']})" for t in odds["terms"])
+    terms = ", ".join(
+        f"{catalogue(ATTACK_TERMS, t['name'])} {t['value']:+d} ({t['rule']})" for t in odds["terms"]
+    )
     if "outcomes" in o:
         pct = " · ".join(f"{term(k.upper())} {percent(v)}" for k, v in o["outcomes"].items())
         return [
@@ -169,7 +171,7 @@ def join(url: str, *, token: str | None = None, game: str | None = None) -> None
         ),
         "bold",
     )
-    _say(_help_text(full=False))
+    _say(_help_text(full=False, tools=False))
     ask = _reader()
     scenario: Scenario | None = None
     redraw = True
@@ -199,7 +201,7 @@ def join(url: str, *, token: str | None = None, game: str | None = None) -> None
         if not line:
             continue
         if low in ("help", "apua", "?"):
-            _say(_help_text())
+            _say(_help_text(tools=False))
             continue
         if low in ("map", "kartta"):
             redraw = True

@@ -7,9 +7,9 @@ Marks, chosen so that every kind reads without colour (``NO_COLOR`` / ``--no-col
 
 - own units: ``K`` the company command group, ``1``…``9`` the platoons, ``&`` two or more
   own units in one cell;
-- SPOTTED enemies: a letter each (``A``, ``C``, ``D`` …: never ``K``, nor a terrain letter
-  ``B``/``T``, nor ``O``), listed with their unit id beside the map; two enemies in a cell
-  share the letter and the list names both;
+- SPOTTED enemies (on the game master's map: Red's units): a letter each (``A``, ``C``,
+  ``D`` …: never ``K``, nor a terrain letter ``B``/``T``, nor ``O``), listed with their unit
+  id beside the map; two enemies in a cell share the letter and the list names both;
 - contacts: ``!`` KNOWN, ``?`` SUSPECTED (the centre of the contact's area);
 - objectives: a magenta cell; without colour ``O``;
 - known minefields ``j`` (AP) / ``p`` (AT) / ``m``; a fire request's aimed cell ``*`` (the
@@ -199,10 +199,8 @@ def view_marks(view: AnyView, *, colour: bool | None = None) -> Marks:
         by_cell.setdefault(u.cell, []).append(u)
     letters = iter(ENEMY_LETTERS)
     for cell, here in by_cell.items():
-        own = [
-            u
-            for u in here
-            if isinstance(u, OwnUnitView) and (view.side is None or u.side == view.side)
+        own = [  # the game master's map: Blue as own, Red lettered like a side's enemies
+            u for u in here if isinstance(u, OwnUnitView) and u.side == (view.side or "blue")
         ]
         if own and len(own) == len(here):
             style = SIDE_STYLE[own[0].side]
@@ -313,7 +311,8 @@ def map_key(
         items.append(_item("&", SIDE_STYLE["blue"], tr("2+ omaa", "2+ own")))
     enemy_side = "red" if view.side != "red" else "blue"
     if marks.enemies:
-        items.append(_item("A", SIDE_STYLE[enemy_side], tr("vihollinen", "enemy")))
+        label = tr("vihollinen", "enemy") if view.side is not None else term("red")
+        items.append(_item("A", SIDE_STYLE[enemy_side], label))
     if marks.contacts:
         items.append(_item("!", CONTACT_STYLE, term("KNOWN")))
         items.append(_item("?", CONTACT_STYLE, term("SUSPECTED")))
@@ -330,9 +329,14 @@ def map_key(
 def side_lists(view: AnyView, marks: Marks, window: Window, width: int) -> list[Text]:
     """Beside the map: the enemies (letter, id, type, cell), contacts and stacks."""
     lang = get_language()
+    labels = {} if isinstance(view, GMView) else {c.unit: c.label for c in view.contacts if c.unit}
     lines: list[Text] = []
     for letter, cell, units in marks.enemies:
-        names = ", ".join(f"{u.id} {u.name.fi if lang == 'fi' else u.name.en}" for u in units)
+        names = ", ".join(
+            f"{u.id}{'/' + labels[u.id] if u.id in labels else ''} "
+            f"{u.name.fi if lang == 'fi' else u.name.en}"
+            for u in units
+        )
         lines.append(_item(letter, SIDE_STYLE[units[0].side], f"{names} {cell_text(cell)}"))
     for mark, label, where in marks.contacts:
         lines.append(_item(mark, CONTACT_STYLE, f"{label} {where}"))

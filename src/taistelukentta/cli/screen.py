@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 import shutil
 import sys
+import textwrap
 from collections.abc import Sequence
 
 from rich.text import Text
@@ -172,10 +173,10 @@ def play_window(view: AnyView, scenario: Scenario, width: int, height: int) -> W
     return pick_window(scenario.map.width, scenario.map.height, cols, rows, unit_points(view))
 
 
-def _layout(scenario: Scenario, width: int, height: int) -> tuple[int, int, int]:
-    """(map rows, map columns, panel columns)."""
+def _layout(scenario: Scenario, width: int, height: int, messages: int = 5) -> tuple[int, int, int]:
+    """(map rows, map columns, panel columns) leaving ``messages`` lines below the map."""
     game_map = scenario.map
-    rows = max(4, min(game_map.height, height - 11))
+    rows = max(4, min(game_map.height, height - 6 - max(5, messages)))
     ruler = len(str(game_map.height - 1)) + 1
     panel = PANEL_WIDTH if width - ruler - 1 - PANEL_WIDTH >= 20 else 0
     cols = max(4, min(game_map.width, width - ruler - (panel + 1 if panel else 0)))
@@ -193,10 +194,26 @@ def play_screen(
     kp: str,
     width: int,
     height: int,
+    keep_messages: bool = False,
 ) -> list[Text]:
     """The screen's lines (``height`` − 1 at most: the prompt takes the last line), each at
-    most ``width`` columns."""
-    rows, cols, panel = _layout(scenario, width, height)
+    most ``width`` columns. Messages are wrapped to the width; ``keep_messages`` makes the
+    map smaller so that all of them show (odds before a confirmation)."""
+    msgs = [
+        part
+        for text in messages
+        for line in text.split("\n")
+        for part in (
+            textwrap.wrap(
+                line,
+                width,
+                subsequent_indent=" " * min(len(line) - len(line.lstrip()) + 2, 8),
+                break_on_hyphens=False,
+            )
+            or [""]
+        )
+    ]
+    rows, cols, panel = _layout(scenario, width, height, len(msgs) if keep_messages else 5)
     window = pick_window(scenario.map.width, scenario.map.height, cols, rows, unit_points(view))
     marks = view_marks(view)
     out = [
@@ -232,7 +249,6 @@ def play_screen(
             line = Text.assemble(line, " ", side[i])
         out.append(cut(line, width))
     room = max(1, height - 1 - len(out))
-    msgs = [m for text in messages for m in text.split("\n")]
     if len(msgs) > room:
         # the first line (the order given, or whose turn it was), what was left out, the
         # newest lines

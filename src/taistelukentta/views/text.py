@@ -32,6 +32,22 @@ def set_card_names(names: Mapping[str, tuple[str, str]]) -> None:
     _card_names.set(dict(names))
 
 
+_ability_names: ContextVar[Mapping[str, tuple[str, str]] | None] = ContextVar(
+    "tk20_ability_names", default=None
+)
+
+
+def set_ability_names(names: Mapping[str, tuple[str, str]]) -> None:
+    """The abilities' names (ability id -> (Finnish, English)), as :func:`set_card_names`."""
+    _ability_names.set(dict(names))
+
+
+def ability_text(ability: Any) -> str:
+    """An ability's name in the current language (its id when the name is not known)."""
+    pair = (_ability_names.get() or {}).get(str(ability))
+    return str(ability) if pair is None else tr(*pair)
+
+
 def card_text(card: Any) -> str:
     """A unit card's name in the current language (its id when the name is not known)."""
     pair = (_card_names.get() or {}).get(str(card))
@@ -574,7 +590,7 @@ def _ev_mine_search(d: Mapping[str, Any]) -> str:
 def _hidden_reason(d: Mapping[str, Any]) -> str:
     code, _, ability = str(d.get("reason") or "").partition(":")
     text = catalogue(REASONS, code)
-    return f"{text} {ability}" if ability else text
+    return f"{text} {ability_text(ability)}" if ability else text
 
 
 def _ev_hidden(d: Mapping[str, Any]) -> str:
@@ -600,17 +616,17 @@ def _ev_wave(d: Mapping[str, Any]) -> str:
 
 def _ev_ability_disabled(d: Mapping[str, Any]) -> str:
     return tr(
-        f"{unit_ref(d.get('attacker'))} lamautti kyvyn {d.get('ability')} yksiköltä "
+        f"{unit_ref(d.get('attacker'))} lamautti kyvyn {ability_text(d.get('ability'))} yksiköltä "
         f"{unit_ref(d.get('target'))} (vuoroon {d.get('until_turn')})",
         f"{unit_ref(d.get('attacker'))} disabled {unit_ref(d.get('target'))}'s "
-        f"{d.get('ability')} (until turn {d.get('until_turn')})",
+        f"{ability_text(d.get('ability'))} (until turn {d.get('until_turn')})",
     )
 
 
 def _ev_ability_restored(d: Mapping[str, Any]) -> str:
     return tr(
-        f"{unit_ref(d.get('unit'))}: kyky {d.get('ability')} on taas käytössä",
-        f"{unit_ref(d.get('unit'))}: {d.get('ability')} works again",
+        f"{unit_ref(d.get('unit'))}: kyky {ability_text(d.get('ability'))} on taas käytössä",
+        f"{unit_ref(d.get('unit'))}: {ability_text(d.get('ability'))} works again",
     )
 
 
