@@ -20,6 +20,7 @@ are legal in both worlds (its secret units get only the orders their world allow
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import random
@@ -46,17 +47,28 @@ from taistelukentta.rules import (
     parse_order,
 )
 from taistelukentta.rules import context as rules_context
+from taistelukentta.rules.orders import OrderKind
 from taistelukentta.rules.state import Side, other_side
 from taistelukentta.views import redact, view_for
 
 
 class CoupledRoller(Roller):
-    """Dice keyed by (seed, purpose, count of that purpose so far, die index)."""
+    """Dice keyed by (seed, purpose, count of that purpose so far, die index).
 
-    def __init__(self, seed: bytes | int, counts: dict[str, int] | None = None) -> None:
+    ``forced``: purposes (by prefix) whose every die shows a fixed face — how two worlds
+    differ only in a secret roll (a strike's delay)."""
+
+    def __init__(
+        self,
+        seed: bytes | int,
+        counts: dict[str, int] | None = None,
+        forced: dict[str, int] | None = None,
+    ) -> None:
         super().__init__(seed)
         self._counts: dict[str, int] = dict(counts or {})
+        self._forced: dict[str, int] = dict(forced or {})
         self._key = ""
+        self._face: int | None = None
         self._i = 0
         self._base = seed.hex() if isinstance(seed, bytes) else str(seed)
 
@@ -64,6 +76,7 @@ class CoupledRoller(Roller):
         n = self._counts.get(purpose, 0)
         self._counts[purpose] = n + 1
         self._key = f"{purpose}#{n}"
+        self._face = next((v for k, v in self._forced.items() if purpose.startswith(k)), None)
         self._i = 0
 
     def roll(self, expr: Any, purpose: str, **kw: Any) -> Any:
@@ -75,19 +88,33 @@ class CoupledRoller(Roller):
         return super().d20(purpose, **kw)
 
     def _die(self, sides: int) -> int:
+        if self._face is not None:
+            return min(self._face, sides)
         h = hashlib.sha256(f"{self._base}|{self._key}|{self._i}".encode()).digest()
         self._i += 1
         return int.from_bytes(h[:8], "big") % sides + 1
 
     def getstate(self) -> dict[str, Any]:
-        return {**super().getstate(), "counts": dict(sorted(self._counts.items()))}
+        out = {**super().getstate(), "counts": dict(sorted(self._counts.items()))}
+        if self._forced:
+            out["forced"] = dict(sorted(self._forced.items()))
+        return out
 
 
 def _coupled(state: GameState) -> Roller:
     base = Roller.from_state(state.roller)
-    r = CoupledRoller(base.seed, state.roller.get("counts"))
+    r = CoupledRoller(base.seed, state.roller.get("counts"), state.roller.get("forced"))
     r._seq = base.rolls_made
     return r
+
+
+def force_dice(state: GameState, forced: dict[str, int]) -> GameState:
+    """``state`` whose coupled dice show fixed faces for the ``forced`` purposes."""
+    if not forced:
+        return state
+    return dataclasses.replace(
+        state, roller={**state.roller, "forced": dict(sorted(forced.items()))}
+    )
 
 
 @contextmanager
@@ -156,8 +183,16 @@ def _probe_orders(state: GameState, side: Side, seat: str, enemy_ids: list[str])
     return out
 
 
-def observe(state: GameState, side: Side, events: list[Event], enemy_ids: list[str]) -> str:
-    """Everything ``side`` can read after an order, as one canonical JSON text."""
+def observe(
+    state: GameState,
+    side: Side,
+    events: list[Event],
+    enemy_ids: list[str],
+    legal: dict[str, list[Order]] | None = None,
+) -> dict[str, Any]:
+    """Everything ``side`` can read after an order (``legal``: every seat's legal orders
+    if already listed). Compared with ``==`` (the legal orders as Order values, whose
+    notation is a function of them); :func:`as_json` gives the canonical JSON text."""
     seats = state.seats(side)
     # The views without their logs: a view's log is the side's copies of the events, which
     # are compared order by order below (numbers included), so the whole log is equal
@@ -169,7 +204,7 @@ def observe(state: GameState, side: Side, events: list[Event], enemy_ids: list[s
         "seat_views": {
             s: view_for(state, s, log_limit=0).model_dump(mode="json") for s in seats if s != "gm"
         },
-        "legal": {s: [str(o) for o in legal_orders(state, s)] for s in seats},
+        "legal": legal if legal is not None else all_legal(state, side),
         "events": redact(events, side, state.scenario),
     }
     refusals: dict[str, str] = {}
@@ -182,7 +217,158 @@ def observe(state: GameState, side: Side, events: list[Event], enemy_ids: list[s
             except TkError as exc:
                 refusals[text] = exc.message("en") + " | " + exc.message("fi")
     obs["refusals"] = refusals
-    return json.dumps(obs, sort_keys=True, ensure_ascii=False)
+    return obs
+
+
+def all_legal(state: GameState, side: Side) -> dict[str, list[Order]]:
+    """Every seat's full legal orders (``tk20 orders --json`` lists their notation)."""
+    return {s: legal_orders(state, s) for s in state.seats(side)}
+
+
+def as_json(obs: dict[str, Any]) -> str:
+    """The canonical JSON text of an observation (orders in their notation)."""
+    return json.dumps(obs, sort_keys=True, ensure_ascii=False, default=str)
+
+
+# ------------------------------------------------------------------------------ the CLI
+
+
+def toml_text(data: Any) -> str:
+    """``data`` (a parsed scenario) as TOML: every top-level key with an inline value.
+    Enough for the scenario files the CLI loads (strings, numbers, booleans, lists,
+    tables); JSON's string escapes are TOML's."""
+
+    def key(k: str) -> str:
+        return k if k and all(c.isalnum() or c in "_-" for c in k) else json.dumps(k)
+
+    def value(v: Any) -> str:
+        if isinstance(v, bool):
+            return "true" if v else "false"
+        if isinstance(v, int | float):
+            return repr(v)
+        if isinstance(v, str):
+            return json.dumps(v, ensure_ascii=False)
+        if isinstance(v, list | tuple):
+            return "[" + ", ".join(value(x) for x in v) + "]"
+        if isinstance(v, dict):
+            return "{" + ", ".join(f"{key(k)} = {value(x)}" for k, x in v.items()) + "}"
+        raise TypeError(f"no TOML for {type(v).__name__}")
+
+    return "".join(f"{key(k)} = {value(v)}\n" for k, v in data.items())
+
+
+class CliWorlds:
+    """The two worlds as game files the ``tk20`` command reads (in-process, typer's
+    CliRunner): at a checked step both states are saved, the observer's side reads
+    ``tk20 show --as SIDE|SEAT --json`` and ``tk20 orders --as SEAT --json``, probes the
+    refusal texts of ``tk20 order`` naming enemy units (stderr and exit code), and the
+    step's order itself is given with ``tk20 order --as SEAT --json`` (its output is
+    compared when the seat is the observer's); play then continues from the files."""
+
+    def __init__(self, folder: Path, data_a: dict[str, Any], data_b: dict[str, Any]) -> None:
+        from typer.testing import CliRunner
+
+        self.runner = CliRunner()
+        self.dirs = (folder / "a", folder / "b")
+        self.sessions: list[Any] = []
+        self.scenario_files = []
+        for d, data in zip(self.dirs, (data_a, data_b), strict=True):
+            d.mkdir(parents=True, exist_ok=True)
+            path = d / f"{data['id']}.toml"
+            path.write_text(toml_text(data), encoding="utf-8")
+            self.scenario_files.append(path)
+
+    def start(self, sa: GameState, sb: GameState) -> None:
+        from taistelukentta.storage.gamefile import GameRecord
+        from taistelukentta.storage.session import GameSession
+
+        self.sessions = []
+        for d, path, state in zip(self.dirs, self.scenario_files, (sa, sb), strict=True):
+            record = GameRecord(str(path.resolve()), state.seed)
+            (d / "game.json").unlink(missing_ok=True)
+            session = GameSession(d / "game.json", record, state.scenario, state)
+            session.save()
+            self.sessions.append(session)
+
+    def _run(self, world: int, args: list[str]) -> str:
+        from taistelukentta.cli.app import app
+
+        result = self.runner.invoke(app, ["--lang", "en", *args])
+        if result.exception is not None and not isinstance(result.exception, SystemExit):
+            raise result.exception
+        out = f"exit {result.exit_code}\n{result.stdout}\n{result.stderr}"
+        return out.replace(str(self.dirs[world]), "<world>")
+
+    def _ok(self, world: int, args: list[str]) -> str:
+        out = self._run(world, args)
+        if not out.startswith("exit 0\n"):  # the comparison must not be of two failures
+            raise AssertionError(f"tk20 {' '.join(args)} failed:\n{out}")
+        return out
+
+    def _save(self, world: int, state: GameState) -> str:
+        session = self.sessions[world]
+        session.state = state
+        session.save()
+        return str(session.path)
+
+    def read(self, world: int, side: Side, probes: list[tuple[str, str]]) -> dict[str, str]:
+        """What ``side`` reads through the CLI now (the game file holds the state)."""
+        path = str(self.sessions[world].path)
+        state = self.sessions[world].state
+        seats = state.seats(side)
+        out: dict[str, str] = {}
+        for who in [side, *(s for s in seats if s != "gm")]:
+            out[f"show {who}"] = self._ok(world, ["show", path, "--as", who, "--json"])
+        for seat in seats:
+            out[f"orders {seat}"] = self._ok(world, ["orders", path, "--as", seat, "--json"])
+        for seat, text in probes:
+            out[f"order {seat} {text}"] = self._run(world, ["order", path, text, "--as", seat])
+        return out
+
+    def step(
+        self,
+        sa: GameState,
+        sb: GameState,
+        seat: str,
+        order_a: Order,
+        order_b: Order,
+        observer: Side,
+        enemy_ids: list[str],
+    ) -> tuple[GameState, list[Event], GameState, list[Event]]:
+        """Compare what the observer reads through the CLI, then play the step's orders
+        through ``tk20 order`` and continue from the saved files."""
+        from taistelukentta.storage.session import open_game
+
+        probes: list[tuple[str, str]] = []
+        if sa.active == observer:
+            # two enemy ids (any, seen or not) by the step: every id over the steps
+            own = sorted(u.id for u in sa.units_of(observer) if u.seat == seat)[:1]
+            k = 2 * len(self.sessions[0].record.orders) % max(1, len(enemy_ids))
+            named = (enemy_ids + enemy_ids)[k : k + 2]
+            probes = [(seat, f"fire {u} {named[0]}") for u in own]
+            probes += [(seat, f"attack {u} {named[-1]}") for u in own]
+        reads = []
+        for world, state in enumerate((sa, sb)):
+            self._save(world, state)
+            reads.append(self.read(world, observer, probes))
+            self._save(world, state)  # a probe that was legal changed the file
+        if reads[0] != reads[1]:
+            raise Leak(
+                f"{observer}'s tk20 --json outputs differ:\n"
+                + _diff(json.dumps(reads[0]), json.dumps(reads[1]))
+            )
+        given = []
+        after = []
+        for world, (state, order) in enumerate(((sa, order_a), (sb, order_b))):
+            path = str(self.sessions[world].path)
+            given.append(self._ok(world, ["order", path, str(order), "--as", seat, "--json"]))
+            session = open_game(path)
+            self.sessions[world] = session
+            new = session.state
+            after.append((new, list(new.events)[len(state.events) :]))
+        if sa.side_of_seat(seat) == observer and given[0] != given[1]:
+            raise Leak(f"tk20 order --json differs for {seat}:\n{given[0]}\n{given[1]}")
+        return after[0][0], after[0][1], after[1][0], after[1][1]
 
 
 # ------------------------------------------------------------------------------ playing
@@ -197,10 +383,19 @@ class Outcome:
     finished: bool
     diverged: bool = False
     """The owner's own knowledge differs between the worlds: the comparison stopped."""
+    cli_checks: int = 0
+    """Steps at which the CLI's ``--json`` outputs were compared too."""
+    differed: int = 0
+    """Steps compared while the two worlds' true states differed (units, contacts, KP,
+    module state): a pair whose worlds never differed tested nothing."""
 
 
 class Leak(AssertionError):
     pass
+
+
+Learned = Callable[[GameState, list[Event]], bool]
+Prepare = Callable[[GameState], GameState]
 
 
 def _knowledge(state: GameState, side: Side) -> dict[str, Any]:
@@ -220,6 +415,11 @@ def _diff(a: str, b: str) -> str:
         elif isinstance(x, list) and isinstance(y, list) and len(x) == len(y):
             for i, (p, q) in enumerate(zip(x, y, strict=True)):
                 walk(p, q, f"{path}[{i}]")
+        elif isinstance(x, list) and isinstance(y, list):
+            only_a = [v for v in x if v not in y][:5]
+            only_b = [v for v in y if v not in x][:5]
+            a_text, b_text = json.dumps(only_a)[:300], json.dumps(only_b)[:300]
+            lines.append(f"{path}: only in a {a_text}, only in b {b_text}")
         elif x != y:
             lines.append(f"{path}: {json.dumps(x)[:300]} != {json.dumps(y)[:300]}")
 
@@ -227,53 +427,166 @@ def _diff(a: str, b: str) -> str:
     return "\n".join(lines)
 
 
-def _pick(orders: list[Order], rng: random.Random) -> Order:
-    real = [o for o in orders if str(o) != "done"]
-    if not real or rng.random() < 0.15:
+Prefer = Callable[[Order], bool]
+
+
+def _pick(
+    orders: list[Order],
+    rng: random.Random,
+    prefer: Prefer | None = None,
+    done_rate: float = 0.15,
+) -> Order:
+    real = [o for o in orders if o.kind is not OrderKind.DONE]
+    if prefer is not None:
+        liked = [o for o in real if prefer(o)]
+        if liked and rng.random() < 0.5:
+            return rng.choice(liked)
+    if not real or rng.random() < done_rate:
         return orders[-1]
     return rng.choice(real)
 
 
+class HiddenOrders:
+    """The owner side's orders differ between the worlds for units the observer has no
+    contact on (orders given but not yet seen carried out): now and then one such unit
+    gets a random legal order in world a and another in world b. The observer learns of
+    them legitimately once it has a contact on one of those units."""
+
+    def __init__(self, owner: Side, rate: float = 0.5) -> None:
+        self.owner = owner
+        self.rate = rate
+        self.units: set[str] = set()
+
+    def orders(
+        self,
+        sa: GameState,
+        sb: GameState,
+        la: list[Order],
+        lb: list[Order],
+        rng: random.Random,
+    ) -> tuple[Order, Order] | None:
+        if rng.random() >= self.rate:
+            return None
+        observer = other_side(self.owner)
+        unseen = sorted(
+            {o.unit for o in la if o.unit is not None}
+            & {o.unit for o in lb if o.unit is not None}
+            - set(sa.contacts[observer])
+            - set(sb.contacts[observer])
+        )
+        if not unseen:
+            return None
+        uid = rng.choice(unseen)
+        mine_a = [o for o in la if o.unit == uid]
+        mine_b = [o for o in lb if o.unit == uid]
+        oa, ob = rng.choice(mine_a), rng.choice(mine_b)
+        if oa == ob:
+            return None
+        self.units.add(uid)
+        return oa, ob
+
+    def learned(self, state: GameState, events: list[Event]) -> bool:
+        return contact_on(other_side(self.owner), self.units)(state, events)
+
+
+@dataclass
+class Pair:
+    """Two worlds and how they are played."""
+
+    a: Scenario
+    b: Scenario
+    observer: Side
+    learned: Learned
+    prepare_a: Prepare | None = None
+    prepare_b: Prepare | None = None
+    """A change to the started game only one world has (e.g. a combat mark)."""
+    forced_a: dict[str, int] = dataclasses.field(default_factory=dict)
+    forced_b: dict[str, int] = dataclasses.field(default_factory=dict)
+    """Fixed faces of secret rolls per purpose prefix (the strike delay)."""
+    prefer: Prefer | None = None
+    """Orders either side picks half the time when it may (e.g. a strike)."""
+    done_rate: float = 0.15
+    """How often a seat says ``done`` when it could do something else (higher: the
+    turns pass in fewer orders)."""
+    hidden: HiddenOrders | None = None
+
+
 def play_pair(
-    a: Scenario,
-    b: Scenario,
-    observer: Side,
-    seed: bytes,
-    rng: random.Random,
-    learned: Callable[[GameState, list[Event]], bool],
+    a: Scenario | Pair,
+    b: Scenario | None = None,
+    observer: Side | None = None,
+    seed: bytes = b"",
+    rng: random.Random | None = None,
+    learned: Learned | None = None,
     *,
     steps: int = 120,
     script: list[tuple[str, str, str | None]] | None = None,
+    cli: CliWorlds | None = None,
+    cli_every: int = 0,
 ) -> Outcome:
     """Play both worlds in lockstep and compare the observer's observations.
 
     ``learned(state, events)`` tells whether, in that world, the observer has legitimately
     learnt the secret (checked in both worlds after each order; the comparison stops at the
     first order after which it holds in either). ``script``: orders played first, as
-    ``(seat, order in world a, order in world b or None = the same)``."""
+    ``(seat, order in world a, order in world b or None = the same)``. With ``cli``, every
+    ``cli_every``-th step (and the first) is also played through ``tk20`` itself: its
+    ``show``/``orders``/``order --json`` outputs and refusal texts for the observer's side
+    and seats are compared byte for byte (:class:`CliWorlds`)."""
+    if isinstance(a, Pair):
+        pair = a
+    else:
+        assert b is not None and observer is not None and learned is not None
+        pair = Pair(a, b, observer, learned)
+    rng = rng if rng is not None else random.Random(0)
+    observer = pair.observer
     enemy = other_side(observer)
-    enemy_ids = sorted({p.id for sc in (a, b) for s, _, p in sc.placements() if s == enemy})
+    hidden = pair.hidden
+    scen = (pair.a, pair.b)
+    enemy_ids = sorted({p.id for sc in scen for s, _, p in sc.placements() if s == enemy})
+    script = list(script or [])
+    checks = 0
+    differed = 0
+
+    def learnt(state: GameState, events: list[Event]) -> bool:
+        if pair.learned(state, events):
+            return True
+        return hidden is not None and hidden.learned(state, events)
+
     with coupled_dice():
-        sa, sb = new_game(a, seed), new_game(b, seed)
+        sa = force_dice(new_game(pair.a, seed), pair.forced_a)
+        sb = force_dice(new_game(pair.b, seed), pair.forced_b)
+        if pair.prepare_a is not None:
+            sa = pair.prepare_a(sa)
+        if pair.prepare_b is not None:
+            sb = pair.prepare_b(sb)
         ea = list(sa.events)
         eb = list(sb.events)
+        if cli is not None:
+            cli.start(sa, sb)
         n = 0
         for n in range(steps + 1):
-            if learned(sa, ea) or learned(sb, eb):
-                return Outcome(n, True, False)
+            if learnt(sa, ea) or learnt(sb, eb):
+                return Outcome(n, True, False, cli_checks=checks, differed=differed)
             if _knowledge(sa, enemy) != _knowledge(sb, enemy):
                 # The secret's owner knows different things in the two worlds (e.g. the
                 # extra unit saw an enemy): from here its visible units may act on it,
                 # which the observer may legitimately see.
-                return Outcome(n, False, False, diverged=True)
-            oa = observe(sa, observer, ea, enemy_ids)
-            ob = observe(sb, observer, eb, enemy_ids)
+                return Outcome(n, False, False, diverged=True, cli_checks=checks, differed=differed)
+            legal_a, legal_b = all_legal(sa, observer), all_legal(sb, observer)
+            oa = observe(sa, observer, ea, enemy_ids, legal_a)
+            ob = observe(sb, observer, eb, enemy_ids, legal_b)
+            if (sa.units, sa.contacts, sa.kp, sa.ext) != (sb.units, sb.contacts, sb.kp, sb.ext):
+                differed += 1
             if oa != ob:
-                raise Leak(f"observations of {observer} differ after {n} orders:\n{_diff(oa, ob)}")
+                raise Leak(
+                    f"observations of {observer} differ after {n} orders:\n"
+                    + _diff(as_json(oa), as_json(ob))
+                )
             if sa.finished or sb.finished:
                 if sa.finished != sb.finished:
                     raise Leak(f"one world ended after {n} orders")
-                return Outcome(n, False, True)
+                return Outcome(n, False, True, cli_checks=checks, differed=differed)
             if sa.active != sb.active or sa.phase != sb.phase:
                 raise Leak(f"turn flow differs after {n} orders")
             seat_a = next(s for s in sa.seats(sa.active) if s not in sa.done)
@@ -285,15 +598,26 @@ def play_pair(
                 order_a, order_b = parse_order(text_a), parse_order(text_b or text_a)
                 assert seat == seat_a, (seat, seat_a)
             elif sa.active == observer:
-                order_a = order_b = _pick(legal_orders(sa, seat_a), rng)
+                order_a = order_b = _pick(legal_a[seat_a], rng, pair.prefer, pair.done_rate)
             else:
                 la = legal_orders(sa, seat_a)
-                lb = {str(o) for o in legal_orders(sb, seat_b)}
-                both = [o for o in la if str(o) in lb]
-                order_a = order_b = _pick(both, rng)
-            sa, ea = apply(sa, seat_a, order_a)
-            sb, eb = apply(sb, seat_b, order_b)
-        return Outcome(n, False, False)
+                lb = legal_orders(sb, seat_b)
+                differ = None
+                if hidden is not None and hidden.owner == sa.active:
+                    differ = hidden.orders(sa, sb, la, lb, rng)
+                if differ is not None:
+                    order_a, order_b = differ
+                else:
+                    in_b = set(lb)
+                    both = [o for o in la if o in in_b]
+                    order_a = order_b = _pick(both, rng, pair.prefer, pair.done_rate)
+            if cli is not None and cli_every and (n % cli_every == 0):
+                checks += 1
+                sa, ea, sb, eb = cli.step(sa, sb, seat_a, order_a, order_b, observer, enemy_ids)
+            else:
+                sa, ea = apply(sa, seat_a, order_a)
+                sb, eb = apply(sb, seat_b, order_b)
+        return Outcome(n, False, False, cli_checks=checks, differed=differed)
 
 
 def contact_on(side: Side, units: set[str]) -> Callable[[GameState, list[Event]], bool]:

@@ -10,12 +10,15 @@
 
 from __future__ import annotations
 
+import json
 import random
 import re
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
 import pytest
+from websockets.sync.client import connect
 
 from taistelukentta.content.scenario import scenarios_dir
 from tests.server.live import Seat, Server, cleanup_db, create, new_db_url, running, seats
@@ -139,12 +142,14 @@ _FIXED = "7e" * 32
 _HIDDEN = "R15"
 
 
-def _variant(folder: Path, strength: int | None) -> Path:
+def _variant(folder: Path, strength: int | None, cell: tuple[int, int] = (26, 4)) -> Path:
     text = (scenarios_dir() / "demo.toml").read_text(encoding="utf-8")
     line = '{ id = "R15", card = "motorisoitu_jalkavakiryhma", cell = [26, 4] }'
     assert line in text
+    changed = line.replace("[26, 4]", f"[{cell[0]}, {cell[1]}]")
     if strength is not None:
-        text = text.replace(line, line[:-2] + f", strength = {strength} }}")
+        changed = changed[:-2] + f", strength = {strength} }}"
+    text = text.replace(line, changed)
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "variant.toml").write_text(text, encoding="utf-8")
     return folder
@@ -158,17 +163,69 @@ def _blue_answers(clients: dict[str, Seat]) -> list[str]:
     return out
 
 
+# Cells whose line of sight a Blue seat may ask about: R15's two possible cells and cells
+# around them, from Blue units' starting cells (terrain only: the same in both worlds).
+_LOS = [("5,6", "26,4"), ("9,5", "27,3"), ("26,4", "27,3"), ("20,5", "26,5"), ("3,10", "28,8")]
+_PROBES = ["fire 1R1 R15", "attack 1R1 R15", "fire 1R1 R16", "fire NOPE R15", "mvoe 1R1 R15"]
+"""Orders naming Red's unit R15 (unseen), a unit that does not exist, a typo: refused with
+the same text in both worlds."""
+
+
+def _extra_channels(clients: dict[str, Seat], legal: dict[str, list[str]], step: int) -> list[str]:
+    """Every other answer a Blue seat can read: the map, line of sight, the KP cost of
+    (some of) its legal orders, the GM-only side switch and the error texts of orders
+    that name Red units — refused, so nothing changes."""
+    out = []
+    for name in BLUE:
+        c = clients[name]
+        if step % 5 == 0:
+            out.append(c.get("/map").text)
+            out.append(c.get("/view-as", side="red").text)
+            out.append(c.get("/view-as", side="blue").text)
+            for a, b in _LOS:
+                out.append(c.get("/los", **{"from": a, "to": b}).text)
+        orders = [o for o in legal[name] if o != "done"]
+        for order in orders[:: max(1, len(orders) // 2)][:2]:
+            out.append(c.get("/cost", order=order).text)
+        out.append(c.get("/cost", order="fire 1R1 R15").text)
+        version = c.view()["version"]
+        for probe in _PROBES:
+            r = c.order(probe, version)
+            assert r.status_code == 422, (probe, r.text)  # refused in both worlds
+            out.append(r.text)
+        out.append(c.order("done", version + 7).text)  # a stale version
+    return out
+
+
+def _ws_messages(sockets: dict[str, Any], clients: dict[str, Seat]) -> list[str]:
+    """The WebSocket messages each Blue seat has been sent since the last call: read until
+    the message of the seat's current version (a seat is sent nothing when nothing new
+    reached it, so there may be none)."""
+    out = []
+    for name in BLUE:
+        want = clients[name].view()["version"]
+        got = sockets[name]["version"]
+        while got < want:
+            text = sockets[name]["ws"].recv(timeout=30)
+            out.append(f"{name}: {text}")
+            got = json.loads(text)["version"]
+        sockets[name]["version"] = got
+    return out
+
+
 def _contact_on(gm: Seat, unit: str) -> bool:
     view = gm.view()["view"]
     return any(c["unit"] == unit for c in view["contacts"]["blue"])
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("kind", ["sqlite", "postgres"])
-def test_an_unseen_red_detail_leaves_blue_answers_byte_identical(kind: str, tmp_path: Path) -> None:
+def _compare_worlds(kind: str, tmp_path: Path, steps: int) -> int:
+    """Two servers whose games differ only in Red's R15 (strength and cell), the same
+    orders on both: every Blue seat's answers — view, orders, events, map, line of sight,
+    costs, the GM-only switch, the error texts of refused orders, its WebSocket messages —
+    are byte-identical until Blue first has a contact on R15. The orders compared."""
     env = {"TK20_TEST_FIXED_SEED": _FIXED}
     urls = [new_db_url(kind, tmp_path), new_db_url(kind, tmp_path)]
-    dirs = [_variant(tmp_path / "a", None), _variant(tmp_path / "b", 3)]
+    dirs = [_variant(tmp_path / "a", None), _variant(tmp_path / "b", 3, (27, 3))]
     try:
         with (
             running(urls[0], tmp_path / "a.log", ("--scenarios", str(dirs[0])), env) as sa,
@@ -176,31 +233,67 @@ def test_an_unseen_red_detail_leaves_blue_answers_byte_identical(kind: str, tmp_
         ):
             games = [seats(sa, create(sa, "variant")), seats(sb, create(sb, "variant"))]
             gm_views = [g["gm"].view()["view"] for g in games]
-            strengths = [
-                next(u["strength"] for u in v["units"] if u["id"] == _HIDDEN) for v in gm_views
+            truths = [
+                next((u["strength"], u["cell"]) for u in v["units"] if u["id"] == _HIDDEN)
+                for v in gm_views
             ]
-            assert strengths[0] != strengths[1]  # the games do differ
-            rng = random.Random(5)
-            compared = 0
-            for _ in range(400):
-                if any(_contact_on(g["gm"], _HIDDEN) for g in games):
-                    break
-                a, b = _blue_answers(games[0]), _blue_answers(games[1])
-                assert a == b, "Blue's answers differ while the difference is unseen"
-                compared += 1
-                seat = _to_move(games[0]["gm"].view()["view"])
-                if seat is None:
-                    break
-                lists = [g[seat].get("/orders").json() for g in games]
-                if seat == "gm":
-                    both = [o for o in lists[0]["orders"] if o in set(lists[1]["orders"])]
-                    order = _pick(rng, both, avoid=_HIDDEN)
-                else:
-                    order = _pick(rng, lists[0]["orders"])
-                for g, lst in zip(games, lists, strict=True):
-                    r = g[seat].order(order, lst["version"])
-                    assert r.status_code == 200, r.text
-            assert compared >= 20
+            assert truths[0][0] != truths[1][0] and truths[0][1] != truths[1][1]
+            with ExitStack() as stack:
+                sockets = [
+                    {n: {"ws": stack.enter_context(_ws(g[n])), "version": 0} for n in BLUE}
+                    for g in games
+                ]
+                return _play_compared(games, sockets, steps)
     finally:
         for url in urls:
             cleanup_db(url)
+
+
+def _ws(seat: Seat) -> Any:
+    return connect(seat.ws_url(after=0), open_timeout=30)
+
+
+def _play_compared(games: list[dict[str, Seat]], sockets: list[dict[str, Any]], steps: int) -> int:
+    rng = random.Random(5)
+    compared = 0
+    for step in range(steps):
+        if any(_contact_on(g["gm"], _HIDDEN) for g in games):
+            break
+        a, b = _blue_answers(games[0]), _blue_answers(games[1])
+        assert a == b, "Blue's answers differ while the difference is unseen"
+        legal = [{n: g[n].get("/orders").json()["orders"] for n in BLUE} for g in games]
+        assert legal[0] == legal[1]
+        a, b = (_extra_channels(g, legal[0], step) for g in games)
+        assert a == b, "Blue's other answers differ while the difference is unseen"
+        a, b = (_ws_messages(s, g) for s, g in zip(sockets, games, strict=True))
+        assert a == b, "Blue's WebSocket messages differ while the difference is unseen"
+        compared += 1
+        seat = _to_move(games[0]["gm"].view()["view"])
+        if seat is None:
+            break
+        lists = [g[seat].get("/orders").json() for g in games]
+        if seat == "gm":
+            both = [o for o in lists[0]["orders"] if o in set(lists[1]["orders"])]
+            order = _pick(rng, both, avoid=_HIDDEN)
+        else:
+            order = _pick(rng, lists[0]["orders"])
+        for g, lst in zip(games, lists, strict=True):
+            r = g[seat].order(order, lst["version"])
+            assert r.status_code == 200, r.text
+    for per_world, g in zip(sockets, games, strict=True):
+        _ws_messages(per_world, g)  # read up to each seat's version (not compared: the
+        for entry in per_world.values():  # last order may have told Blue) — nothing more
+            with pytest.raises(TimeoutError):
+                entry["ws"].recv(timeout=0.3)
+    return compared
+
+
+def test_an_unseen_red_detail_leaves_every_blue_channel_byte_identical(tmp_path: Path) -> None:
+    """The fast tier: SQLite, the first orders of a game."""
+    assert _compare_worlds("sqlite", tmp_path, 6) >= 6
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", ["sqlite", "postgres"])
+def test_an_unseen_red_detail_leaves_blue_answers_byte_identical(kind: str, tmp_path: Path) -> None:
+    assert _compare_worlds(kind, tmp_path, 400) >= 20
