@@ -548,10 +548,16 @@ def play_pair(
     checks = 0
     differed = 0
 
-    def learnt(state: GameState, events: list[Event]) -> bool:
-        if pair.learned(state, events):
+    def learnt(sa: GameState, ea: list[Event], sb: GameState, eb: list[Event]) -> bool:
+        if pair.learned(sa, ea) or pair.learned(sb, eb):
             return True
-        return hidden is not None and hidden.learned(state, events)
+        if hidden is not None and (hidden.learned(sa, ea) or hidden.learned(sb, eb)):
+            return True
+        # The observer has a contact on an enemy unit that is not the same in the two
+        # worlds (where it stands, its strength, what it did): it sees the secret's effect
+        # on that unit by the rules (e.g. a unit whose move a hidden one blocked).
+        seen = set(sa.contacts[observer]) | set(sb.contacts[observer])
+        return any(sa.units.get(u) != sb.units.get(u) for u in seen)
 
     with coupled_dice():
         sa = force_dice(new_game(pair.a, seed), pair.forced_a)
@@ -566,7 +572,7 @@ def play_pair(
             cli.start(sa, sb)
         n = 0
         for n in range(steps + 1):
-            if learnt(sa, ea) or learnt(sb, eb):
+            if learnt(sa, ea, sb, eb):
                 return Outcome(n, True, False, cli_checks=checks, differed=differed)
             if _knowledge(sa, enemy) != _knowledge(sb, enemy):
                 # The secret's owner knows different things in the two worlds (e.g. the
