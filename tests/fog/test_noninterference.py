@@ -12,6 +12,7 @@ pair in ten of them also goes through ``tk20`` itself (:class:`CliWorlds`)."""
 
 from __future__ import annotations
 
+import functools
 import os
 import random
 import time
@@ -22,6 +23,7 @@ from typing import Any
 
 import pytest
 
+from taistelukentta.content.scenario import Scenario
 from taistelukentta.rules import Event, GameState
 from taistelukentta.rules.company import line_cells
 from taistelukentta.rules.context import Tx
@@ -249,13 +251,22 @@ CASES: dict[str, Case] = {
 }
 
 
+@functools.cache
+def _worlds(case: str) -> tuple[Scenario, Scenario]:
+    """The two worlds' scenarios, built once per secret (immutable; their per-scenario
+    caches — sight, paths — then stay warm from pair to pair)."""
+    c = CASES[case]
+    return build(c.scenario, c.change_a), build(c.scenario, c.change_b)
+
+
 def _pair(
     case: str, game: int, steps: int | None = None, cli: Path | None = None, cli_every: int = 0
 ) -> Outcome:
     c = CASES[case]
+    a, b = _worlds(case)
     pair = Pair(
-        build(c.scenario, c.change_a),
-        build(c.scenario, c.change_b),
+        a,
+        b,
         c.observer,
         _or_game_over(c.learned),
         prepare_a=_then(c.prepare, c.prepare_a),
