@@ -262,6 +262,13 @@ _COUNT_OPTIONS = [
     if type(s.value) is int and s.choices is None and s.name != "pinning_margin"
 ]
 
+_AT_LEAST_ONE = {
+    name
+    for name, info in RuleOptions.model_fields.items()
+    if any((getattr(m, "ge", None) or 0) >= 1 for m in info.metadata)
+}
+"""Count options whose typed field refuses 0 (read from RuleOptions, so a new one is seen)."""
+
 
 @settings(max_examples=60, deadline=None)
 @given(name=st.sampled_from(_COUNT_OPTIONS), value=st.integers(min_value=0, max_value=99))
@@ -270,9 +277,9 @@ def test_count_options_accept_non_negative_ints(name: str, value: int) -> None:
         return
     if name == "flank_min_angle" and value > 180:
         return
-    if name in ("contact_area_known", "contact_area_suspected", "campaign_xp_per_tt") and value < 1:
-        # a block of side 0 is no area (R-REC-5), 0 XP per TT step divides by zero
-        # (R-CAMP-3): refused by their typed fields
+    if name in _AT_LEAST_ONE and value < 1:
+        # e.g. a block of side 0 is no area (R-REC-5), 0 XP per TT step divides by zero
+        # (R-CAMP-3): refused by their typed fields (Field(ge=1) in RuleOptions)
         with pytest.raises(DataError):
             load_options(overrides={name: value})
         return
