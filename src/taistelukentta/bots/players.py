@@ -12,12 +12,13 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from taistelukentta.bots.baseline import BaselineBot, LazyOrders
+from taistelukentta.bots.tactical import LEVELS, TacticalBot
 from taistelukentta.content.options import RuleOptions
 from taistelukentta.errors import ArgumentError
 from taistelukentta.rules.orders import Order
 from taistelukentta.views.models import SideView
 
-BOT_NAMES: tuple[str, ...] = ("baseline",)
+BOT_NAMES: tuple[str, ...] = ("baseline", "easy", "normal", "hard")
 """The computer players a seat can be given, by name."""
 
 DEFAULT_BOT = "baseline"
@@ -37,11 +38,14 @@ class Player(Protocol):
         ...
 
 
-def make_bot(name: str, seed: int) -> Player:
-    """The computer player ``name`` (one of :data:`BOT_NAMES`) with its own seed.
+def make_bot(name: str, seed: int, budget: int | None = None) -> Player:
+    """The computer player ``name`` (one of :data:`BOT_NAMES`) with its own seed;
+    ``budget``: a tactical player's evaluations per decision (None: its level's).
     ArgumentError naming the choices for an unknown name."""
     if name == "baseline":
         return BaselineBot(seed)
+    if name in LEVELS:
+        return TacticalBot(seed, name, budget)
     raise ArgumentError(
         f"unknown computer player {name!r} (choices: {', '.join(BOT_NAMES)})",
         f"tuntematon tietokonepelaaja {name!r} (vaihtoehdot: {', '.join(BOT_NAMES)})",

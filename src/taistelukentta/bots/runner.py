@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 from weakref import WeakKeyDictionary
 
-from taistelukentta.bots.baseline import BaselineBot, LazyOrders
+from taistelukentta.bots.baseline import LazyOrders
 from taistelukentta.content.scenario import Scenario
 from taistelukentta.dice.roller import Seed, derive_int
 from taistelukentta.errors import IllegalOrderError
@@ -306,8 +306,14 @@ def run_bots(
     return state, played
 
 
-def simulate(scenario: Scenario, seed: Seed) -> tuple[GameState, list[Played]]:
-    """A whole game of ``scenario`` with the baseline bot on both sides."""
+def simulate(
+    scenario: Scenario, seed: Seed, *, blue: str = "baseline", red: str = "baseline"
+) -> tuple[GameState, list[Played]]:
+    """A whole game of ``scenario`` with the computer players ``blue`` and ``red`` (names
+    of :data:`~taistelukentta.bots.players.BOT_NAMES`; default the baseline bot)."""
+    from taistelukentta.bots.players import make_bot
+
     state = new_game(scenario, seed)
-    bots: dict[Side, BaselineBot] = {s: BaselineBot(bot_seed(seed, s)) for s in SIDES}
+    names = {"blue": blue, "red": red}
+    bots: dict[Side, Player] = {s: make_bot(names[s], bot_seed(seed, s)) for s in SIDES}
     return run_bots(state, bots)

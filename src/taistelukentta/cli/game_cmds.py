@@ -841,9 +841,29 @@ def replay_cmd(game: GameArg, json_out: JsonFlag = False) -> None:
     )
 
 
+def _check_bot(name: str, option: str) -> str:
+    from taistelukentta.bots.players import BOT_NAMES  # only here: the bots are heavy
+
+    if name not in BOT_NAMES:
+        choices = ", ".join(BOT_NAMES)
+        fail(
+            tr(
+                f"{option}: tuntematon tietokonepelaaja {name!r} (vaihtoehdot: {choices})",
+                f"{option}: unknown computer player {name!r} (choices: {choices})",
+            )
+        )
+    return name
+
+
 def simulate_cmd(
     scenario: ScenarioArg,
     seed: SeedOpt = None,
+    blue: Annotated[
+        str, typer.Option("--blue", help="Sininen / Blue: baseline|easy|normal|hard.")
+    ] = "baseline",
+    red: Annotated[
+        str, typer.Option("--red", help="Punainen / Red: baseline|easy|normal|hard.")
+    ] = "baseline",
     out: Annotated[
         Path | None,
         typer.Option("--out", help="Tallenna peli tiedostoon / save the game to a file."),
@@ -853,12 +873,14 @@ def simulate_cmd(
     """Tietokone pelaa molempia puolia loppuun / the computer plays both sides to the end."""
     from taistelukentta.bots import simulate  # only here: the bots are heavy
 
+    _check_bot(blue, "--blue")
+    _check_bot(red, "--red")
     chosen = _seed(seed)
     try:
         scen = load_scenario(scenario)
         if out is not None:
             session = create_game(scenario, chosen, out, overwrite=True)
-        state, played = simulate(scen, chosen)
+        state, played = simulate(scen, chosen, blue=blue, red=red)
     except TkError as exc:
         fail_error(exc)
     if out is not None:
@@ -1242,10 +1264,12 @@ def _give_human(
     return session.give(_order_seat(session.state, human, seats, order), order)
 
 
-def _computer_turn(session: GameSession, human: Side) -> list[str]:
-    """The computer plays until it is the human's turn or the game ends; each order is
-    saved at once. Returns what the human is shown: only the events its side may see."""
-    from taistelukentta.bots import BaselineBot, bot_order  # only here: the bots are heavy
+def _computer_turn(session: GameSession, human: Side, level: str = "baseline") -> list[str]:
+    """The computer (``level``: a computer player's name) plays until it is the human's
+    turn or the game ends; each order is saved at once. Returns what the human is shown:
+    only the events its side may see."""
+    from taistelukentta.bots import bot_order  # only here: the bots are heavy
+    from taistelukentta.bots.players import make_bot
 
     cpu_side: Side = "red" if human == "blue" else "blue"
     state = session.state
@@ -1254,7 +1278,7 @@ def _computer_turn(session: GameSession, human: Side) -> list[str]:
     # Derived one-way from the game seed and the number of orders so far: a resumed game
     # plays on exactly as an uninterrupted one would, and the bot's choices tell nothing of
     # the seed.
-    bot = BaselineBot(derive_int(session.record.seed, f"play-bot:{len(session.record.orders)}"))
+    bot = make_bot(level, derive_int(session.record.seed, f"play-bot:{len(session.record.orders)}"))
     seen: list[dict[str, Any]] = []
     while not session.state.finished and session.state.active == cpu_side:
         seat = next_seat(session.state)
@@ -1320,6 +1344,16 @@ def play_cmd(
     out: Annotated[
         Path | None, typer.Option("--out", help="Uuden pelin tiedosto / new game's file.")
     ] = None,
+    level: Annotated[
+        str,
+        typer.Option(
+            "--level",
+            help=(
+                "Tietokoneen taso: baseline, easy, normal, hard / the computer's level: "
+                "baseline, easy, normal, hard."
+            ),
+        ),
+    ] = "baseline",
 ) -> None:
     """Pelaa tietokonetta vastaan päätteessä / play against the computer in the terminal.
 
@@ -1328,10 +1362,11 @@ def play_cmd(
         fail(
             tr(f"--as: valitse blue tai red, ei {who!r}", f"--as: choose blue or red, not {who!r}")
         )
+    _check_bot(level, "--level")
     session = _resolve_play_target(target, who, seed, out)
     _use_names(session.scenario)
     human: Side = "red" if session.record.human == "red" else "blue"
-    _Play(session, human).run()
+    _Play(session, human, level).run()
 
 
 _SCREEN_CLEAR = "\x1b[H\x1b[2J"
@@ -1395,9 +1430,10 @@ class _Play:
     """One ``tk20 play`` session: the screen drawn in place after every order (a terminal)
     or printed again (pipes), the prompt, and the play commands."""
 
-    def __init__(self, session: GameSession, human: Side) -> None:
+    def __init__(self, session: GameSession, human: Side, level: str = "baseline") -> None:
         self.session = session
         self.human = human
+        self.level = level
         self.ask = _reader()
         self.tty = sys.stdout.isatty()
         self.messages: list[str] = []
@@ -1447,12 +1483,12 @@ class _Play:
 
     def run(self) -> None:
         session, human = self.session, self.human
-        self.messages = [_help_text(full=False), *_computer_turn(session, human)]
+        self.messages = [_help_text(full=False), *_computer_turn(session, human, self.level)]
         redraw = True
         while not session.state.finished:
             state = session.state
             if state.active != human:
-                self.messages = _computer_turn(session, human)
+                self.messages = _computer_turn(session, human, self.level)
                 redraw = True
                 continue
             if redraw:

@@ -1,0 +1,651 @@
+"""The tactical computer player (``easy``, ``normal``, ``hard``): stronger than the baseline,
+deciding from exactly the same inputs — its seat's typed view, its legal orders, the game's
+rule options and public rules data (unit cards, the scenario's public map). It never sees a
+``GameState``.
+
+What it adds to the baseline (whose company tactics, fire support with its delay, mines,
+rally and recon it keeps, ``bots.commander``):
+
+- **belief** over enemies it cannot see now: every contact's last known place (the SPOTTED
+  cell, else the centre of its KNOWN/SUSPECTED area) and type, kept when the contact is lost
+  and trusted less with every side turn since (``BELIEF_DECAY``), forgotten after
+  ``BELIEF_TURNS``;
+- **threat**: for a cell and an own unit, the expected damage the believed enemies could do
+  there next turn — each enemy's public card (weapon, training, movement), the cell's cover
+  on the public map and the exact odds with the scenario's rule options
+  (``rules.terms.attack_terms`` + ``odds.exact``);
+- **cost fields** to the objectives over the public map (movement costs), objectives shared
+  out between units by value and distance;
+- **moves** scored over the listed destinations: progress towards the unit's objective,
+  less threat (weighted up for a damaged unit, down in the last rounds, when only holding
+  the objectives counts), plus cover and the shots the cell gives next fire phase — so a
+  damaged unit under threat **withdraws** out of reach and leaders stay behind their men;
+- **attacks** and **fire** by what they are worth: the share of the target's remaining
+  strength the shot is expected to take (finishing a weak enemy first; a destroyed unit is
+  a victory point), attacks from the listed origin with the least threat;
+- **recon before advancing**: no unit walks into a believed contact's reach while the side
+  has KP and a recon order towards it.
+
+Levels differ in how much they search and how much noise they add, never in what they see:
+``budget`` is the number of (unit, destination) evaluations per decision (a node count,
+not a clock, so a game is the same for the same seed on any machine); ``noise`` is a random
+term on each score from the bot's own seeded rng; ``lookahead`` makes the threat include
+where enemies can move before firing (``easy`` counts only their range from where they are
+believed to be).
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any
+
+from taistelukentta.bots import commander
+from taistelukentta.bots.baseline import LazyOrders, OrderSource, _ListedOrders, _recon_choice
+from taistelukentta.bots.knowledge import (
+    _odds,
+    _rules,
+    card,
+    cheb,
+    shot_value,
+    special_shot_value,
+    special_weapons,
+)
+from taistelukentta.content.options import RuleOptions
+from taistelukentta.rules.orders import Order, OrderKind
+from taistelukentta.rules.terms import AttackSituation, attack_terms
+from taistelukentta.views.models import OwnUnitView, SideView, UnitView
+
+Cell = tuple[int, int]
+Threat = Callable[[UnitView, Cell], float]
+"""threat(unit, cell): expected damage the believed enemies could do to ``unit`` there."""
+
+BELIEF_DECAY = 0.7
+"""How much less a lost contact's last known place is trusted per side turn since."""
+BELIEF_TURNS = 6
+"""A lost contact is forgotten this many side turns after it was last seen."""
+SLACK = 1.5
+"""Turns to spare: a unit whose objective is no farther than the rounds left less this
+heads for it whatever the threat (only the objectives held at the end score)."""
+UNKNOWN_CARD = {"blue": "jaakariryhma", "red": "motorisoitu_jalkavakiryhma"}
+"""The type assumed for a SUSPECTED enemy (type unknown), by the enemy's side."""
+
+
+@dataclass(frozen=True)
+class Level:
+    """How hard the player tries: decisions evaluated, noise, lookahead."""
+
+    name: str
+    budget: int
+    """(unit, destination) evaluations per decision."""
+    noise: float
+    """Spread of the random term added to each move score (0: none)."""
+    lookahead: bool
+    """Whether threat counts where enemies can move before they fire."""
+    attack_min_hit: Fraction
+    """The least hit chance for an attack order (1 KP)."""
+    caution: float
+    """How much a move's score weighs the threat at the destination (expected damage per
+    point of the unit's strength) for a sound unit; tuned with ``tk20 balance``
+    (docs/bots.md): cautious sound units lost more objectives than they saved men."""
+    hurt_caution: float
+    """The same for a unit at half strength or less (withdrawal out of reach)."""
+
+
+LEVELS: dict[str, Level] = {
+    "easy": Level("easy", 120, 0.6, False, Fraction(1, 2), 0.3, 0.8),
+    "normal": Level("normal", 1500, 0.05, True, Fraction(1, 2), 0.3, 2.5),
+    "hard": Level("hard", 6000, 0.0, True, Fraction(45, 100), 0.3, 2.5),
+}
+"""The levels: they differ in search (``budget``, ``lookahead``), noise and how readily
+they spend KP on attacks — never in what they see."""
+
+
+@dataclass
+class Belief:
+    """Where the side believes one enemy contact is."""
+
+    cell: Cell
+    card: str | None
+    turn_no: int
+    spotted: bool
+
+
+# ------------------------------------------------------------------------------ public data
+
+
+@lru_cache(maxsize=8)
+def public_map(scenario_id: str) -> Any:
+    """The public map of a bundled scenario (the terrain is on the table), or None for a
+    scenario the bot cannot look up by id."""
+    from taistelukentta.content.scenario import bundled_ids, load_scenario
+
+    if scenario_id not in bundled_ids():
+        return None
+    return load_scenario(scenario_id).map
+
+
+@lru_cache(maxsize=64)
+def cost_field(scenario_id: str, goal: tuple[Cell, ...]) -> dict[Cell, float]:
+    """Movement cost from every reachable cell to the nearest cell of ``goal`` over the
+    public map (8 neighbours, the entered cell's cost); Chebyshev steps without a map."""
+    gm = public_map(scenario_id)
+    if gm is None:
+        return {}
+    w, h = gm.width, gm.height
+    cost = gm.move_cost
+    dist: dict[Cell, float] = {}
+    heap: list[tuple[float, Cell]] = [(0.0, c) for c in goal]
+    heapq.heapify(heap)
+    while heap:
+        d, c = heapq.heappop(heap)
+        if c in dist:
+            continue
+        dist[c] = d
+        x, y = c
+        step = float(cost[y, x])
+        if math.isinf(step):
+            step = 1.0  # a goal cell on impassable ground: leave it at plain cost
+        for dx in (-1, 0, 1):
+            for dy in (-1, 0, 1):
+                nx, ny = x + dx, y + dy
+                if (dx or dy) and 0 <= nx < w and 0 <= ny < h and (nx, ny) not in dist:
+                    c2 = float(cost[ny, nx])
+                    if not math.isinf(c2):
+                        heapq.heappush(heap, (d + max(step, c2) * 0.5 + 0.5 * c2, (nx, ny)))
+    return dist
+
+
+def _cover(gm: Any, cell: Cell) -> int:
+    if gm is None:
+        return 0
+    return int(gm.cover[cell[1], cell[0]])
+
+
+def _threat_of(
+    enemy_card: str,
+    protection: int,
+    cover: int,
+    armoured: bool,
+    options: RuleOptions,
+) -> float:
+    """Expected damage one enemy of ``enemy_card`` does with its basic weapon to a unit of
+    that protection, in that cover (exact odds, the scenario's options)."""
+    c = card(enemy_card)
+    if c is None:
+        return 0.0
+    w = next((x for x in c.weapons if x.basic), None)
+    if w is None or w.indirect:
+        return 0.0
+    terms = attack_terms(
+        AttackSituation(
+            skill=c.stats.training,
+            weapon_bonus=w.attack_bonus,
+            protection=protection,
+            cover=cover,
+        ),
+        options,
+    )
+    damage = w.at_damage if armoured and w.at_damage else w.damage
+    best = _odds(terms.bonus, terms.defence, terms.advantage, str(damage), 1, _rules(options))[1]
+    if armoured:
+        for sw in c.weapons:
+            if sw.basic or sw.area or sw.indirect or not sw.at_damage:
+                continue
+            t2 = attack_terms(
+                AttackSituation(
+                    skill=c.stats.training,
+                    weapon_bonus=sw.attack_bonus,
+                    protection=protection,
+                    cover=cover,
+                ),
+                options,
+            )
+            dmg = _odds(t2.bonus, t2.defence, t2.advantage, str(sw.at_damage), 1, _rules(options))
+            best = max(best, dmg[1])
+        if not w.at_damage and w.damage_type == "FRAG":
+            best = best / 2 if options.frag_vs_armour == "half" else best
+    return float(best)
+
+
+@lru_cache(maxsize=256)
+def _reach_of(enemy_card: str, lookahead: bool) -> int:
+    c = card(enemy_card)
+    if c is None:
+        return 0
+    w = next((x for x in c.weapons if x.basic), None)
+    rng = max((x.range for x in c.weapons if not x.indirect), default=w.range if w else 0)
+    move = int(c.stats.movement / 1.5) if lookahead else 0
+    return rng + move
+
+
+def _role(card_id: str) -> str:
+    c = card(card_id)
+    return c.role if c is not None else "none"
+
+
+def _indirect(u: OwnUnitView) -> bool:
+    return bool(u.weapon.indirect)
+
+
+# ------------------------------------------------------------------------------ the player
+
+
+class TacticalBot:
+    """The tactical player at a :data:`LEVELS` level, with its own seeded rng and its memory
+    of contacts (fed only from the views it is given)."""
+
+    def __init__(self, seed: int, level: str = "normal", budget: int | None = None) -> None:
+        if level not in LEVELS:
+            raise ValueError(f"unknown level {level!r} (choices: {', '.join(LEVELS)})")
+        base = LEVELS[level]
+        self.level = base if budget is None else replace(base, budget=max(1, budget))
+        self.rng = random.Random(seed)
+        self.belief: dict[str, Belief] = {}
+        self._settled: dict[str, tuple[int, int]] = {}
+        self.nodes = 0
+        """(unit, destination) evaluations of the last decision."""
+        self._objective_cells: set[Cell] = set()
+        self._threat_opts: RuleOptions | None = None
+        self._threat_cache: dict[tuple[str, int, int, bool], float] = {}
+
+    # -------------------------------------------------------------- belief
+
+    def _update_belief(self, view: SideView) -> None:
+        now = view.turn_no
+        for c in view.contacts:
+            if c.cell is not None:
+                cell: Cell = (int(c.cell[0]), int(c.cell[1]))
+                self.belief[c.label] = Belief(cell, c.card, now, True)
+            elif c.area is not None:
+                x0, y0, size = c.area
+                centre = (x0 + size // 2, y0 + size // 2)
+                old = self.belief.get(c.label)
+                kind = c.card or (old.card if old is not None else None)
+                self.belief[c.label] = Belief(centre, kind, now, False)
+        present = {c.label for c in view.contacts}
+        for label in list(self.belief):
+            b = self.belief[label]
+            if label not in present and now - b.turn_no > BELIEF_TURNS:
+                del self.belief[label]
+
+    def _believed(self, view: SideView, enemy_side: str) -> list[tuple[Cell, str, float]]:
+        """(cell, card, weight) of every believed enemy; a SPOTTED one counts fully."""
+        now = view.turn_no
+        present = {c.label for c in view.contacts}
+        out = []
+        for label in sorted(self.belief):
+            b = self.belief[label]
+            age = now - b.turn_no
+            weight = 1.0 if label in present and b.spotted else 0.8 * BELIEF_DECAY**age
+            if label not in present:
+                weight *= 0.6
+            out.append((b.cell, b.card or UNKNOWN_CARD[enemy_side], weight))
+        return out
+
+    # -------------------------------------------------------------- deciding
+
+    def choose(
+        self,
+        view: SideView,
+        legal_orders: Sequence[Order] | LazyOrders,
+        options: RuleOptions | None = None,
+    ) -> Order:
+        """The next order of the seat whose view and legal orders these are."""
+        src = legal_orders if isinstance(legal_orders, LazyOrders) else _ListedOrders(legal_orders)
+        self._update_belief(view)
+        self.nodes = 0
+        self._objective_cells = {_as_cell(c) for o in view.objectives for c in o.cells}
+        s = commander.seen(view, options)
+        rng = self.rng
+        if view.phase == "fire":
+            return commander.area_fire(s, src, rng) or self._fire(s, src) or src.done
+        for decide in (commander.first_orders,):
+            got = decide(s, src, rng)
+            if got is not None:
+                return got
+        rallies = src.of_kind(OrderKind.RALLY)
+        if rallies:
+            return rallies[0]
+        for decide in (
+            commander.stuck_in_minefield,
+            commander.company_orders,
+            commander.fire_support,
+            commander.area_fire,
+            commander.organised_withdrawal,
+        ):
+            got = decide(s, src, rng)
+            if got is not None:
+                return got
+        return self._manoeuvre(s, src)
+
+    # -------------------------------------------------------------- fire
+
+    def _shot_worth(
+        self, s: commander.Seen, u: OwnUnitView, e: UnitView, weapon: str | None
+    ) -> tuple[float, float]:
+        """(worth, hit chance): the expected share of the target's remaining strength the
+        shot takes, a bonus for a likely kill (a victory point)."""
+        if weapon is None:
+            hit, dmg = shot_value(u, e, s.opts)
+        else:
+            sv = special_shot_value(u, e, weapon, s.opts)
+            if sv is None:
+                return (0.0, 0.0)
+            hit, dmg = sv
+        strength = max(1, e.strength)
+        share = min(float(dmg), strength) / strength
+        kill = 0.5 if float(dmg) >= strength * 0.8 else 0.0
+        on_objective = 0.3 if _as_cell(e.cell) in self._objective_cells else 0.0
+        return (share + kill * float(hit) + on_objective * share, float(hit))
+
+    def _fire(self, s: commander.Seen, src: OrderSource) -> Order | None:
+        best: tuple[float, float] | None = None
+        best_order: Order | None = None
+        for o in src.of_kind(OrderKind.FIRE):
+            if o.unit not in s.own or o.target not in s.units:
+                continue
+            worth, hit = self._shot_worth(s, s.own[o.unit], s.units[o.target], o.weapon)
+            if hit < 0.08:
+                continue
+            key = (worth, self.rng.random())
+            if best is None or key > best:
+                best, best_order = key, o
+        return best_order
+
+    # -------------------------------------------------------------- manoeuvre
+
+    def _manoeuvre(self, s: commander.Seen, src: OrderSource) -> Order:
+        view = s.view
+        level = self.level
+        gm = public_map(view.scenario)
+        enemy_side = "red" if s.side == "blue" else "blue"
+        believed = self._believed(view, enemy_side)
+        rounds_left = view.rounds - view.turn
+        late = rounds_left <= 0
+        free = sorted(
+            {
+                o.unit
+                for o in src.of_kind(OrderKind.DEFEND)
+                if o.unit is not None and o.unit in s.own
+            }
+        )
+        if not free:
+            return commander.hide(s, src, self.rng) or src.done
+        opts = s.opts
+
+        threat_memo: dict[tuple[Cell, int, bool], float] = {}
+        if self._threat_opts is not opts:
+            self._threat_opts, self._threat_cache = opts, {}
+        per_card = self._threat_cache
+
+        def enemy_damage(bcard: str, protection: int, cov: int, armoured: bool) -> float:
+            k = (bcard, protection, cov, armoured)
+            v = per_card.get(k)
+            if v is None:
+                v = per_card[k] = _threat_of(bcard, protection, cov, armoured, opts)
+            return v
+
+        def threat(u: UnitView, cell: Cell) -> float:
+            key = (cell, u.protection, u.armoured)
+            got = threat_memo.get(key)
+            if got is None:
+                cov = _cover(gm, cell)
+                got = 0.0
+                for bcell, bcard, weight in believed:
+                    if cheb(bcell, cell) <= _reach_of(bcard, level.lookahead):
+                        got += weight * enemy_damage(bcard, u.protection, cov, u.armoured)
+                threat_memo[key] = got
+            return got
+
+        # units already in reach of a SPOTTED enemy stay and fire for free, unless hurt
+        movers: list[str] = []
+        for uid in free:
+            u = s.own[uid]
+            hurt = u.strength * 2 <= u.max_strength
+            if (
+                not hurt
+                and not u.weapon.indirect
+                and any(_in_range(u, cheb(u.cell, e.cell)) for e in s.enemies.values())
+            ):
+                continue
+            movers.append(uid)
+
+        # attack orders worth their KP
+        if view.kp_of(s.seat) > 0 and s.enemies:
+            attack = self._attack(s, src, movers, threat)
+            if attack is not None:
+                return attack
+
+        goals = self._goals(s, gm)
+        mined = commander.known_mined(s)
+        if mined:
+            goals = commander.pioneer_goals(s, goals, mined)
+            got = commander.breach(s, src, self.rng, goals)
+            if got is not None:
+                return got
+
+        # recon before advancing: nothing SPOTTED, a believed contact or the goal ahead
+        recon = _recon_choice(view, s.mine, s.enemies, src, self.rng)
+        if recon is not None:
+            return recon
+
+        sig = len(s.enemies)
+        for uid in movers:
+            if self._settled.get(uid) == (view.turn_no, sig):
+                continue
+            order = self._move(s, src, uid, goals.get(uid), threat, mined, late, gm)
+            if order is not None:
+                search = (
+                    commander.search_ahead(s, uid, goals.get(uid) or s.own[uid].cell, src, self.rng)
+                    if mined
+                    else None
+                )
+                return search or order
+            self._settled[uid] = (view.turn_no, sig)
+            if self.nodes >= level.budget:
+                break
+        return commander.hide(s, src, self.rng) or src.done
+
+    def _goals(self, s: commander.Seen, gm: Any) -> dict[str, Cell | None]:
+        """Each own unit's objective cell: objectives shared out by value and distance;
+        leaders follow their group, support weapons stay back."""
+        view = s.view
+        objectives = list(view.objectives)
+        goals: dict[str, Cell | None] = {}
+        if not objectives:
+            return {uid: None for uid in s.own}
+        fighters = [u for u in s.own.values() if _role(u.card) == "none" and not u.weapon.indirect]
+        fields = {
+            o.id: cost_field(view.scenario, tuple(_as_cell(c) for c in o.cells)) for o in objectives
+        }
+
+        def dist(o: Any, cell: Cell) -> float:
+            f = fields[o.id]
+            if f:
+                return f.get(cell, 999.0)
+            return float(min(cheb(cell, c) for c in o.cells))
+
+        rounds_left = max(0, view.rounds - view.turn)
+
+        def turns_to(o: Any, u: OwnUnitView) -> float:
+            return dist(o, _as_cell(u.cell)) / max(1.0, float(u.movement))
+
+        # objectives no fighter can reach before the end are not worth walking to
+        reachable = [
+            o for o in objectives if any(turns_to(o, u) <= rounds_left + 1 for u in fighters)
+        ]
+        if reachable:
+            objectives = reachable
+        total_vp = sum(max(1, o.vp) for o in objectives)
+        want = {o.id: max(1, round(len(fighters) * max(1, o.vp) / total_vp)) for o in objectives}
+
+        pairs = sorted(
+            (dist(o, (int(u.cell[0]), int(u.cell[1]))), u.id, i)
+            for u in fighters
+            for i, o in enumerate(objectives)
+        )
+        assigned: dict[str, int] = {}
+        count = dict.fromkeys(want, 0)
+        for _d, uid, i in pairs:
+            o = objectives[i]
+            if uid in assigned or count[o.id] >= want[o.id]:
+                continue
+            assigned[uid] = i
+            count[o.id] += 1
+        for _d, uid, i in pairs:
+            if uid not in assigned:
+                assigned[uid] = i
+        for uid, i in assigned.items():
+            o = objectives[i]
+            u = s.own[uid]
+            here = (int(u.cell[0]), int(u.cell[1]))
+            cells = [(int(c[0]), int(c[1])) for c in o.cells]
+            goals[uid] = here if here in cells else min(cells, key=lambda c: (cheb(here, c), c))
+        # leaders and support: behind their group's fighters
+        for u in s.own.values():
+            if u.id in goals:
+                continue
+            mates = [f for f in fighters if f.group == u.group] or fighters
+            if not mates:
+                goals[u.id] = None
+                continue
+            cx = round(sum(f.cell[0] for f in mates) / len(mates))
+            cy = round(sum(f.cell[1] for f in mates) / len(mates))
+            goals[u.id] = (int(cx), int(cy))
+        return goals
+
+    def _move(
+        self,
+        s: commander.Seen,
+        src: OrderSource,
+        uid: str,
+        goal: Cell | None,
+        threat: Threat,
+        mined: set[Cell],
+        late: bool,
+        gm: Any,
+    ) -> Order | None:
+        """The listed move of ``uid`` with the best score, if better than staying."""
+        view = s.view
+        u = s.own[uid]
+        level = self.level
+        here: Cell = (int(u.cell[0]), int(u.cell[1]))
+        leader = _role(u.card) != "none" or u.weapon.indirect
+        hurt = u.strength * 2 <= u.max_strength
+        objective_cells = {(int(c[0]), int(c[1])) for o in view.objectives for c in o.cells}
+        field: dict[Cell, float] = {}
+        if goal is not None:
+            field = cost_field(view.scenario, (goal,))
+        speed = max(1.0, float(u.movement))
+        rounds_left = max(0, view.rounds - view.turn)
+        to_go = field.get(here, float(cheb(here, goal)) * 1.5) if goal is not None else 0.0
+        urgent = late or (goal is not None and to_go / speed >= rounds_left - SLACK)
+        w_threat = 0.1 if urgent else level.hurt_caution if hurt else level.caution
+        if leader:
+            w_threat *= 2.0
+        strength = max(1, u.strength)
+
+        def score(cell: Cell) -> float:
+            self.nodes += 1
+            sc = 0.0
+            if goal is not None:
+                d = field.get(cell) if field else None
+                if d is None:
+                    d = float(cheb(cell, goal)) * 1.5
+                sc -= d / speed
+            sc -= w_threat * threat(u, cell) / strength
+            sc += 0.04 * _cover(gm, cell)
+            if cell in objective_cells and not leader:
+                sc += 1.0 if urgent else 0.3
+            if s.enemies and not u.weapon.indirect:
+                best = 0.0
+                for e in s.enemies.values():
+                    if _in_range(u, cheb(cell, e.cell)):
+                        best = max(best, float(shot_value(u, e, s.opts)[1]) / max(1, e.strength))
+                sc += 0.3 * best
+            if level.noise:
+                sc += self.rng.gauss(0.0, level.noise) * 0.1
+            return sc
+
+        stay = score(here)
+        best: tuple[float, Order] | None = None
+        for o in src.of_unit(OrderKind.MOVE, uid):
+            if o.cell is None or o.cell in mined:
+                continue
+            if self.nodes >= level.budget:
+                break
+            sc = score((int(o.cell[0]), int(o.cell[1])))
+            if best is None or sc > best[0]:
+                best = (sc, o)
+        if best is not None and best[0] > stay + 0.05:
+            return best[1]
+        return None
+
+    def _attack(
+        self,
+        s: commander.Seen,
+        src: OrderSource,
+        movers: Sequence[str],
+        threat: Threat,
+    ) -> Order | None:
+        """The attack order (1 KP) worth the most: target worth (share of its strength,
+        kill bonus) with at least the level's hit chance, from the listed origin with the
+        least threat."""
+        level = self.level
+        wanted: list[tuple[float, str, str, str | None]] = []
+        from taistelukentta.bots.knowledge import attack_reach
+
+        for uid in movers:
+            u = s.own[uid]
+            if u.weapon.indirect:
+                continue
+            reach = attack_reach(u)
+            for tid, e in s.enemies.items():
+                if cheb(u.cell, e.cell) > reach:
+                    continue
+                worth, hit = self._shot_worth(s, u, e, None)
+                if hit >= level.attack_min_hit and worth > 0.15:
+                    wanted.append((worth, uid, tid, None))
+                if e.armoured:
+                    for w in special_weapons(u.card):
+                        worth, hit = self._shot_worth(s, u, e, w.id)
+                        if hit >= level.attack_min_hit and worth > 0.15:
+                            wanted.append((worth, uid, tid, w.id))
+        wanted.sort(key=lambda t: (-t[0], t[1], t[2], t[3] or ""))
+        for _worth, uid, tid, wid in wanted:
+            u = s.own[uid]
+            orders = [
+                o
+                for o in src.of_unit_at(OrderKind.ATTACK, uid, frozenset({tid}))
+                if o.weapon == wid or (wid is not None and o.weapon is not None)
+            ]
+            if not orders:
+                continue
+            return min(
+                orders,
+                key=lambda o: (
+                    threat(u, _as_cell(o.cell) if o.cell else _as_cell(u.cell)),
+                    str(o),
+                ),
+            )
+        return None
+
+
+def _in_range(u: OwnUnitView, dist: int) -> bool:
+    w = u.weapon
+    if dist > w.range:
+        return False
+    return w.min_range is None or dist >= w.min_range
+
+
+def _as_cell(c: Sequence[int]) -> Cell:
+    return (int(c[0]), int(c[1]))
+
+
+__all__ = ["LEVELS", "Belief", "Level", "TacticalBot", "public_map"]

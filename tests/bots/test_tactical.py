@@ -1,0 +1,234 @@
+"""The tactical computer player (issue 13): decides only from its view (the same decisions in
+two games that differ only in hidden enemy details), always legal, deterministic for a seed,
+levels that differ in search and noise only, and a node budget that holds."""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import random
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from taistelukentta.bots import tactical
+from taistelukentta.bots.players import BOT_NAMES
+from taistelukentta.bots.runner import bot_order, bot_seed, viewer_of
+from taistelukentta.bots.tactical import LEVELS, TacticalBot
+from taistelukentta.content.scenario import Scenario, load_scenario
+from taistelukentta.rules import (
+    Event,
+    GameState,
+    Order,
+    apply,
+    is_legal,
+    new_game,
+    next_seat,
+)
+from taistelukentta.rules.state import Side
+from taistelukentta.views import view_for
+from tests.fog.harness import blue_unit, build, contact_on, coupled_dice, drop_unit, red_unit
+
+
+def test_the_player_never_gets_a_game_state() -> None:
+    params = list(inspect.signature(TacticalBot.choose).parameters)
+    assert params == ["self", "view", "legal_orders", "options"]
+    tree = ast.parse(Path(tactical.__file__).read_text(encoding="utf-8"))
+    names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+    imported = {a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) for a in n.names}
+    assert "GameState" not in names | imported
+    bot = TacticalBot(1)
+    state = new_game(load_scenario("demo"), 1)
+    with pytest.raises(AttributeError):
+        bot.choose(state, [Order.done()])  # type: ignore[arg-type]
+
+
+def test_levels_differ_in_search_and_noise_only() -> None:
+    assert set(LEVELS) == {"easy", "normal", "hard"}
+    assert LEVELS["easy"].budget < LEVELS["normal"].budget < LEVELS["hard"].budget
+    assert LEVELS["easy"].noise > LEVELS["normal"].noise >= LEVELS["hard"].noise
+    assert {"easy", "normal", "hard", "baseline"} <= set(BOT_NAMES)
+    with pytest.raises(ValueError):
+        TacticalBot(1, "grandmaster")
+
+
+def _play(
+    scenario: Scenario,
+    seed: int,
+    blue: Any,
+    red: Any,
+    check: Callable[[GameState, str, Order], None] | None = None,
+) -> tuple[GameState, list[str]]:
+    state = new_game(scenario, seed)
+    bots = {"blue": blue, "red": red}
+    played: list[str] = []
+    while not state.finished and len(played) < 3000:
+        seat = next_seat(state)
+        assert seat is not None
+        order = bot_order(state, seat, bots[state.active])
+        if check is not None:
+            check(state, seat, order)
+        played.append(f"{seat}:{order}")
+        state, _ = apply(state, seat, order)
+    assert state.finished
+    return state, played
+
+
+def _legal(state: GameState, seat: str, order: Order) -> None:
+    assert is_legal(state, seat, order), (seat, str(order))
+
+
+@settings(
+    max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True
+)
+@given(
+    seed=st.integers(0, 10_000),
+    blue=st.sampled_from(list(LEVELS)),
+    red=st.sampled_from(list(LEVELS)),
+)
+def test_the_tactical_player_never_gives_an_illegal_order(seed: int, blue: str, red: str) -> None:
+    scenario = load_scenario("demo")
+    _play(
+        scenario,
+        seed,
+        TacticalBot(bot_seed(seed, "blue"), blue),
+        TacticalBot(bot_seed(seed, "red"), red),
+        _legal,
+    )
+
+
+def test_deterministic_for_a_seed_and_the_budget_holds() -> None:
+    scenario = load_scenario("demo")
+    budgets: list[int] = []
+    bot = TacticalBot(11, "normal", budget=40)
+
+    def check(state: GameState, seat: str, order: Order) -> None:
+        if state.active == "blue":
+            budgets.append(bot.nodes)
+
+    a, pa = _play(scenario, 5, bot, TacticalBot(12, "easy"), check)
+    b, pb = _play(scenario, 5, TacticalBot(11, "normal", budget=40), TacticalBot(12, "easy"))
+    assert pa == pb and a.state_hash() == b.state_hash()
+    assert budgets and max(budgets) <= 40 + 1  # the staying cell of the last unit looked at
+    _c, pc = _play(scenario, 5, TacticalBot(13, "normal"), TacticalBot(12, "easy"))
+    assert pc != pa  # the seed (and the budget) matter
+
+
+# ------------------------------------------------------------------------------ non-interference
+
+Change = Callable[[dict[str, Any]], None]
+
+
+def _set(data: dict[str, Any], uid: str, **changes: Any) -> None:
+    try:
+        unit = red_unit(data, uid)
+    except KeyError:
+        unit = blue_unit(data, uid)
+    unit.update(changes)
+
+
+def _mines_learned(side: Side) -> Callable[[GameState, list[Event]], bool]:
+    def learned(state: GameState, events: list[Event]) -> bool:
+        return any(e.kind.startswith("mine") and e.for_side(side) is not None for e in events)
+
+    return learned
+
+
+CASES: dict[str, tuple[str, Change, Side, Callable[[GameState, list[Event]], bool]]] = {
+    "unit_position": (
+        "demo",
+        lambda d: _set(d, "R14", cell=[29, 9]),
+        "blue",
+        contact_on("blue", {"R14"}),
+    ),
+    "unit_presence": ("demo", lambda d: drop_unit(d, "R15"), "blue", contact_on("blue", {"R15"})),
+    "minefield": (
+        "demo",
+        lambda d: d.setdefault("secrets", {}).__setitem__("minefields", []),
+        "blue",
+        _mines_learned("blue"),
+    ),
+    "blue_unit_position": (
+        "demo",
+        lambda d: _set(d, "KRH", cell=[1, 12]),
+        "red",
+        contact_on("red", {"KRH"}),
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_hidden_enemy_details_do_not_change_its_decisions(case: str) -> None:
+    """Two games that differ only in a secret of the other side (which plays only ``done``,
+    so its own knowledge cannot differ): the tactical player's orders are the same in both
+    until its side has legitimately learnt the secret."""
+    name, change, observer, learned = CASES[case]
+    a, b = build(name), build(name, change)
+    seed = random.Random(f"tactical:{case}").randbytes(32)
+    bot_a = TacticalBot(7, "normal")
+    bot_b = TacticalBot(7, "normal")
+    decisions = 0
+    with coupled_dice():
+        sa, sb = new_game(a, seed), new_game(b, seed)
+        ea, eb = list(sa.events), list(sb.events)
+        for _ in range(400):
+            if learned(sa, ea) or learned(sb, eb) or sa.finished or sb.finished:
+                break
+            assert sa.active == sb.active and sa.phase == sb.phase
+            seat = next_seat(sa)
+            assert seat is not None and seat == next_seat(sb)
+            if sa.active == observer:
+                va = view_for(sa, viewer_of(seat), log_limit=0)
+                vb = view_for(sb, viewer_of(seat), log_limit=0)
+                assert va == vb  # the premise: the side cannot tell the games apart
+                oa = bot_order(sa, seat, bot_a)
+                ob = bot_order(sb, seat, bot_b)
+                assert str(oa) == str(ob), (case, decisions)
+                decisions += 1
+            else:
+                oa = ob = Order.done()
+            sa, ea = apply(sa, seat, oa)
+            sb, eb = apply(sb, seat, ob)
+    assert decisions >= 3, decisions  # the comparison covered real play
+
+
+# ------------------------------------------------------------------- where a seat is given
+
+
+def test_simulate_gives_each_side_its_computer_player() -> None:
+    from typer.testing import CliRunner
+
+    from taistelukentta.bots.runner import simulate
+    from taistelukentta.cli.app import app
+
+    runner = CliRunner()
+    args = ["simulate", "demo", "--seed", "4", "--json"]
+    base = runner.invoke(app, args)
+    tact = runner.invoke(app, [*args, "--blue", "normal", "--red", "easy"])
+    assert base.exit_code == 0 and tact.exit_code == 0, tact.output
+    assert '"state_hash"' in tact.output and tact.output != base.output
+    state, _ = simulate(load_scenario("demo"), 4, blue="normal", red="easy")
+    assert state.state_hash() in tact.output
+    bad = runner.invoke(app, ["--lang", "en", "simulate", "demo", "--red", "grandmaster"])
+    assert bad.exit_code == 2 and "grandmaster" in bad.output and "Traceback" not in bad.output
+
+
+def test_play_against_a_level(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from taistelukentta.cli.app import app
+    from taistelukentta.storage.gamefile import load_game
+
+    runner = CliRunner()
+    path = tmp_path / "g.json"
+    args = ["play", "demo", "--as", "red", "--seed", "3", "--out", str(path), "--level", "hard"]
+    result = runner.invoke(app, args, input="done\nquit\n")
+    assert result.exit_code == 0, result.output
+    record = load_game(path)
+    assert any(o.seat != "gm" for o in record.orders)  # the computer played Blue
+    bad = runner.invoke(app, ["--lang", "en", "play", "demo", "--level", "grandmaster"])
+    assert bad.exit_code == 2 and "grandmaster" in bad.output
