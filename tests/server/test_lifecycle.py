@@ -90,3 +90,31 @@ def test_gm_undo_replays_from_the_log_and_is_announced_to_every_seat(server: Ser
         timeout=30,
     )
     assert nothing.status_code == 409
+
+
+def test_computer_seats_play_at_the_level_asked_for(server: Server) -> None:
+    """``computer_level`` when creating a game (docs/bots.md): the seats are played by
+    that computer player; a level that does not exist is a clear 422, nothing created."""
+    bad = httpx.post(
+        f"{server.base}/api/games",
+        json={"scenario": "demo", "computer": ["gm"], "computer_level": "grandmaster"},
+        timeout=60,
+    )
+    assert bad.status_code == 422 and "computer_level" in bad.text
+    created = create(server, computer=["gm"], computer_level="normal")
+    assert created["computer_level"] == "normal" and created["computer"] == ["gm"]
+    clients = seats(server, created)
+    final = blue_done_until(server, clients)
+    assert final["finished"]
+    reveal = clients["co"].get("/reveal").json()
+    assert any(o["seat"] == "gm" for o in reveal["orders"])  # the computer played Red
+
+
+def test_the_computer_column_reads_rows_written_before_levels() -> None:
+    from taistelukentta.server.games import computer_column, computer_level_of, computer_seats
+
+    assert computer_column(["gm"], "baseline") == ["gm"]  # the old form, unchanged
+    for level in ("easy", "normal", "hard"):
+        value = computer_column(["co", "gm"], level)
+        assert computer_seats(value) == ["co", "gm"] and computer_level_of(value) == level
+    assert computer_seats(["gm"]) == ["gm"] and computer_level_of(["gm"]) == "baseline"

@@ -460,6 +460,11 @@ export interface components {
         };
         GameCreate: {
             computer?: string[];
+            /**
+             * @default baseline
+             * @enum {string}
+             */
+            computer_level: "baseline" | "easy" | "normal" | "hard";
             options?: {
                 [key: string]: boolean | number | string;
             };
@@ -468,6 +473,8 @@ export interface components {
         GameCreated: {
             commitment_scheme: string;
             computer: string[];
+            /** @default baseline */
+            computer_level: string;
             id: string;
             scenario: string;
             seats: {

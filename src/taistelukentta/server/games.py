@@ -33,7 +33,7 @@ from sqlalchemy import Engine, select, text
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
-from taistelukentta.bots.baseline import BaselineBot
+from taistelukentta.bots.players import make_bot
 from taistelukentta.bots.runner import bot_order
 from taistelukentta.content.loader import parse_toml, read_text
 from taistelukentta.content.scenario import (
@@ -153,6 +153,8 @@ class Game:
     keys: dict[tuple[str, str], int] = field(default_factory=dict)
     scenario_file: str = ""
     """How a game file names the scenario: a bundled id as is, else the file's path."""
+    computer_level: str = "baseline"
+    """The computer player of its seats (``bots.players.BOT_NAMES``)."""
     _legal: dict[str, list[str]] = field(default_factory=dict)
     _legal_at: int = -1
 
@@ -234,6 +236,28 @@ def _blue_seen(scenario_state: GameState, seat: str, kind: str, events: tuple[Ev
     if kind == "undo" or seat != GM_SEAT:
         return True
     return bool(event_copies(scenario_state, events, "co"))
+
+
+def computer_column(seats: list[str], level: str) -> Any:
+    """The ``games.computer`` JSON value: the seats' list as before for the baseline
+    player (rows written before levels existed read the same), else
+    ``{"seats": [...], "level": NAME}``."""
+    return seats if level == "baseline" else {"seats": seats, "level": level}
+
+
+def computer_seats(value: Any) -> list[str]:
+    """The computer's seats from a ``games.computer`` value (either form)."""
+    if isinstance(value, dict):
+        return [str(s) for s in value.get("seats", [])]
+    return [str(s) for s in value]
+
+
+def computer_level_of(value: Any) -> str:
+    """The computer player's name from a ``games.computer`` value (``baseline`` for the
+    plain list)."""
+    if isinstance(value, dict):
+        return str(value.get("level", "baseline"))
+    return "baseline"
 
 
 def _bot_seed(seed: Seed, game_id: str, seq: int) -> int:
@@ -379,10 +403,11 @@ class GameStore:
             options=dict(row.options),
             seed=seed,
             commitment=row.commitment,
-            computer=frozenset(row.computer),
+            computer=frozenset(computer_seats(row.computer)),
             scenario=scenario,
             state=new_game(scenario, seed),
             scenario_file=self._scenario_file(row.scenario),
+            computer_level=computer_level_of(row.computer),
         )
         effective: list[int] = []
         blue = 0
@@ -545,7 +570,13 @@ class GameStore:
             )
         self._notify(s, game.id)
 
-    def create(self, scenario_ref: str, options: dict[str, Any], computer: list[str]) -> Created:
+    def create(
+        self,
+        scenario_ref: str,
+        options: dict[str, Any],
+        computer: list[str],
+        level: str = "baseline",
+    ) -> Created:
         """A new game with a fresh secret seed; a token for every seat."""
         scenario = scenario_for(scenario_ref, options, self.settings.scenario_dirs)
         seed = new_seed() if self.settings.fixed_seed is None else self.settings.fixed_seed
@@ -569,7 +600,7 @@ class GameStore:
                     options=options,
                     seed=seed_text(seed),
                     commitment=commitment_of(seed),
-                    computer=sorted(set(computer)),
+                    computer=computer_column(sorted(set(computer)), level),
                     version=0,
                     finished=False,
                     created_at=_now(),
@@ -585,6 +616,7 @@ class GameStore:
             seed=seed,
             commitment=commitment_of(seed),
             computer=frozenset(computer),
+            computer_level=level,
             scenario=scenario,
             state=state,
             scenario_file=self._scenario_file(scenario_ref),
@@ -737,7 +769,7 @@ class GameStore:
                 seq = game.version + 1
                 # The bot reads only its seat's view (bot_order); seeded from the secret
                 # seed so nobody can foresee its choices.
-                bot = BaselineBot(_bot_seed(game.seed, game.id, seq))
+                bot = make_bot(game.computer_level, _bot_seed(game.seed, game.id, seq))
                 order = bot_order(game.state, seat, bot)
                 state, events = apply(game.state, seat, order)
                 evs = tuple(events)

@@ -40,7 +40,9 @@ class GameRow(Base):
     seed: Mapped[str] = mapped_column(Text)
     """The dice seed as text (a large integer); secret until the game ends."""
     commitment: Mapped[str] = mapped_column(String(128))
-    computer: Mapped[list[str]] = mapped_column(JSON)
+    computer: Mapped[Any] = mapped_column(JSON)
+    """The computer's seats: a list (the baseline player), or ``{"seats": [...], "level":
+    name}`` for a tactical level (``games.computer_column``)."""
     version: Mapped[int] = mapped_column(Integer, default=0)
     finished: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
@@ -26,6 +26,9 @@ class GameCreate(_Strict):
     computer: list[_Id] = Field(
         default_factory=list, max_length=16, description="Seats the server's computer plays."
     )
+    computer_level: Literal["baseline", "easy", "normal", "hard"] = Field(
+        default="baseline", description="The computer player of those seats (docs/bots.md)."
+    )
 
 
 class SeatInvite(BaseModel):
@@ -44,6 +47,7 @@ class GameCreated(BaseModel):
     commitment_scheme: str
     seats: dict[str, SeatInvite]
     computer: list[str]
+    computer_level: str = "baseline"
 
 
 class OrderPost(_Strict):

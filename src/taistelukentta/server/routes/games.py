@@ -66,7 +66,9 @@ def list_scenarios(store: Store) -> list[ScenarioOut]:
 @router.post("/games", status_code=201, response_model=GameCreated, responses=_ERR)
 def create_game(body: GameCreate, request: Request, store: Store) -> GameCreated:
     """Start a game. The creator is the GM and receives every seat's invite."""
-    created = store.create(body.scenario, dict(body.options), list(body.computer))
+    created = store.create(
+        body.scenario, dict(body.options), list(body.computer), body.computer_level
+    )
     game = created.game
     return GameCreated(
         id=game.id,
@@ -78,6 +80,7 @@ def create_game(body: GameCreate, request: Request, store: Store) -> GameCreated
             for seat, tok in created.tokens.items()
         },
         computer=sorted(game.computer),
+        computer_level=game.computer_level,
     )
 
 
