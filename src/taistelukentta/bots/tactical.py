@@ -69,6 +69,8 @@ BELIEF_DECAY = 0.7
 """How much less a lost contact's last known place is trusted per side turn since."""
 BELIEF_TURNS = 6
 """A lost contact is forgotten this many side turns after it was last seen."""
+CONCENTRATE = 3
+"""Units per objective a side needs to take the objectives one after the other."""
 SLACK = 1.5
 """Turns to spare: a unit whose objective is no farther than the rounds left less this
 heads for it whatever the threat (only the objectives held at the end score)."""
@@ -453,13 +455,22 @@ class TacticalBot:
         return commander.hide(s, src, self.rng) or src.done
 
     def _goals(self, s: commander.Seen, gm: Any) -> dict[str, Cell | None]:
-        """Each own unit's objective cell: objectives shared out by value and distance;
-        leaders follow their group, support weapons stay back."""
+        """Each own unit's objective cell.
+
+        A side that must take objectives (not all of them its own from the start) and is
+        strong enough for it (``CONCENTRATE`` units per objective) concentrates: every unit
+        heads for the nearest cell of the nearest objective the side does not stand on yet,
+        one objective after the other (the baseline's march). A defender, or a side too
+        weak to take them one by one, shares its fighters out over the objectives by value
+        and distance, leaders following their group and support weapons staying back."""
         view = s.view
         objectives = list(view.objectives)
         goals: dict[str, Cell | None] = {}
         if not objectives:
             return {uid: None for uid in s.own}
+        own_from_start = all(o.holder_at_start == s.side for o in objectives)
+        if not own_from_start and len(s.own) >= CONCENTRATE * len(objectives):
+            return {uid: _nearest_open_goal(view, u) for uid, u in s.own.items()}
         fighters = [u for u in s.own.values() if _role(u.card) == "none" and not u.weapon.indirect]
         fields = {
             o.id: cost_field(view.scenario, tuple(_as_cell(c) for c in o.cells)) for o in objectives
@@ -635,6 +646,24 @@ class TacticalBot:
                 ),
             )
         return None
+
+
+def _nearest_open_goal(view: SideView, unit: UnitView) -> Cell | None:
+    """The nearest cell of the nearest objective the side does not stand on (the cell
+    the unit stands on if it is on one)."""
+    cell = _as_cell(unit.cell)
+    best: tuple[int, int, int] | None = None
+    for obj in view.objectives:
+        cells = [_as_cell(c) for c in obj.cells]
+        if cell in cells:
+            return cell
+        if obj.own_present:
+            continue
+        for c in cells:
+            key = (cheb(cell, c), c[0], c[1])
+            if best is None or key < best:
+                best = key
+    return None if best is None else (best[1], best[2])
 
 
 def _in_range(u: OwnUnitView, dist: int) -> bool:

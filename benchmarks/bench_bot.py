@@ -1,0 +1,106 @@
+"""Computer players and ``tk20 balance`` (issue 13). Run by hand, not part of the tests:
+
+``.venv/bin/python benchmarks/bench_bot.py turns [--games N] [--level L]`` — the time of
+every side turn a computer player takes on ``terasvalli`` (each of its seats' orders: the
+view, the legal orders it asks for and its decisions, not the engine's ``apply``), p50 /
+p95 / max by CPU time, for the tactical level against the baseline bot, and the same for
+the baseline bot in the same games as the reference (ratio tactical / baseline). Goal:
+p95 < 2 s per side turn.
+
+``.venv/bin/python benchmarks/bench_bot.py balance [--games N]`` — ``tk20 balance demo``
+games per second with 1 and 2 local workers and through a Dask LocalCluster of 2 workers
+(wall clock, the cluster's start included and excluded); goals ×1.8 (pool) and ×1.6 (Dask)
+on this 2-core machine. The results of the three runs are checked to be identical.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import time
+from typing import Any
+
+from taistelukentta.bots.balance import GameSpec, run_games, summarise
+from taistelukentta.bots.players import make_bot
+from taistelukentta.bots.runner import bot_order, bot_seed
+from taistelukentta.content.scenario import load_scenario
+from taistelukentta.rules import apply, new_game, next_seat
+from taistelukentta.rules.state import Side
+
+
+def _load() -> str:
+    return f"{os.getloadavg()[0]:.1f}"
+
+
+def side_turns(games: int, level: str, first_seed: int) -> None:
+    scenario = load_scenario("terasvalli")
+    turns: dict[str, list[float]] = {level: [], "baseline": []}
+    for g in range(games):
+        seed = first_seed + g
+        for tactical_side in ("blue", "red"):
+            names: dict[Side, str] = {
+                "blue": level if tactical_side == "blue" else "baseline",
+                "red": level if tactical_side == "red" else "baseline",
+            }
+            bots = {s: make_bot(names[s], bot_seed(seed, s)) for s in names}
+            state = new_game(scenario, seed)
+            key: tuple[int, str] | None = None
+            spent: dict[tuple[int, str], float] = {}
+            while not state.finished:
+                seat = next_seat(state)
+                assert seat is not None
+                side = state.active
+                key = (state.turn_no, side)
+                t0 = time.process_time()
+                order = bot_order(state, seat, bots[side])
+                spent[key] = spent.get(key, 0.0) + time.process_time() - t0
+                state, _ = apply(state, seat, order)
+            for (_turn, side), t in spent.items():
+                turns[names[side]].append(t)
+    print(f"terasvalli side turns, {games} seeds × both sides, load {_load()} (CPU seconds):")
+    p95 = {}
+    for name, ts in turns.items():
+        ts.sort()
+        p95[name] = ts[int(0.95 * (len(ts) - 1))]
+        print(
+            f"  {name:9} n={len(ts):4}  p50 {statistics.median(ts):.3f}  "
+            f"p95 {p95[name]:.3f}  max {ts[-1]:.3f}"
+        )
+    print(f"  p95 ratio {level}/baseline: {p95[level] / p95['baseline']:.1f}×")
+
+
+def balance(games: int) -> None:
+    spec = GameSpec("demo")
+    seeds = list(range(1, games + 1))
+    rows: list[tuple[str, float, dict[str, Any]]] = []
+    for label, kw in (
+        ("1 worker", {"workers": 1}),
+        ("2 workers (process pool)", {"workers": 2}),
+        ("2 workers (Dask LocalCluster)", {"workers": 2, "local_cluster": True}),
+    ):
+        t0 = time.perf_counter()
+        results = run_games(spec, seeds, **kw)
+        rows.append((label, time.perf_counter() - t0, summarise(spec, results)))
+    print(f"tk20 balance demo, {games} games, load {_load()} (wall clock):")
+    base = rows[0][1]
+    for label, t, s in rows:
+        print(f"  {label:30} {t:6.1f} s  {games / t:5.1f} games/s  ×{base / t:.2f}")
+        assert s == rows[0][2], "the results differ"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("what", choices=["turns", "balance"])
+    ap.add_argument("--games", type=int, default=None)
+    ap.add_argument("--level", default="normal")
+    ap.add_argument("--seed", type=int, default=1)
+    a = ap.parse_args()
+    if a.what == "turns":
+        side_turns(a.games or 4, a.level, a.seed)
+    else:
+        balance(a.games or 200)
+
+
+if __name__ == "__main__":
+    main()
