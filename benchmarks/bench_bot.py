@@ -45,19 +45,18 @@ def side_turns(games: int, level: str, first_seed: int) -> None:
             }
             bots = {s: make_bot(names[s], bot_seed(seed, s)) for s in names}
             state = new_game(scenario, seed)
-            key: tuple[int, str] | None = None
-            spent: dict[tuple[int, str], float] = {}
+            spent: dict[tuple[int, Side], float] = {}
             while not state.finished:
                 seat = next_seat(state)
                 assert seat is not None
-                side = state.active
+                side: Side = state.active
                 key = (state.turn_no, side)
                 t0 = time.process_time()
                 order = bot_order(state, seat, bots[side])
                 spent[key] = spent.get(key, 0.0) + time.process_time() - t0
                 state, _ = apply(state, seat, order)
-            for (_turn, side), t in spent.items():
-                turns[names[side]].append(t)
+            for (_turn, played), t in spent.items():
+                turns[names[played]].append(t)
     print(f"terasvalli side turns, {games} seeds × both sides, load {_load()} (CPU seconds):")
     p95 = {}
     for name, ts in turns.items():
@@ -74,13 +73,13 @@ def balance(games: int) -> None:
     spec = GameSpec("demo")
     seeds = list(range(1, games + 1))
     rows: list[tuple[str, float, dict[str, Any]]] = []
-    for label, kw in (
-        ("1 worker", {"workers": 1}),
-        ("2 workers (process pool)", {"workers": 2}),
-        ("2 workers (Dask LocalCluster)", {"workers": 2, "local_cluster": True}),
+    for label, workers, dask in (
+        ("1 worker", 1, False),
+        ("2 workers (process pool)", 2, False),
+        ("2 workers (Dask LocalCluster)", 2, True),
     ):
         t0 = time.perf_counter()
-        results = run_games(spec, seeds, **kw)
+        results = run_games(spec, seeds, workers=workers, local_cluster=dask)
         rows.append((label, time.perf_counter() - t0, summarise(spec, results)))
     print(f"tk20 balance demo, {games} games, load {_load()} (wall clock):")
     base = rows[0][1]
