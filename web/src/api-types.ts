@@ -460,11 +460,8 @@ export interface components {
         };
         GameCreate: {
             computer?: string[];
-            /**
-             * @default baseline
-             * @enum {string}
-             */
-            computer_level: "baseline" | "easy" | "normal" | "hard";
+            /** @enum {string} */
+            computer_level?: "baseline" | "easy" | "normal" | "hard";
             options?: {
                 [key: string]: boolean | number | string;
             };

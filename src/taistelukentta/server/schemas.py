@@ -27,7 +27,10 @@ class GameCreate(_Strict):
         default_factory=list, max_length=16, description="Seats the server's computer plays."
     )
     computer_level: Literal["baseline", "easy", "normal", "hard"] = Field(
-        default="baseline", description="The computer player of those seats (docs/bots.md)."
+        # a factory, not a default: the schema shows no default, so generated clients
+        # keep the field optional (openapi-typescript makes defaulted fields required)
+        default_factory=lambda: "baseline",
+        description="The computer player of those seats (docs/bots.md); default baseline.",
     )
 
 
