@@ -95,7 +95,7 @@ class Server:
         self.log = log
         self.proc: subprocess.Popen[bytes] | None = None
 
-    def start(self, timeout: float = 60.0) -> Server:
+    def start(self, timeout: float = 150.0) -> Server:
         """Start the process and wait until it answers."""
         env = {**os.environ, "PYTHONUNBUFFERED": "1", **self.env}
         env.pop("TK20_DATABASE_URL", None)
@@ -128,7 +128,9 @@ class Server:
             except httpx.HTTPError:
                 pass
             time.sleep(0.1)
-        raise RuntimeError("server did not start in time")
+        self.kill()
+        tail = self.log.read_text(errors="replace")[-2000:]
+        raise RuntimeError(f"server did not start in {timeout:.0f} s: {tail}")
 
     def kill(self) -> None:
         """``kill -9``."""

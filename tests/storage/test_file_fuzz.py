@@ -149,3 +149,22 @@ def test_truncated_or_spliced_bytes(
     path.write_bytes(raw[:at] + junk + raw[at + len(junk) :] if cut % 2 else raw[:at])
     with contextlib.suppress(TkError):
         open_game(path)
+
+
+@pytest.mark.parametrize(("key", "value"), [("scenario", []), ("rounds", "kolme")])
+def test_a_side_copy_of_the_wrong_type_is_named_on_opening(
+    game_doc: dict[str, Any], tmp_path: Path, key: str, value: Any
+) -> None:
+    """Found by the slow fuzz: game_started's copy for Blue with a list as its scenario
+    opened, and the typed event model then failed inside `show`. Now the file is refused on
+    opening, naming the event and key."""
+    doc = copy.deepcopy(game_doc)
+    started = doc["state"]["events"][0]
+    assert started["kind"] == "game_started"
+    started["visible"]["blue"][key] = value
+    _rehash(doc)
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    with pytest.raises(TkError, match=rf"state\.events\[0\]\.visible\.blue\.{key}"):
+        open_game(path)
+    _check(json.dumps(doc), tmp_path)

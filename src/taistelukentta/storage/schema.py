@@ -437,6 +437,25 @@ def _problems(exc: PydanticValidationError, prefix: tuple[str | int, ...] = ()) 
     return out
 
 
+def _seen_copy_problems(kind: str, copy: dict[str, Any], where: tuple[str | int, ...]) -> list[str]:
+    """Problems of one side's stored copy of an event against the whitelist models its
+    view is built from (the owner's and the other side's)."""
+    from taistelukentta.views.events import EVENT_MODELS  # on load only
+    from taistelukentta.views.models import pick
+
+    models = EVENT_MODELS.get(kind)
+    if models is None:
+        return []
+    out: list[str] = []
+    for model in {models.own, models.other} - {None}:
+        assert model is not None
+        try:
+            pick(model, copy)
+        except PydanticValidationError as exc:
+            out.extend(p for p in _problems(exc, where) if p not in out)
+    return out
+
+
 def check_game_document(doc: Any) -> list[str]:
     """Every problem of a parsed game file, one line each naming where (empty: it is fine)."""
     if not isinstance(doc, dict):
@@ -458,6 +477,13 @@ def check_game_document(doc: Any) -> list[str]:
                     payload.model_validate(copy)
                 except PydanticValidationError as exc:
                     problems.extend(_problems(exc, ("state", "events", i, *where)))
+            # A side's copy is shown through its kind's whitelist models (views/events.py):
+            # a value of the wrong type there is the file's problem, named here, not a
+            # traceback when the view is drawn.
+            for where, copy in copies[1:]:
+                problems.extend(
+                    _seen_copy_problems(event.kind, copy, ("state", "events", i, *where))
+                )
             if len(problems) >= 20:
                 return problems
         for i, event in enumerate(state.events):
