@@ -366,9 +366,19 @@ class CliWorlds:
             self.sessions[world] = session
             new = session.state
             after.append((new, list(new.events)[len(state.events) :]))
-        if sa.side_of_seat(seat) == observer and given[0] != given[1]:
-            raise Leak(f"tk20 order --json differs for {seat}:\n{given[0]}\n{given[1]}")
+        # The order's output holds its events: compared with them at the next step, after
+        # the check whether they told the observer the secret legitimately.
+        self.given = (given[0], given[1]) if sa.side_of_seat(seat) == observer else None
         return after[0][0], after[0][1], after[1][0], after[1][1]
+
+    given: tuple[str, str] | None = None
+    """The last ``tk20 order --json`` outputs of an observer's seat, not yet compared."""
+
+    def compare_given(self) -> None:
+        """Compare the last order's ``tk20 order --json`` outputs (see :meth:`step`)."""
+        given, self.given = self.given, None
+        if given is not None and given[0] != given[1]:
+            raise Leak(f"tk20 order --json differs:\n{given[0]}\n{given[1]}")
 
 
 # ------------------------------------------------------------------------------ playing
@@ -584,6 +594,8 @@ def play_pair(
             ob = observe(sb, observer, eb, enemy_ids, legal_b)
             if (sa.units, sa.contacts, sa.kp, sa.ext) != (sb.units, sb.contacts, sb.kp, sb.ext):
                 differed += 1
+            if cli is not None:
+                cli.compare_given()
             if oa != ob:
                 raise Leak(
                     f"observations of {observer} differ after {n} orders:\n"
