@@ -497,6 +497,7 @@ export interface components {
             terrain: {
                 [key: string]: components["schemas"]["TextOut"];
             };
+            victory?: components["schemas"]["VictoryOut"] | null;
             width: number;
         };
         OddsOut: {
@@ -589,6 +590,10 @@ export interface components {
         ValidateOut: {
             ok: boolean;
             problems: components["schemas"]["Problem"][];
+        };
+        VictoryOut: {
+            destroyed_enemy_vp: number;
+            own_loss_vp: number;
         };
         ViewOut: {
             version: number;

@@ -6,7 +6,8 @@
 //      HMAC-SHA-256(seed, "dice" || counter as 8 bytes big-endian) for counter 0, 1, 2 …,
 //      one byte per die with rejection sampling (a byte b is used only when
 //      b < 256 - 256 % sides; the die is b % sides + 1), and
-//   3. every roll the seat was shown in its own log is the same roll in that full log.
+//   3. every roll the seat was shown in its own log is in that full log, in the same order
+//      (the seat's copies are numbered per side, so they are matched as a subsequence).
 // Nothing here trusts the server's own verification: only the revealed seed and the logs.
 
 export interface RollRecord {
@@ -116,6 +117,10 @@ export function rollsOfEvents(events: readonly { data?: Record<string, unknown> 
 const same = (a: readonly number[] | undefined, b: readonly number[] | undefined) =>
   !!a && !!b && a.length === b.length && a.every((x, i) => x === b[i]);
 
+const sameRoll = (a: RollRecord, b: RollRecord) =>
+  a.expr === b.expr && same(a.dice, b.dice) && a.modifier === b.modifier && a.total === b.total &&
+  (a.purpose ?? "") === (b.purpose ?? "");
+
 /** The whole check (see the top of this file). `seen` are the rolls of the seat's own log;
  * `commitment` is the one the seat's view published from the start. */
 export async function verifyDice(
@@ -172,19 +177,21 @@ export async function verifyDice(
     }
     checked++;
   }
-  const bySeq = new Map(sorted.map((r) => [r.seq, r]));
+  // A seat's copies are numbered per side (only what the side is shown, R-DICE-6), so they
+  // are found as a subsequence of the full log: same purpose, dice, modifier and total, in
+  // the same order.
+  const shown = seen.filter((r) => Array.isArray(r.dice) && r.dice.length > 0);
   let seenOk = 0;
-  for (const r of seen) {
-    if (!Array.isArray(r.dice) || r.dice.length === 0) continue; // a secret roll shown without its dice
-    const full = bySeq.get(r.seq);
-    if (!full || !same(full.dice, r.dice) || full.total !== r.total || full.expr !== r.expr) {
-      problems.push({
-        en: `roll ${r.seq} shown to this seat differs from the game's log`,
-        fi: `tälle paikalle näytetty heitto ${r.seq} poikkeaa pelin lokista`,
-      });
-      break;
-    }
-    seenOk++;
+  for (const full of sorted) {
+    const r = shown[seenOk];
+    if (r && sameRoll(full, r)) seenOk++;
+  }
+  if (seenOk < shown.length) {
+    const r = shown[seenOk] as RollRecord;
+    problems.push({
+      en: `roll ${seenOk + 1} shown to this seat (${r.purpose ?? ""} ${r.expr} [${r.dice.join(",")}] = ${r.total}) is not in the game's log`,
+      fi: `tälle paikalle näytetty heitto ${seenOk + 1} (${r.purpose ?? ""} ${r.expr} [${r.dice.join(",")}] = ${r.total}) puuttuu pelin lokista`,
+    });
   }
   return { ok: problems.length === 0, commitment: commitmentOk, rolls: checked, seen: seenOk, problems };
 }

@@ -62,7 +62,45 @@ export function modifiersOf(answer: Json): Modifier[] {
   });
 }
 
+/** A fire request's estimate (`organic`/`strike`): weapon, the delay before it lands (the
+ * rule's range; the real off-board delay is a secret roll), the area, the chance the aimed
+ * cell is hit, and every known unit at risk (own ones first: danger close). */
+export function strikePanel(order: string, answer: Json): HTMLElement {
+  const en = lang() === "en";
+  const o = (answer["odds"] ?? {}) as Json;
+  const delay = (o["delay"] ?? null) as { min?: number; max?: number; secret?: boolean; skilled?: boolean; rule?: string } | null;
+  const area = Array.isArray(o["area"]) ? (o["area"] as unknown[]).length : 0;
+  const pAim = asNumber(o["p_aimed_hit"]);
+  const exposures = (Array.isArray(o["exposures"]) ? o["exposures"] : []) as Json[];
+  const turns = (n: number) => (en ? `${n} own turn${n === 1 ? "" : "s"}` : `${n} oma${n === 1 ? "" : "a"} vuoro${n === 1 ? "" : "a"}`);
+  let delayText = "";
+  if (delay && typeof delay.min === "number" && typeof delay.max === "number") {
+    const span = delay.min === delay.max ? turns(delay.min) : `${delay.min}–${turns(delay.max)}`;
+    delayText = `${en ? "Delay" : "Viive"}: ${span}` +
+      (delay.secret ? (en ? " (rolled in secret when ordered)" : " (heitetään salaa tilattaessa)") : "") +
+      (delay.skilled ? (en ? ", skilled observer −1" : ", taitava tähystäjä −1") : "") +
+      (delay.rule ? ` (${delay.rule})` : "");
+  }
+  return h(
+    "section",
+    { class: "odds strike", "aria-live": "polite", "data-order": order },
+    h("h3", {}, en ? "Fire request" : "Tulipyyntö", " — ", h("code", {}, order)),
+    h("p", {}, `${en ? "Weapon" : "Ase"}: ${String(o["weapon"] ?? "")}`),
+    delayText ? h("p", { class: "delay", id: "strike-delay" }, delayText) : null,
+    h("p", {}, `${en ? "Area" : "Alue"}: ${area} ${en ? "cells" : "ruutua"}` +
+      (o["scatter"] ? ` · ${en ? "scatter" : "hajonta"} ${String(o["scatter"])}` : "")),
+    pAim !== null ? h("p", {}, `${en ? "Aimed cell hit" : "Maaliruutuun osuu"}: ${pct(pAim)}`) : null,
+    exposures.length
+      ? h("ul", { class: "mods" }, ...exposures
+        .sort((a, b) => Number(b["own"] === true) - Number(a["own"] === true))
+        .map((e) => h("li", { class: e["own"] ? "own-risk" : "" },
+          `${String(e["unit"])}${e["own"] ? (en ? " (own!)" : " (oma!)") : ""}: ${en ? "hit" : "osuma"} ${pct(asNumber(e["p_hit"]) ?? 0)}, ${en ? "morale test" : "moraalitesti"} ${pct(asNumber(e["p_morale_test"]) ?? 0)}`)))
+      : null,
+  );
+}
+
 export function oddsPanel(order: string, answer: Json): HTMLElement {
+  if (answer["kind"] === "organic" || answer["kind"] === "strike") return strikePanel(order, answer);
   const deg = degreesOf(answer);
   const en = lang() === "en";
   const bar = h("div", { class: "odds-bar", role: "img", "aria-label": DEGREES.map(([k, fi, e]) => `${en ? e : fi} ${pct(deg[k] ?? 0)}`).join(", ") });

@@ -115,3 +115,58 @@ export function commonPrefix(items: readonly string[]): string {
   }
   return p;
 }
+
+/** Menu sections of the orders that are not a click on the map: company tactics, fire
+ * support, mines, and the rest of a unit's own orders. */
+export type Section = "tactics" | "fire_support" | "mines" | "unit" | "other";
+
+const SECTION_OF: Record<string, Section> = {
+  tactic: "tactics", transfer: "tactics", restore: "tactics", confirm: "tactics",
+  promote: "tactics", report: "tactics",
+  organic: "fire_support", boost: "fire_support", strike: "fire_support",
+  clear: "mines", rush: "mines", search: "mines", breach: "mines", lay: "mines",
+};
+
+export function sectionOf(kind: string): Section {
+  return SECTION_OF[kind] ?? (UNIT_KINDS.has(kind) ? "unit" : "other");
+}
+
+/** One menu entry: the legal orders that differ only in their cell (`organic KRH X,Y by
+ * 1R2`: one entry, the cells picked on the map), or a single order without a cell. */
+export interface Family {
+  /** The orders' text with every cell written `X,Y`. */
+  pattern: string;
+  kind: string;
+  section: Section;
+  orders: ParsedOrder[];
+  /** The cells to pick from (the first cell of each order), empty for a plain order. */
+  cells: Cell[];
+}
+
+export function patternOf(o: ParsedOrder): string {
+  return o.text.trim().split(/\s+/).map((t) => (CELL.test(t) ? "X,Y" : t)).join(" ");
+}
+
+/** The menu families of `legal`, in the list's order: each pattern once. `keep` filters the
+ * orders first (e.g. a unit's own, or the orders of no unit). */
+export function families(legal: readonly ParsedOrder[], keep: (o: ParsedOrder) => boolean): Family[] {
+  const out = new Map<string, Family>();
+  for (const o of legal) {
+    if (!keep(o) || o.kind === "done") continue;
+    const pattern = patternOf(o);
+    let f = out.get(pattern);
+    if (!f) {
+      f = { pattern, kind: o.kind, section: sectionOf(o.kind), orders: [], cells: [] };
+      out.set(pattern, f);
+    }
+    f.orders.push(o);
+    if (o.cells[0]) f.cells.push(o.cells[0]);
+  }
+  return [...out.values()];
+}
+
+/** The family's orders aimed at `cell` (a pick on the map). */
+export function familyAt(f: Family, cell: Cell): ParsedOrder[] {
+  const key = cellKey(cell);
+  return f.orders.filter((o) => o.cells[0] !== undefined && cellKey(o.cells[0]) === key);
+}

@@ -7,6 +7,7 @@ import {
   type ContourSegment, type Segment,
 } from "./geometry";
 import { statusLetter } from "./i18n";
+import { type LastKnown, fade } from "./lastknown";
 import { sidc, symbolCanvas, type Affiliation } from "./symbols";
 import type { ContactView, MapData, ObjectiveView, UnitView } from "./types";
 
@@ -31,6 +32,11 @@ export const COLOURS = {
   contour: "#a0622d",
   grid: "rgba(0,0,0,0.12)",
   reach: "rgba(30,110,255,0.28)",
+  range: "rgba(200,30,30,0.10)",
+  rangeEdge: "#b71c1c",
+  pick: "rgba(130,40,200,0.22)",
+  pickEdge: "#6a1b9a",
+  lastKnown: "#6d4c41",
   own: "#1f4fbf",
 };
 
@@ -41,6 +47,17 @@ export interface Layers {
   contacts: boolean;
   /** Known minefields (key M); shown unless false. */
   mines?: boolean;
+  /** Cells to pick from for an order being built (a menu's "choose a cell on the map"). */
+  pick?: Set<string>;
+}
+
+/** The selected unit's weapon reach (key F): cells within `range` and beyond `min` of
+ * `cell` (Chebyshev distance, R-GRID), and the targets its legal fire orders name. */
+export interface Ranges {
+  cell: Cell;
+  range: number;
+  min: number;
+  targets: Cell[];
 }
 
 export interface Scene {
@@ -53,7 +70,28 @@ export interface Scene {
   hover: Cell | null;
   los: { from: Cell; to: Cell; clear: boolean } | null;
   mines: { cell: Cell; type: string | null }[];
+  ranges?: Ranges | null;
+  lastKnown?: LastKnown[];
 }
+
+/** Tile side (cells) of the line-work index: a frame looks only at the tiles in view. */
+const TILE = 16;
+
+/** The static layers (terrain, grid, contours, roads) drawn at one scale as tiles of
+ * about 256 device pixels, kept while the zoom stays: a pan blits the tiles in view and
+ * draws only the tiles it newly uncovers. Tile edges sit on whole device pixels of the
+ * map (`edge`), so tiles abut exactly and a pan by whole pixels blits them pixel-exact. */
+interface TileSet {
+  scale: number;
+  dpr: number;
+  grid: boolean;
+  /** Tile side in cells. */
+  side: number;
+  tiles: Map<number, HTMLCanvasElement>;
+}
+
+/** Tiles kept per zoom level (least recently used dropped first): about 8 MB at 256². */
+const TILE_LIMIT = 128;
 
 export class MapRenderer {
   readonly map: MapData;
@@ -62,6 +100,11 @@ export class MapRenderer {
   private basePx: number;
   private contours: ContourSegment[];
   private roads: Segment[];
+  private contourTiles = new Map<number, ContourSegment[]>();
+  private roadTiles = new Map<number, Segment[]>();
+  private tileSet: TileSet | null = null;
+  /** Static-layer tiles drawn so far (the benchmark and tests read it). */
+  cacheBuilds = 0;
 
   constructor(map: MapData) {
     this.map = map;
@@ -70,6 +113,13 @@ export class MapRenderer {
     this.roads = roadSegments((x, y) => this.has(x, y, "road"), map.width, map.height);
     this.basePx = Math.max(4, Math.min(24, Math.floor(4096 / Math.max(map.width, map.height))));
     this.base = this.drawBase();
+    index(this.contours, this.contourTiles, map.width);
+    index(this.roads, this.roadTiles, map.width);
+  }
+
+  /** Forget the static layer cache (the next frame redraws it). */
+  invalidate(): void {
+    this.tileSet = null;
   }
 
   has(x: number, y: number, feature: string): boolean {
@@ -119,52 +169,178 @@ export class MapRenderer {
     ctx.clearRect(0, 0, w, h);
     ctx.fillStyle = "#e9e4d8";
     ctx.fillRect(0, 0, w, h);
-    ctx.imageSmoothingEnabled = false;
-    ctx.drawImage(this.base, vp.ox, vp.oy, width * s, height * s);
     const vis = visibleCells(vp, w, h, width, height);
-    const inView = (sg: Segment) =>
-      Math.max(sg.x0, sg.x1) >= vis.x0 - 1 && Math.min(sg.x0, sg.x1) <= vis.x1 + 1 &&
-      Math.max(sg.y0, sg.y1) >= vis.y0 - 1 && Math.min(sg.y0, sg.y1) <= vis.y1 + 1;
     const X = (x: number) => vp.ox + x * s;
     const Y = (y: number) => vp.oy + y * s;
+    if (vis.x1 >= vis.x0 && vis.y1 >= vis.y0) this.drawTiles(ctx, vp, vis, layers.grid);
+    this.drawOverlays(ctx, vp, w, h, vis, scene, layers, X, Y);
+  }
 
+  /** Blit the static tiles in view, drawing the missing ones. */
+  private drawTiles(
+    ctx: CanvasRenderingContext2D, vp: Viewport, vis: { x0: number; y0: number; x1: number; y1: number }, grid: boolean,
+  ): void {
+    const s = vp.scale;
+    const dpr = ctx.getTransform().a || 1;
+    let set = this.tileSet;
+    if (!set || set.scale !== s || set.dpr !== dpr || set.grid !== grid) {
+      set = { scale: s, dpr, grid, side: Math.max(4, Math.round(256 / (s * dpr))), tiles: new Map() };
+      this.tileSet = set;
+    }
+    const n = set.side;
+    const across = Math.ceil(this.map.width / n) + 1;
+    ctx.imageSmoothingEnabled = false;
+    for (let ty = Math.floor(vis.y0 / n); ty <= Math.floor(vis.y1 / n); ty++) {
+      for (let tx = Math.floor(vis.x0 / n); tx <= Math.floor(vis.x1 / n); tx++) {
+        const key = ty * across + tx;
+        let tile = set.tiles.get(key);
+        if (tile) {
+          set.tiles.delete(key); // most recently used last
+        } else {
+          tile = this.drawTile(set, tx, ty);
+          if (set.tiles.size >= TILE_LIMIT) {
+            const oldest = set.tiles.keys().next().value;
+            if (oldest !== undefined) set.tiles.delete(oldest);
+          }
+        }
+        set.tiles.set(key, tile);
+        const x0 = this.edge(set, tx, this.map.width);
+        const y0 = this.edge(set, ty, this.map.height);
+        ctx.drawImage(tile, vp.ox + x0 / dpr, vp.oy + y0 / dpr, tile.width / dpr, tile.height / dpr);
+      }
+    }
+  }
+
+  /** Device-pixel position (from the map's corner) of tile edge `k` along an axis of
+   * `cells` cells: whole pixels, so neighbouring tiles share it. */
+  private edge(set: TileSet, k: number, cells: number): number {
+    const c = k * set.side;
+    return c >= cells ? Math.ceil(cells * set.scale * set.dpr) : Math.floor(c * set.scale * set.dpr);
+  }
+
+  private drawTile(set: TileSet, tx: number, ty: number): HTMLCanvasElement {
+    const { width, height } = this.map;
+    const { scale: s, dpr, grid, side: n } = set;
+    const x0 = this.edge(set, tx, width);
+    const y0 = this.edge(set, ty, height);
+    const canvas = document.createElement("canvas");
+    canvas.width = Math.max(1, this.edge(set, tx + 1, width) - x0);
+    canvas.height = Math.max(1, this.edge(set, ty + 1, height) - y0);
+    this.cacheBuilds++;
+    const g = canvas.getContext("2d");
+    if (!g) return canvas;
+    // Map coordinates (CSS px from the map's corner) → tile pixels.
+    g.setTransform(dpr, 0, 0, dpr, -x0, -y0);
+    g.imageSmoothingEnabled = false;
+    // One cell more on each side: the tile's first and last pixels may belong to them.
+    const region = {
+      x0: Math.max(0, tx * n - 1), y0: Math.max(0, ty * n - 1),
+      x1: Math.min(width - 1, (tx + 1) * n), y1: Math.min(height - 1, (ty + 1) * n),
+    };
+    const p = this.basePx;
+    const cw = region.x1 - region.x0 + 1;
+    const chh = region.y1 - region.y0 + 1;
+    g.drawImage(this.base, region.x0 * p, region.y0 * p, cw * p, chh * p, region.x0 * s, region.y0 * s, cw * s, chh * s);
+    const X = (x: number) => x * s;
+    const Y = (y: number) => y * s;
+    const inView = (sg: Segment) =>
+      Math.max(sg.x0, sg.x1) >= region.x0 - 1 && Math.min(sg.x0, sg.x1) <= region.x1 + 1 &&
+      Math.max(sg.y0, sg.y1) >= region.y0 - 1 && Math.min(sg.y0, sg.y1) <= region.y1 + 1;
     // Grid (the 1 cm grid: a thin line).
-    if (layers.grid && s >= 6) {
-      ctx.strokeStyle = COLOURS.grid;
-      ctx.lineWidth = 1;
-      ctx.beginPath();
-      for (let x = vis.x0; x <= vis.x1 + 1; x++) line(ctx, X(x), Y(vis.y0), X(x), Y(vis.y1 + 1));
-      for (let y = vis.y0; y <= vis.y1 + 1; y++) line(ctx, X(vis.x0), Y(y), X(vis.x1 + 1), Y(y));
-      ctx.stroke();
+    if (grid && s >= 6) {
+      g.strokeStyle = COLOURS.grid;
+      g.lineWidth = 1;
+      g.beginPath();
+      for (let x = region.x0; x <= region.x1 + 1; x++) line(g, X(x), Y(region.y0), X(x), Y(region.y1 + 1));
+      for (let y = region.y0; y <= region.y1 + 1; y++) line(g, X(region.x0), Y(y), X(region.x1 + 1), Y(y));
+      g.stroke();
     }
     // Contours: every contour thin, every fifth (index contour) thicker.
-    for (const index of [false, true]) {
-      ctx.strokeStyle = COLOURS.contour;
-      ctx.lineWidth = index ? Math.max(1.5, s / 10) : Math.max(0.75, s / 24);
-      ctx.beginPath();
-      for (const sg of this.contours) {
-        if ((sg.level % 5 === 0) !== index || !inView(sg)) continue;
-        line(ctx, X(sg.x0), Y(sg.y0), X(sg.x1), Y(sg.y1));
+    const contours = inTiles(this.contourTiles, region, width);
+    for (const idx of [false, true]) {
+      g.strokeStyle = COLOURS.contour;
+      g.lineWidth = idx ? Math.max(1.5, s / 10) : Math.max(0.75, s / 24);
+      g.beginPath();
+      for (const sg of contours) {
+        if ((sg.level % 5 === 0) !== idx || !inView(sg)) continue;
+        line(g, X(sg.x0), Y(sg.y0), X(sg.x1), Y(sg.y1));
       }
-      ctx.stroke();
+      g.stroke();
     }
     // Roads: lines (a dark casing under an orange core reads as the map's double line).
-    for (const [colour, width] of [[COLOURS.roadCasing, 0.32], [COLOURS.road, 0.2]] as const) {
-      ctx.strokeStyle = colour;
-      ctx.lineWidth = Math.max(1, s * width);
-      ctx.lineCap = "round";
-      ctx.beginPath();
-      for (const sg of this.roads) {
+    const roads = inTiles(this.roadTiles, region, width);
+    for (const [colour, lw] of [[COLOURS.roadCasing, 0.32], [COLOURS.road, 0.2]] as const) {
+      g.strokeStyle = colour;
+      g.lineWidth = Math.max(1, s * lw);
+      g.lineCap = "round";
+      g.beginPath();
+      for (const sg of roads) {
         if (!inView(sg)) continue;
-        line(ctx, X(sg.x0), Y(sg.y0), X(sg.x1), Y(sg.y1));
+        line(g, X(sg.x0), Y(sg.y0), X(sg.x1), Y(sg.y1));
       }
-      ctx.stroke();
+      g.stroke();
+    }
+    return canvas;
+  }
+
+  private drawOverlays(
+    ctx: CanvasRenderingContext2D, vp: Viewport, w: number, h: number,
+    vis: { x0: number; y0: number; x1: number; y1: number }, scene: Scene, layers: Layers,
+    X: (x: number) => number, Y: (y: number) => number,
+  ): void {
+    const { width, height } = this.map;
+    const s = vp.scale;
+    // Ranges (key F): the selected unit's weapon reach, a red tint with its edge, the
+    // minimum range left out, and a ring on each target it may fire at now.
+    if (scene.ranges) {
+      const r = scene.ranges;
+      const [ux, uy] = r.cell;
+      const x0 = Math.max(vis.x0, ux - r.range);
+      const x1 = Math.min(vis.x1, ux + r.range);
+      const y0 = Math.max(vis.y0, uy - r.range);
+      const y1 = Math.min(vis.y1, uy + r.range);
+      ctx.fillStyle = COLOURS.range;
+      for (let y = y0; y <= y1; y++) {
+        for (let x = x0; x <= x1; x++) {
+          if (Math.max(Math.abs(x - ux), Math.abs(y - uy)) < r.min) continue;
+          ctx.fillRect(X(x), Y(y), s, s);
+        }
+      }
+      ctx.strokeStyle = COLOURS.rangeEdge;
+      ctx.lineWidth = 2;
+      ctx.setLineDash([]);
+      const a = Math.max(0, ux - r.range);
+      const b = Math.max(0, uy - r.range);
+      ctx.strokeRect(X(a), Y(b), (Math.min(width, ux + r.range + 1) - a) * s, (Math.min(height, uy + r.range + 1) - b) * s);
+      if (r.min > 0) {
+        ctx.setLineDash([4, 3]);
+        ctx.strokeRect(X(ux - r.min + 1), Y(uy - r.min + 1), (2 * r.min - 1) * s, (2 * r.min - 1) * s);
+        ctx.setLineDash([]);
+      }
+      for (const [tx, ty] of r.targets) {
+        ctx.beginPath();
+        ctx.arc(X(tx + 0.5), Y(ty + 0.5), Math.max(6, s * 0.6), 0, Math.PI * 2);
+        ctx.stroke();
+      }
+    }
+    // Cells to pick for an order being built from a menu.
+    if (layers.pick && layers.pick.size > 0) {
+      ctx.fillStyle = COLOURS.pick;
+      ctx.strokeStyle = COLOURS.pickEdge;
+      ctx.lineWidth = 1.5;
+      for (const key of layers.pick) {
+        const [cx, cy] = key.split(",").map(Number) as [number, number];
+        if (cx < vis.x0 || cx > vis.x1 || cy < vis.y0 || cy > vis.y1) continue;
+        ctx.fillRect(X(cx), Y(cy), s, s);
+        ctx.strokeRect(X(cx) + 1, Y(cy) + 1, s - 2, s - 2);
+      }
     }
     // Reach overlay.
     if (layers.reach.size > 0) {
       ctx.fillStyle = COLOURS.reach;
       for (const key of layers.reach) {
         const [cx, cy] = key.split(",").map(Number) as [number, number];
+        if (cx < vis.x0 || cx > vis.x1 || cy < vis.y0 || cy > vis.y1) continue;
         ctx.fillRect(X(cx), Y(cy), s, s);
       }
     }
@@ -240,8 +416,13 @@ export class MapRenderer {
       ctx.stroke();
       ctx.setLineDash([]);
     }
+    // Last-known positions: a dashed ghost of the enemy, fading with the rounds since.
+    if (layers.contacts) for (const m of scene.lastKnown ?? []) this.drawLastKnown(ctx, vp, m);
     // Counters.
-    for (const u of scene.units) this.drawCounter(ctx, vp, u, scene);
+    for (const u of scene.units) {
+      if (u.cell[0] < vis.x0 - 1 || u.cell[0] > vis.x1 + 1 || u.cell[1] < vis.y0 - 1 || u.cell[1] > vis.y1 + 1) continue;
+      this.drawCounter(ctx, vp, u, scene);
+    }
     // Hover.
     if (scene.hover) {
       ctx.strokeStyle = "#000";
@@ -250,6 +431,38 @@ export class MapRenderer {
     }
     // Edge coordinates on all four edges.
     if (layers.grid) this.drawEdges(ctx, vp, w, h, vis);
+  }
+
+  private drawLastKnown(ctx: CanvasRenderingContext2D, vp: Viewport, m: LastKnown): void {
+    const s = vp.scale;
+    const { width, height } = this.map;
+    ctx.save();
+    ctx.globalAlpha = fade(m.age);
+    ctx.strokeStyle = COLOURS.lastKnown;
+    ctx.lineWidth = Math.max(1.5, s / 10);
+    ctx.setLineDash([3, 3]);
+    let lx: number;
+    let ly: number;
+    if (m.cell) {
+      const size = Math.max(14, s * 1.1);
+      const cx = vp.ox + (m.cell[0] + 0.5) * s;
+      const cy = vp.oy + (m.cell[1] + 0.5) * s;
+      drawSym(ctx, symbolCanvas(sidc(m.card ?? undefined, "H"), size), cx - size / 2, cy - size / 2, size);
+      ctx.strokeRect(cx - size * 0.6, cy - size * 0.6, size * 1.2, size * 1.2);
+      lx = cx - size * 0.6;
+      ly = cy + size * 0.6 + Math.max(9, s * 0.4);
+    } else if (m.area) {
+      const r = areaRect(m.area, width, height);
+      ctx.strokeRect(vp.ox + r.x * s, vp.oy + r.y * s, r.w * s, r.h * s);
+      lx = vp.ox + r.x * s + 2;
+      ly = vp.oy + (r.y + r.h) * s - 3;
+    } else {
+      ctx.restore();
+      return;
+    }
+    ctx.setLineDash([]);
+    label(ctx, `${m.key} ⌛${m.age}`, lx, ly, Math.max(9, s * 0.4), COLOURS.lastKnown);
+    ctx.restore();
   }
 
   private drawCounter(ctx: CanvasRenderingContext2D, vp: Viewport, u: UnitView, scene: Scene): void {
@@ -368,6 +581,36 @@ function drawCellFill(g: CanvasRenderingContext2D, fill: string, x: number, y: n
     line(g, x + p * 0.5, y + p * 0.7, x + p * 0.8, y + p * 0.7);
     g.stroke();
   }
+}
+
+/** Put each segment in the TILE×TILE tiles its ends touch. */
+function index<T extends Segment>(segs: readonly T[], tiles: Map<number, T[]>, width: number): void {
+  const across = Math.ceil((width + 1) / TILE);
+  for (const sg of segs) {
+    const keys = new Set<number>();
+    for (const [x, y] of [[sg.x0, sg.y0], [sg.x1, sg.y1]] as const) {
+      keys.add(Math.floor(y / TILE) * across + Math.floor(x / TILE));
+    }
+    for (const k of keys) {
+      const list = tiles.get(k);
+      if (list) list.push(sg);
+      else tiles.set(k, [sg]);
+    }
+  }
+}
+
+/** The segments of the tiles overlapping a cell region (each once). */
+function inTiles<T extends Segment>(
+  tiles: Map<number, T[]>, r: { x0: number; y0: number; x1: number; y1: number }, width: number,
+): T[] {
+  const across = Math.ceil((width + 1) / TILE);
+  const out = new Set<T>();
+  for (let ty = Math.floor(Math.max(0, r.y0 - 1) / TILE); ty <= Math.floor((r.y1 + 2) / TILE); ty++) {
+    for (let tx = Math.floor(Math.max(0, r.x0 - 1) / TILE); tx <= Math.floor((r.x1 + 2) / TILE); tx++) {
+      for (const sg of tiles.get(ty * across + tx) ?? []) out.add(sg);
+    }
+  }
+  return [...out];
 }
 
 function line(g: CanvasRenderingContext2D, x0: number, y0: number, x1: number, y1: number): void {

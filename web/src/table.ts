@@ -9,10 +9,13 @@ import { type Cell, type Viewport, cellAt, cellKey, fitViewport, pan, zoomAt } f
 import { lang, phaseWord, setLang, sideWord, statusWord, t, tx, type Lang } from "./i18n";
 import { eventRow, eventSummary, eventTitle } from "./log";
 import { oddsPanel } from "./odds";
+import { type LastKnown, lastKnown } from "./lastknown";
 import {
-  type ParsedOrder, commonPrefix, complete, ordersForCell, ordersForTarget, ordersOfUnit, parseOrder, reachCells,
+  type Family, type ParsedOrder, type Section, commonPrefix, complete, familyAt, families, ordersForCell, ordersForTarget,
+  ordersOfUnit, parseOrder, reachCells,
 } from "./orders";
-import { type Layers, MapRenderer, type Scene } from "./render";
+import { type Layers, MapRenderer, type Ranges, type Scene } from "./render";
+import { type Board, type Victory, finalScore, scoreboard } from "./score";
 import { printButton } from "./print";
 import type { ContactView, GameView, MapData, UnitView } from "./types";
 
@@ -22,13 +25,14 @@ const SHORTCUTS: [string, string, string][] = [
   ["0", "Sovita kartta", "Fit the map"],
   ["R", "Ulottuvuus päälle/pois", "Reach overlay on/off"],
   ["L", "Näköyhteys päälle/pois", "Line of sight on/off"],
+  ["F", "Tulen ulottuvuus (aseen kantama) päälle/pois", "Ranges (weapon reach) on/off"],
   ["O", "Tavoitteet päälle/pois", "Objectives on/off"],
   ["G", "Ruudukko ja koordinaatit", "Grid and coordinates"],
   ["C", "Kontaktit päälle/pois", "Contacts on/off"],
   ["M", "Tunnetut miinoitteet päälle/pois", "Known minefields on/off"],
   ["N", "Seuraava oma yksikkö", "Next own unit"],
   ["Enter", "Kirjoita käsky", "Type an order"],
-  ["Esc", "Poista valinta / sulje", "Deselect / close"],
+  ["Esc", "Poista valinta / peru ruudun valinta / sulje", "Deselect / stop picking a cell / close"],
   ["?", "Tämä ohje", "This help"],
 ];
 
@@ -39,6 +43,8 @@ export class Table {
   private ctx!: CanvasRenderingContext2D;
   private renderer: MapRenderer | null = null;
   private map: MapData | null = null;
+  /** The scenario's VP per enemy unit destroyed and per own unit lost (public). */
+  private victory: Victory | null = null;
   private view: GameView | null = null;
   private version = -1;
   private legal: ParsedOrder[] = [];
@@ -52,6 +58,11 @@ export class Table {
   private layers: Layers = { reach: new Set(), grid: true, objectives: true, contacts: true, mines: true };
   private showReach = true;
   private showLos = true;
+  private showRanges = false;
+  /** Last-known markers of the shown side (recomputed on each new view). */
+  private marks: LastKnown[] = [];
+  /** A menu's order waiting for its cell to be picked on the map. */
+  private picking: Family | null = null;
   private logFilter = "";
   private connected = false;
   private els: Record<string, HTMLElement> = {};
@@ -80,12 +91,14 @@ export class Table {
       const orders = this.api.orders().catch(() => null);
       const [map, { version, view }] = await Promise.all([this.api.map(), this.api.view()]);
       this.map = map;
+      this.victory = ((map as { victory?: Victory | null }).victory ?? null);
       performance.mark("tk20-fetched");
       this.renderer = new MapRenderer(map);
       performance.mark("tk20-renderer");
       this.version = version;
       this.view = view;
       this.ownView = view;
+      this.updateMarks();
       this.fit();
       performance.mark("tk20-fit");
       const first = await orders;
@@ -133,6 +146,7 @@ export class Table {
             this.ownView = view;
             this.view = this.viewAs === "gm" ? view : (await this.api.viewAs(this.viewAs)).view;
             this.oddsCache.clear();
+            this.updateMarks();
             await this.loadOrders();
             if (this.selected && !this.view.units.some((u) => u.id === this.selected)) this.selected = null;
             this.renderAll();
@@ -239,7 +253,32 @@ export class Table {
       hover: this.hover,
       los: this.showLos ? this.los : null,
       mines,
+      ranges: this.showRanges ? this.ranges() : null,
+      lastKnown: this.marks,
     };
+  }
+
+  /** The selected unit's weapon reach and the cells of the targets it may fire at now. */
+  private ranges(): Ranges | null {
+    const v = this.view;
+    const u = v?.units.find((x) => x.id === this.selected);
+    if (!v || !u || !u.weapon) return null;
+    const targets: Cell[] = [];
+    const where = new Map<string, Cell>();
+    for (const x of v.units) where.set(x.id, x.cell);
+    for (const c of this.contactsShown()) if (c.area) where.set(c.label, [c.area[0] + Math.floor(c.area[2] / 2), c.area[1] + Math.floor(c.area[2] / 2)]);
+    for (const o of this.legal) {
+      if (o.unit !== u.id || (o.kind !== "fire" && o.kind !== "attack") || o.cells.length) continue;
+      const at = where.get(o.refs[1] ?? "");
+      if (at) targets.push(at);
+    }
+    return { cell: u.cell, range: u.weapon.range, min: u.weapon.min_range ?? 0, targets };
+  }
+
+  private contactsShown(): ContactView[] {
+    const v = this.view;
+    if (!v) return [];
+    return Array.isArray(v.contacts) ? v.contacts : Object.values(v.contacts).flat();
   }
 
   draw(): void {
@@ -248,13 +287,21 @@ export class Table {
       this.frame = 0;
       if (!this.renderer) return;
       const [w, hgt] = this.size();
+      const t0 = performance.now();
       this.renderer.draw(this.ctx, this.vp, w, hgt, this.scene(), this.layers);
+      // Each frame's drawing time, for the pan benchmark (benchmarks/bench_web.py).
+      if (performance.getEntriesByName("tk20-frame").length > 2000) performance.clearMeasures("tk20-frame");
+      performance.measure("tk20-frame", { start: t0, end: performance.now() });
       const d = this.canvas.dataset;
       d["scale"] = String(this.vp.scale);
       d["ox"] = String(this.vp.ox);
       d["oy"] = String(this.vp.oy);
       d["reach"] = String(this.layers.reach.size);
       d["selected"] = this.selected ?? "";
+      d["builds"] = String(this.renderer.cacheBuilds);
+      d["ranges"] = this.showRanges ? "1" : "";
+      d["lastknown"] = String(this.marks.length);
+      d["picking"] = this.picking?.pattern ?? "";
       // The map is drawn and answers clicks: what the speed benchmark waits for.
       if (!document.body.dataset["ready"]) performance.mark("tk20-ready");
       document.body.dataset["ready"] = "1";
@@ -375,25 +422,9 @@ export class Table {
     if (unit) panel.append(this.unitCard(unit));
     else panel.append(h("p", { class: "hint" }, t("no_unit_selected")));
     if (v.side === null) panel.append(this.gmBox(v));
-    if (unit) {
-      const mine = ordersOfUnit(this.legal, unit.id);
-      if (mine.length) {
-        const groups = new Map<string, ParsedOrder[]>();
-        for (const o of mine) groups.set(o.kind, [...(groups.get(o.kind) ?? []), o]);
-        const list = h("ul", { class: "orders", id: "unit-orders" });
-        for (const [kind, items] of groups) {
-          if (items.length > 6) {
-            list.append(h("li", {}, `${kind}: ${items.length} ${lang() === "fi" ? "ruutua (klikkaa karttaa)" : "cells (click the map)"}`));
-            continue;
-          }
-          for (const o of items.slice(0, 8)) {
-            list.append(h("li", {}, h("button", { class: "order", "data-order": o.text, onclick: () => this.confirmOrders([o]) }, o.text, this.costTag(o.text))));
-          }
-          if (items.length > 8) list.append(h("li", {}, `… +${items.length - 8}`));
-        }
-        panel.append(h("h3", {}, t("orders")), list);
-      }
-    }
+    if (this.picking) panel.append(this.pickBanner(this.picking));
+    if (unit) panel.append(this.unitOrders(unit.id));
+    panel.append(this.commandMenus(unit?.id ?? null));
     panel.append(this.els["los"] ?? h("p"));
     this.renderLosInfo();
     panel.append(this.els["odds"] ?? h("div"));
@@ -409,6 +440,90 @@ export class Table {
     panel.append(h("h3", {}, v.side === null ? t("gm") : t("own_units")), ownList);
   }
 
+  private pickBanner(f: Family): HTMLElement {
+    const fi = lang() === "fi";
+    return h("div", { class: "picking", id: "picking", role: "status" },
+      h("p", {}, `${fi ? "Valitse ruutu kartalta" : "Pick a cell on the map"}: `, h("code", {}, f.pattern),
+        ` (${f.cells.length} ${fi ? "ruutua" : "cells"})`),
+      h("button", { id: "stop-picking", onclick: () => this.stopPicking() }, `${t("cancel")} (Esc)`));
+  }
+
+  /** A menu entry: a plain order's button (confirmed before it is sent), or for orders that
+   * differ only in their cell a button that lights those cells on the map to pick one. */
+  private familyItem(f: Family): HTMLElement {
+    const fi = lang() === "fi";
+    if (f.cells.length === 0) {
+      const o = f.orders[0] as ParsedOrder;
+      return h("li", {}, h("button", { class: "order", "data-order": o.text, onclick: () => this.confirmOrders([o]) }, o.text, this.costTag(o.text)));
+    }
+    if (f.kind === "move") {
+      return h("li", { class: "muted" }, `${f.pattern}: ${f.cells.length} ${fi ? "ruutua (klikkaa karttaa)" : "cells (click the map)"}`);
+    }
+    return h("li", {}, h("button", {
+      class: "order pick", "data-pattern": f.pattern, "aria-pressed": this.picking?.pattern === f.pattern ? "true" : "false",
+      onclick: () => this.pick(f),
+    }, f.pattern, h("span", { class: "cost" }, ` — ${fi ? "valitse ruutu" : "pick a cell"} (${f.cells.length})`)));
+  }
+
+  private static readonly SECTIONS: Record<Section, [string, string]> = {
+    unit: ["Käskyt", "Orders"],
+    mines: ["Miinat", "Mines"],
+    tactics: ["Komppanian taktiikat", "Company tactics"],
+    fire_support: ["Tulituki", "Fire support"],
+    other: ["Muut käskyt", "Other orders"],
+  };
+
+  private section(id: string, which: Section, items: Family[], extra: HTMLElement | null = null): HTMLElement | null {
+    if (!items.length && !extra) return null;
+    const [fi, en] = Table.SECTIONS[which];
+    const list = h("ul", { class: "orders" }, ...items.slice(0, 40).map((f) => this.familyItem(f)));
+    if (items.length > 40) list.append(h("li", { class: "muted" }, `… +${items.length - 40}`));
+    return h("section", { class: `menu menu-${which}`, id, "aria-label": lang() === "fi" ? fi : en },
+      h("h3", {}, lang() === "fi" ? fi : en), extra, items.length ? list : null);
+  }
+
+  /** The selected unit's own orders (moves by clicking the map; mines in their own menu). */
+  private unitOrders(unit: string): HTMLElement {
+    const fs = families(this.legal, (o) => o.unit === unit && o.kind !== "organic" && o.kind !== "boost");
+    const box = h("div", { id: "unit-orders" });
+    for (const el of [
+      this.section("menu-unit", "unit", fs.filter((f) => f.section === "unit" || f.section === "other")),
+      this.section("menu-mines", "mines", fs.filter((f) => f.section === "mines")),
+    ]) if (el) box.append(el);
+    return box;
+  }
+
+  /** The seat's orders that belong to no one unit: company tactics and the CO's transfers,
+   * fire support (requests, boosts, strikes, with the delay shown when confirming), and
+   * anything else the rules list. Always shown, whichever unit is selected. */
+  private commandMenus(selected: string | null): HTMLElement {
+    const fs = families(this.legal, (o) => o.unit === null || o.kind === "organic" || o.kind === "boost");
+    const box = h("div", { id: "command-menus" });
+    const fsView = this.fireSupportInfo();
+    for (const el of [
+      this.section("menu-tactics", "tactics", fs.filter((f) => f.section === "tactics")),
+      this.section("menu-fire", "fire_support", fs.filter((f) => f.section === "fire_support"), fsView),
+      this.section("menu-other", "other", fs.filter((f) => f.section === "other" || (f.section === "unit" && f.orders[0]?.unit !== selected))),
+    ]) if (el) box.append(el);
+    return box;
+  }
+
+  /** The side's own pending strikes and what is left (never the secret delay). */
+  private fireSupportInfo(): HTMLElement | null {
+    const v = this.view;
+    const fs = (v?.["fire_support"] ?? null) as { pending?: Record<string, unknown>[]; rounds_left?: Record<string, number>; requests_left?: unknown } | null;
+    if (!v || !fs || v.side === null || (!fs.pending?.length && !Object.keys(fs.rounds_left ?? {}).length && !fs.requests_left)) return null;
+    const fi = lang() === "fi";
+    const left = Object.entries(fs.rounds_left ?? {}).map(([k, n]) => `${k} ${n}`).join(", ");
+    return h("div", { class: "fs-info", id: "fire-support-info" },
+      left ? h("p", {}, `${fi ? "Laukauksia jäljellä" : "Rounds left"}: ${left}`) : null,
+      typeof fs.requests_left === "number" ? h("p", {}, `${fi ? "Tulitukipyyntöjä jäljellä" : "Requests left"}: ${fs.requests_left}`) : null,
+      fs.pending?.length
+        ? h("ul", { id: "pending-own" }, ...fs.pending.map((p) => h("li", {},
+          `${fi ? "Tulossa" : "Pending"}: ${String(p["kind"] ?? "")} ${String(p["weapon"] ?? p["unit"] ?? "")} → ${Array.isArray(p["cell"]) ? (p["cell"] as number[]).join(",") : ""}`)))
+        : null);
+  }
+
   /** GM: every side's KP and the pending strikes with their delay. */
   private gmBox(v: GameView): HTMLElement {
     const fs = (v["fire_support"] ?? {}) as { pending?: Record<string, unknown>[] };
@@ -418,27 +533,54 @@ export class Table {
       h("p", {}, Object.entries(v.command_points).map(([k, x]) => `${k} ${x}`).join(" · ") || "–"),
       h("h3", {}, lang() === "fi" ? "Tulossa olevat iskut" : "Pending strikes"),
       pending.length
-        ? h("ul", { id: "pending" }, ...pending.map((p) => h("li", {}, Object.entries(p).map(([k, x]) => `${k} ${JSON.stringify(x)}`).join(" · "))))
+        ? h("ul", { id: "pending" }, ...pending.map((p) => h("li", { "data-strike": String(p["id"] ?? "") }, pendingText(p))))
         : h("p", {}, "–"));
   }
 
-  /** End of game: the after-action report, the reveal and the dice check. */
+  /** End of game: the after-action report (the final VP with their breakdown, the
+   * objectives' holders, losses per side, a turn-by-turn timeline), the reveal and the
+   * dice check. */
   private report(v: GameView): HTMLElement {
+    const fi = lang() === "fi";
+    const fin = finalScore(v.log);
     const destroyed = (v["destroyed"] ?? {}) as Record<string, string[]>;
-    const timeline = h("ol", { class: "timeline" });
+    const timeline = h("ol", { class: "timeline", id: "timeline" });
     let round = 0;
+    let items: HTMLElement | null = null;
     for (const e of v.log) {
-      if (e.kind === "turn_started") round = Number(e.data["round"] ?? round);
-      if (["destroyed", "game_over", "tactic", "strike_landed", "recon_report"].includes(e.kind)) {
-        timeline.append(h("li", {}, `${t("round")} ${round}: ${eventTitle(e)} ${eventSummary(e)}`));
+      if (e.kind === "turn_started") {
+        const r = Number(e.data["round"] ?? round);
+        if (r !== round || !items) {
+          round = r;
+          items = h("ul", {});
+          timeline.append(h("li", { "data-round": String(round) }, h("strong", {}, `${t("round")} ${round}`), items));
+        }
+      }
+      if (items && ["destroyed", "game_over", "tactic", "strike_landed", "recon_report", "mine_found"].includes(e.kind)) {
+        items.append(h("li", {}, `${eventTitle(e)} ${eventSummary(e)}`));
       }
     }
+    let table: HTMLElement | null = null;
+    if (fin) {
+      const sides = { blue: side(fin, "blue"), red: side(fin, "red") };
+      table = this.scoreTable(sides, true, true, "final-vp");
+    }
+    const holders = fin ? Object.entries(fin.holders) : [];
     const out = h("div", { class: "reveal", "aria-live": "polite" });
-    return h("section", { id: "report", class: "report" },
-      h("h2", {}, `${t("game_over")} — ${t("winner")}: ${sideWord(v.winner ?? "") || "–"}`),
-      v.victory_points ? h("p", {}, `VP: ${Object.entries(v.victory_points).map(([k, x]) => `${sideWord(k) || k} ${JSON.stringify(x)}`).join(" · ")}`) : null,
-      h("p", {}, `${lang() === "fi" ? "Tappiot" : "Losses"}: ${Object.entries(destroyed).map(([k, x]) => `${sideWord(k) || k}: ${x.length ? x.join(", ") : "0"}`).join(" · ")}`),
-      h("h3", {}, lang() === "fi" ? "Aikajana" : "Timeline"), timeline,
+    const reason = fin?.reason === "eliminated" ? (fi ? "toinen puoli tuhottiin" : "one side was eliminated")
+      : fin?.reason === "rounds" ? (fi ? "kierrokset loppuivat" : "the rounds ran out") : (fin?.reason ?? "");
+    return h("section", { id: "report", class: "report", "aria-label": fi ? "Taisteluraportti" : "After-action report" },
+      h("h2", {}, `${t("game_over")} — ${t("winner")}: ${v.winner === "draw" ? (fi ? "tasapeli" : "draw") : sideWord(v.winner ?? "") || "–"}`),
+      reason ? h("p", {}, reason) : null,
+      table,
+      holders.length
+        ? h("ul", { class: "objectives", id: "final-objectives" }, ...holders.map(([id, who]) => {
+          const o = v.objectives.find((x) => x.id === id);
+          return h("li", {}, `${o ? tx(o.name) : id}: ${who ? sideWord(who) : "–"}`);
+        }))
+        : null,
+      h("p", { id: "losses" }, `${fi ? "Tappiot" : "Losses"}: ${Object.entries(destroyed).map(([k, x]) => `${k === "own" ? (fi ? "omat" : "own") : sideWord(k) || k}: ${x.length ? x.join(", ") : "0"}`).join(" · ")}`),
+      h("h3", {}, fi ? "Aikajana" : "Timeline"), timeline,
       h("button", { id: "reveal", onclick: () => void this.reveal(out) }, t("reveal")),
       out);
   }
@@ -522,15 +664,41 @@ export class Table {
     );
   }
 
+  /** The live scoreboard (src/score.ts): VP so far per side with the breakdown, as far as
+   * this seat may know them; the objectives with who holds them. */
   private objectivesBox(v: GameView): HTMLElement {
-    const list = h("ul", { class: "objectives", id: "objectives" });
-    for (const o of v.objectives) {
-      const held = o.occupied_by?.join("/") ?? (o.own_present ? sideWord(v.side) : o.enemy_seen ? "?" : "–");
-      list.append(h("li", {}, `${tx(o.name)}: ${o.vp} VP (${held})`));
-    }
-    const vp = v.victory_points;
-    return h("section", {}, h("h3", {}, t("objectives")), list,
-      vp ? h("p", { id: "vp" }, Object.entries(vp).map(([k, x]) => `${sideWord(k)} ${String(x)}`).join(" · ")) : null);
+    const fi = lang() === "fi";
+    const b = scoreboard(v, this.victory);
+    const fin = v.finished ? finalScore(v.log) : null;
+    const holderWord = (o: Board["objectives"][number]) =>
+      o.holder === "contested" ? (fi ? "kiistelty" : "contested")
+        : o.holder ? `${sideWord(o.holder)}${o.how === "start" ? (fi ? " (alusta)" : " (from the start)") : ""}`
+          : "–";
+    const list = h("ul", { class: "objectives", id: "objectives" },
+      ...b.objectives.map((o) => h("li", { "data-objective": o.id, "data-holder": o.holder ?? "" }, `${tx(o.name)}: ${o.vp} VP — ${holderWord(o)}`)));
+    return h("section", { id: "scoreboard", "aria-label": fi ? "Tilanne" : "Score" },
+      h("h3", {}, `${fi ? "Tilanne" : "Score"} — ${t("objectives")}`), list,
+      this.scoreTable(fin ? { blue: side(fin, "blue"), red: side(fin, "red") } : b.sides, b.exact || !!fin, !!fin));
+  }
+
+  private scoreTable(sides: Board["sides"], exact: boolean, final: boolean, id = "vp"): HTMLElement {
+    const fi = lang() === "fi";
+    const v = this.victory;
+    const row = (label: string, key: "objectives" | "destroyed_enemy" | "own_losses" | "total", note?: (s: Board["sides"]["blue"]) => string) =>
+      h("tr", { "data-row": key }, h("th", { scope: "row" }, label),
+        ...(["blue", "red"] as const).map((side) => h("td", { "data-side": side },
+          `${sides[side][key]}${note ? note(sides[side]) : ""}`)));
+    return h("div", { class: "score" },
+      h("table", { class: "scoretable", id },
+        h("caption", {}, final ? (fi ? "Lopulliset voittopisteet" : "Final victory points")
+          : exact ? (fi ? "Voittopisteet nyt" : "Victory points now")
+            : (fi ? "Voittopisteet nyt sen mukaan, mitä puolesi tietää" : "Victory points now, as far as your side knows")),
+        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "VP"), h("th", { scope: "col" }, sideWord("blue")), h("th", { scope: "col" }, sideWord("red")))),
+        h("tbody", {},
+          row(fi ? "Tavoitteet" : "Objectives", "objectives"),
+          row(fi ? "Tuhotut viholliset" : "Enemy destroyed", "destroyed_enemy", (s) => (!Number.isFinite(s.kills) ? "" : v ? ` (${s.kills} × ${v.destroyed_enemy_vp})` : ` (${s.kills})`)),
+          row(fi ? "Omat tappiot" : "Own losses", "own_losses", (s) => (!Number.isFinite(s.lost) ? "" : v ? ` (${s.lost} × ${v.own_loss_vp})` : ` (${s.lost})`)),
+          row(fi ? "Yhteensä" : "Total", "total"))));
   }
 
   private orderInput(): HTMLElement {
@@ -594,8 +762,31 @@ export class Table {
     this.draw();
   }
 
+  private updateMarks(): void {
+    const v = this.view;
+    this.marks = v && v.side ? lastKnown(v.log, v.side, v.units, this.contactsShown(), v.turn) : [];
+  }
+
   private updateReach(): void {
-    this.layers.reach = this.selected && this.showReach ? reachCells(this.legal, this.selected) : new Set();
+    this.layers.reach = this.selected && this.showReach && !this.picking ? reachCells(this.legal, this.selected) : new Set();
+    this.layers.pick = new Set(this.picking ? this.picking.cells.map(cellKey) : []);
+  }
+
+  /** Start picking the cell of a menu's order on the map (its legal cells are lit). */
+  private pick(f: Family): void {
+    this.picking = f;
+    this.updateReach();
+    this.renderPanel();
+    this.draw();
+    this.canvas.focus();
+  }
+
+  private stopPicking(): void {
+    if (!this.picking) return;
+    this.picking = null;
+    this.updateReach();
+    this.renderPanel();
+    this.draw();
   }
 
   private unitAt(cell: Cell): UnitView | undefined {
@@ -614,6 +805,14 @@ export class Table {
   }
 
   private onClick(cell: Cell): void {
+    if (this.picking) {
+      const hits = familyAt(this.picking, cell);
+      if (hits.length) {
+        this.stopPicking();
+        return this.confirmOrders(hits);
+      }
+      return;
+    }
     const u = this.unitAt(cell);
     const sel = this.selected;
     if (sel && u && u.id !== sel) {
@@ -688,16 +887,24 @@ export class Table {
     }
   }
 
-  async showOdds(order: string): Promise<void> {
-    this.oddsShown = order;
-    const box = this.els["odds"];
+  /** The odds of `order` in the side panel, or inside `dlg` (a confirmation) when given. */
+  async showOdds(order: string, dlg?: HTMLElement): Promise<void> {
+    let box: HTMLElement | undefined;
+    if (dlg) {
+      box = h("div", { class: "dlg-odds" });
+      dlg.querySelector(".cancel")?.before(box);
+    } else {
+      this.oddsShown = order;
+      box = this.els["odds"];
+    }
     if (!box) return;
+    const current = () => (dlg ? dlg.isConnected : this.oddsShown === order);
     let answer = this.oddsCache.get(order);
     if (!answer) {
       try {
         answer = await this.api.odds(order);
       } catch (e) {
-        if (this.oddsShown === order) {
+        if (current()) {
           clear(box);
           box.append(h("p", { class: "muted" }, errorText(e)));
         }
@@ -705,7 +912,7 @@ export class Table {
       }
       this.oddsCache.set(order, answer);
     }
-    if (this.oddsShown !== order) return;
+    if (!current()) return;
     clear(box);
     box.append(oddsPanel(order, answer));
   }
@@ -765,7 +972,7 @@ export class Table {
     dlg.showModal();
     for (const o of options.slice(0, 12)) void this.fillCost(dlg, o.text);
     const first = options[0];
-    if (first && (first.kind === "fire" || first.kind === "attack")) void this.showOdds(first.text);
+    if (first && ["fire", "attack", "organic", "strike"].includes(first.kind)) void this.showOdds(first.text, dlg);
   }
 
   private async fillCost(dlg: HTMLElement, order: string): Promise<void> {
@@ -850,12 +1057,13 @@ export class Table {
       case "0": this.fit(); break;
       case "r": case "R": this.showReach = !this.showReach; this.updateReach(); break;
       case "l": case "L": this.showLos = !this.showLos; break;
+      case "f": case "F": this.showRanges = !this.showRanges; break;
       case "o": case "O": this.layers.objectives = !this.layers.objectives; break;
       case "g": case "G": this.layers.grid = !this.layers.grid; break;
       case "c": case "C": this.layers.contacts = !this.layers.contacts; break;
       case "m": case "M": this.layers.mines = !this.layers.mines; break;
       case "n": case "N": this.nextUnit(); return;
-      case "Escape": this.select(null); return;
+      case "Escape": if (this.picking) this.stopPicking(); else this.select(null); return;
       case "Enter": document.getElementById("order-input")?.focus(); ev.preventDefault(); return;
       case "?": this.help(); return;
       default: return;
@@ -938,6 +1146,29 @@ export class Table {
       this.draw();
     }, { passive: false });
   }
+}
+
+function side(fin: NonNullable<ReturnType<typeof finalScore>>, s: "blue" | "red"): Board["sides"]["blue"] {
+  const d = fin.detail[s] ?? {};
+  const objectives = d.objectives ?? 0;
+  const destroyed_enemy = d.destroyed_enemy ?? 0;
+  const own_losses = d.own_losses ?? 0;
+  return { objectives, destroyed_enemy, own_losses, total: fin.vp[s] ?? objectives + destroyed_enemy + own_losses, kills: NaN, lost: NaN };
+}
+
+/** A GM's pending strike: what, where, its delay and the turn it lands. */
+function pendingText(p: Record<string, unknown>): string {
+  const fi = lang() === "fi";
+  const cell = Array.isArray(p["cell"]) ? (p["cell"] as number[]).join(",") : "?";
+  const parts = [
+    `${String(p["id"] ?? "")} ${sideWord(String(p["side"] ?? ""))} ${String(p["kind"] ?? "")} ${String(p["weapon"] ?? p["unit"] ?? "")} → ${cell}`,
+    p["observer"] ? `${fi ? "tähystäjä" : "observer"} ${String(p["observer"])}` : "",
+    typeof p["delay"] === "number" ? `${fi ? "viive" : "delay"} ${p["delay"]}` : "",
+    typeof p["due"] === "number" ? `${fi ? "osuu vuorolla" : "lands on turn"} ${p["due"]}` : "",
+    typeof p["boost"] === "number" && p["boost"] ? `+${p["boost"]}` : "",
+    p["danger"] ? (fi ? "vaara" : "danger close") : "",
+  ];
+  return parts.filter(Boolean).join(" · ");
 }
 
 /** The minefield cells the view shows: a side's known cells (`mines.known[].cell`), or for

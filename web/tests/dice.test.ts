@@ -35,7 +35,7 @@ function game(seed: Buffer, n: number): RollRecord[] {
     const expr = kinds[i % kinds.length] as string;
     const spec = sidesOf(expr);
     if (!spec) throw new Error(expr);
-    out.push({ seq: i + 1, purpose: "t", expr, dice: [], kept: [], modifier: i % 5 - 2, total: 0 });
+    out.push({ seq: i + 1, purpose: `t${i}`, expr, dice: [], kept: [], modifier: i % 5 - 2, total: 0 });
   }
   const all = nodeDice(seed, out.flatMap((r) => Array(sidesOf(r.expr)?.count ?? 0).fill(sidesOf(r.expr)?.sides ?? 0) as number[]));
   let k = 0;
@@ -79,7 +79,8 @@ describe("verifyDice", () => {
   const log = game(seed, 120);
 
   it("accepts an honest game: commitment, every roll, the seat's copies", async () => {
-    const seen = log.filter((r) => r.seq % 3 === 0);
+    // The seat's copies are numbered per side: 1, 2, 3 … for what it was shown.
+    const seen = log.filter((r) => r.seq % 3 === 0).map((r, i) => ({ ...r, seq: i + 1 }));
     const r = await verifyDice(seed.toString("hex"), commitment, log, seen);
     expect(r.problems).toEqual([]);
     expect(r).toMatchObject({ ok: true, commitment: true, rolls: 120, seen: seen.length });
@@ -104,10 +105,14 @@ describe("verifyDice", () => {
     const g = await verifyDice(seed.toString("hex"), commitment, gap, []);
     expect(g.ok).toBe(false);
     expect(g.problems[0]?.en).toContain("roll 7 is missing");
-    const copy = { ...(log[9] as RollRecord), total: (log[9] as RollRecord).total + 1 };
-    const s = await verifyDice(seed.toString("hex"), commitment, log, [copy]);
+    const copy = { ...(log[9] as RollRecord), seq: 1, total: (log[9] as RollRecord).total + 1 };
+    const s = await verifyDice(seed.toString("hex"), commitment, log, [log[2] as RollRecord, copy]);
     expect(s.ok).toBe(false);
-    expect(s.problems[0]?.en).toContain("roll 10 shown to this seat");
+    expect(s.seen).toBe(1);
+    expect(s.problems[0]?.en).toContain("roll 2 shown to this seat");
+    // Shown out of order: not a subsequence of the log.
+    const swapped = await verifyDice(seed.toString("hex"), commitment, log, [log[20] as RollRecord, log[10] as RollRecord]);
+    expect(swapped.ok).toBe(false);
     const short = await verifyDice("abcd", commitment, log, []);
     expect(short.ok).toBe(false);
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { commonPrefix, complete, ordersForCell, ordersForTarget, parseOrder, reachCells } from "../src/orders";
+import { commonPrefix, complete, familyAt, families, ordersForCell, ordersForTarget, parseOrder, reachCells } from "../src/orders";
 
 const LEGAL = [
   "defend 1R1",
@@ -64,5 +64,44 @@ describe("typed notation", () => {
   it("Tab fills in the common prefix", () => {
     expect(commonPrefix(["move 1R1 3,4", "move 1R1 3,5"])).toBe("move 1R1 3,");
     expect(commonPrefix([])).toBe("");
+  });
+});
+
+describe("menus: families of orders", () => {
+  const legal = [
+    "tactic painopiste pl1", "tactic motti 12,4", "tactic motti 13,4", "transfer pl2",
+    "organic KRH 19,3 by 1R2", "organic KRH 20,2 by 1R2", "organic KRH 19,3 by KP",
+    "boost KRH", "strike k9 19,3 by 1R2 danger", "clear 1R1", "lay 1R1 3,4 at", "lay 1R1 3,5 at",
+    "lay 1R1 3,4", "move 1R1 2,2", "done",
+  ].map(parseOrder);
+
+  it("groups orders that differ only in their cell, one entry per pattern, done left out", () => {
+    const fs = families(legal, () => true);
+    const byPattern = Object.fromEntries(fs.map((f) => [f.pattern, f]));
+    expect(fs.map((f) => f.pattern)).toEqual([
+      "tactic painopiste pl1", "tactic motti X,Y", "transfer pl2", "organic KRH X,Y by 1R2",
+      "organic KRH X,Y by KP", "boost KRH", "strike k9 X,Y by 1R2 danger", "clear 1R1",
+      "lay 1R1 X,Y at", "lay 1R1 X,Y", "move 1R1 X,Y",
+    ]);
+    expect(byPattern["tactic motti X,Y"]?.cells).toEqual([[12, 4], [13, 4]]);
+    expect(byPattern["organic KRH X,Y by 1R2"]?.section).toBe("fire_support");
+    expect(byPattern["lay 1R1 X,Y at"]?.section).toBe("mines");
+    expect(byPattern["transfer pl2"]?.section).toBe("tactics");
+    expect(byPattern["move 1R1 X,Y"]?.section).toBe("unit");
+    expect(byPattern["boost KRH"]?.cells).toEqual([]);
+  });
+
+  it("a pick on the map gives the family's order at that cell, nothing elsewhere", () => {
+    const f = families(legal, (o) => o.kind === "organic").find((x) => x.pattern === "organic KRH X,Y by 1R2");
+    expect(f).toBeDefined();
+    if (!f) return;
+    expect(familyAt(f, [20, 2]).map((o) => o.text)).toEqual(["organic KRH 20,2 by 1R2"]);
+    expect(familyAt(f, [1, 1])).toEqual([]);
+  });
+
+  it("every legal order but done is in exactly one family", () => {
+    const fs = families(legal, () => true);
+    const all = fs.flatMap((f) => f.orders.map((o) => o.text)).sort();
+    expect(all).toEqual(legal.filter((o) => o.kind !== "done").map((o) => o.text).sort());
   });
 });

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from taistelukentta.rules import GameState, Order
+from taistelukentta.rules.context import cache_for
 from taistelukentta.rules.orders import OrderKind
 from taistelukentta.rules.state import Side
 from taistelukentta.views import attack_estimate, strike_estimate
@@ -27,6 +28,29 @@ _RULE_OF = {
 
 def _rule(name: str) -> str:
     return _RULE_OF.get(name, "R-ATK-2")
+
+
+def strike_delay(state: GameState, side: Side, order: Order) -> dict[str, Any]:
+    """How many of the requesting side's own turns a fire request takes to land, as the
+    rules give it before the order (the seat's own knowledge): organic support a fixed
+    ``organic_delay`` (R-ORG-1); off-board the range of the secret delay roll (R-OFF-2:
+    ``d6_table`` 1–3, ``by_calibre`` d4+1 = 2–5), one less with a skilled observer under
+    ``delay_minus_1`` (R-FD-3, at least 1)."""
+    opts = cache_for(state).opts
+    if order.kind == OrderKind.ORGANIC:
+        n = int(opts.organic_delay)
+        return {"min": n, "max": n, "secret": False, "skilled": False, "rule": "R-ORG-1"}
+    lo, hi = (2, 5) if opts.off_board_delay == "by_calibre" else (1, 3)
+    observer = state.units.get(order.observer or "")
+    skilled = (
+        observer is not None
+        and observer.side == side
+        and opts.skilled_observer == "delay_minus_1"
+        and cache_for(state).skill(observer) >= opts.skilled_observer_skill
+    )
+    if skilled:
+        lo, hi = max(1, lo - 1), max(1, hi - 1)
+    return {"min": lo, "max": hi, "secret": True, "skilled": skilled, "rule": "R-OFF-2"}
 
 
 def odds_of(state: GameState, side: Side, order: Order) -> dict[str, Any]:
@@ -51,6 +75,7 @@ def odds_of(state: GameState, side: Side, order: Order) -> dict[str, Any]:
                 for e in est.exposures
             ],
         }
+        odds["delay"] = strike_delay(state, side, order)
         rule = "R-ORG-1" if order.kind == OrderKind.ORGANIC else "R-OFF-3"
         return {
             "kind": order.kind.value,

@@ -12,6 +12,13 @@ class TextOut(BaseModel):
     en: str
 
 
+class VictoryOut(BaseModel):
+    """A scenario's victory points for losses (R-TURN-2)."""
+
+    destroyed_enemy_vp: int
+    own_loss_vp: int
+
+
 class MapOut(BaseModel):
     """A map as the browser draws it."""
 
@@ -26,6 +33,9 @@ class MapOut(BaseModel):
     """Contour count per cell, ``[y][x]``."""
     terrain: dict[str, TextOut]
     """Terrain feature -> its name ``{"fi", "en"}``."""
+    victory: VictoryOut | None = None
+    """A game's map: its scenario's VP per enemy unit destroyed and per own unit lost
+    (public, R-TURN-2; the table's live scoreboard). None for a lobby preview."""
 
 
 class ScenarioDetailOut(BaseModel):

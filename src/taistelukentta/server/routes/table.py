@@ -31,6 +31,7 @@ from taistelukentta.server.table_schemas import (
     MapOut,
     ScenarioDetailOut,
     TextOut,
+    VictoryOut,
 )
 
 router = APIRouter(prefix="/api")
@@ -80,7 +81,13 @@ def game_map(game_id: GameId, auth: Seat, store: Store) -> MapOut:
     """The game's map (its scenario's, with the game's rule options)."""
     del auth
     with store.reading(game_id) as game:
-        return map_out(game.state.scenario.map)
+        scenario = game.state.scenario
+        out = map_out(scenario.map)
+        out.victory = VictoryOut(
+            destroyed_enemy_vp=scenario.victory.destroyed_enemy_vp,
+            own_loss_vp=scenario.victory.own_loss_vp,
+        )
+        return out
 
 
 def _cell(text: str, what: str) -> tuple[int, int]:
