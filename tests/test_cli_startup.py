@@ -21,11 +21,11 @@ from taistelukentta.cli.app import COMMANDS, MODULES, app, module_commands
 HEAVY = ("icepool", "scipy", "taistelukentta.bots", "taistelukentta.odds", "prompt_toolkit")
 
 
-def _heavy_modules_after(code: str) -> list[str]:
+def _heavy_modules_after(code: str, heavy: tuple[str, ...] = HEAVY) -> list[str]:
     """The heavy modules in ``sys.modules`` after running ``code`` in a fresh interpreter."""
     probe = (
         f"{code}\nimport json, sys\n"
-        f"heavy = {HEAVY!r}\n"
+        f"heavy = {heavy!r}\n"
         "print(json.dumps(sorted(m for m in sys.modules "
         "if any(m == h or m.startswith(h + '.') for h in heavy))))"
     )
@@ -48,20 +48,22 @@ def test_show_orders_and_order_import_no_bots_odds_or_scipy_on_their_way(tmp_pat
     game = tmp_path / "g.json"
     new = CliRunner().invoke(app, ["new", "demo", "--seed", "3", "--out", str(game)])
     assert new.exit_code == 0, new.output
-    runs = [
-        ["show", str(game), "--as", "pl1"],
-        ["show", str(game), "--as", "gm", "--json"],
-        ["order", str(game), "--as", "pl1", "defend 1JJ"],
-    ]
+    shows = [["show", str(game), "--as", "pl1"], ["show", str(game), "--as", "gm", "--json"]]
+    runs = [*shows, ["order", str(game), "--as", "pl1", "defend 1JJ"]]
+
+    def code_of(argvs: list[list[str]]) -> str:
+        return (
+            "from typer.testing import CliRunner\n"
+            "from taistelukentta.cli.app import app\n"
+            f"for argv in {argvs!r}:\n"
+            "    r = CliRunner().invoke(app, argv)\n"
+            "    assert r.exit_code == 0, (argv, r.output)"
+        )
+
+    # showing the game reads the map cell by cell: not even numpy (built on first search)
+    assert _heavy_modules_after(code_of(shows), (*HEAVY, "numpy")) == []
     # one process runs the three: none of them may have loaded a heavy module
-    code = (
-        "from typer.testing import CliRunner\n"
-        "from taistelukentta.cli.app import app\n"
-        f"for argv in {runs!r}:\n"
-        "    r = CliRunner().invoke(app, argv)\n"
-        "    assert r.exit_code == 0, (argv, r.output)"
-    )
-    assert _heavy_modules_after(code) == []
+    assert _heavy_modules_after(code_of(runs)) == []
     # listing orders searches the map for the moves (scipy), but still without bots or odds
     code = (
         "from typer.testing import CliRunner\n"

@@ -542,7 +542,7 @@ def urban_map(game_map: GameMap) -> GameMap:
         list(game_map.rows),
         terrain=table.with_overrides(move_cost={"building": open_cost or 1.0}),
         legend=game_map.legend,
-        elevation=game_map.elevation.tolist(),
+        elevation=game_map.elevation_rows,
         name=game_map.name,
         source=game_map.source,
     )

@@ -9,18 +9,22 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping, Sequence
-from typing import Any, Literal
-
-import numpy as np
-import numpy.typing as npt
+from functools import cached_property
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
 from taistelukentta.errors import ArgumentError
 from taistelukentta.grid.geometry import Cell
 from taistelukentta.grid.terrain import TerrainTable
 
-FloatArray = npt.NDArray[np.float64]
-IntArray = npt.NDArray[np.int64]
-BoolArray = npt.NDArray[np.bool_]
+if TYPE_CHECKING:  # numpy is imported when an array is first asked for (start-up, issue 7)
+    import numpy as np
+    import numpy.typing as npt
+
+    FloatArray: TypeAlias = npt.NDArray[np.float64]
+    IntArray: TypeAlias = npt.NDArray[np.int64]
+    BoolArray: TypeAlias = npt.NDArray[np.bool_]
+
+_INF = float("inf")
 
 STEEP_ASCENT = 6
 """Default total ascent (contours) from which a move's uphill steps cost double (R-TER-5)."""
@@ -97,48 +101,57 @@ class GameMap:
             for f in feats:
                 table.get(f)
             self.legend[ch] = feats
-        index = {ch: i for i, ch in enumerate(used)}
-        codes = np.array([[index[ch] for ch in row] for row in rows], dtype=np.int64)
-        n = len(used)
-        move = np.full(n, np.inf)
-        cover = np.zeros(n, dtype=np.int64)
-        sight = np.full(n, np.inf)
-        sight_cover = np.zeros(n, dtype=np.int64)
+        move: dict[str, float] = {}
+        cover: dict[str, int] = {}
+        sight: dict[str, float] = {}
+        sight_cover: dict[str, int] = {}
         self._sight_feature: dict[str, str | None] = {}
         self._move_feature: dict[str, str | None] = {}
-        for ch, i in index.items():
+        for ch in used:
             types = [table.get(f) for f in self.legend[ch]]
             costs = [t for t in types if t.move_cost is not None]
             if costs:
                 fastest = min(costs, key=lambda t: t.move_cost or 0.0)
-                move[i] = fastest.move_cost
+                move[ch] = float(fastest.move_cost or 0.0)
                 self._move_feature[ch] = fastest.id
             else:
+                move[ch] = _INF
                 self._move_feature[ch] = None
-            cover[i] = max(t.cover for t in types)
+            cover[ch] = max(t.cover for t in types)
             limiting = [t for t in types if t.sight_limit is not None]
             if limiting:
                 worst = min(limiting, key=lambda t: (t.sight_limit, -t.cover))
-                sight[i] = worst.sight_limit
-                sight_cover[i] = worst.cover
+                sight[ch] = float(worst.sight_limit or 0)
+                sight_cover[ch] = worst.cover
                 self._sight_feature[ch] = worst.id
             else:
+                sight[ch] = _INF
+                sight_cover[ch] = 0
                 self._sight_feature[ch] = None
-        self.move_cost: FloatArray = _ro(move[codes])
-        self.cover: IntArray = _ro(cover[codes])
-        self.sight_limit: FloatArray = _ro(sight[codes])
-        self.sight_cover: IntArray = _ro(sight_cover[codes])
-        self.impassable: BoolArray = _ro(np.isinf(self.move_cost))
+        self._move_of = move
+        self._cover_of = cover
+        self._sight_of = sight
+        self._sight_cover_of = sight_cover
+        self._elevation_rows: tuple[tuple[int, ...], ...]
         if elevation is None:
-            elev = np.zeros((self.height, width), dtype=np.int64)
+            self._elevation_rows = tuple((0,) * width for _ in range(self.height))
         else:
-            elev = np.asarray(elevation, dtype=np.int64)
-            if elev.shape != (self.height, width):
+            if isinstance(elevation, str) or len(elevation) != self.height:
+                shape = _shape(elevation)
                 raise ArgumentError(
-                    f"elevation has shape {elev.shape}, terrain {(self.height, width)}",
-                    f"korkeuden muoto {elev.shape} ei vastaa maastoa {(self.height, width)}",
+                    f"elevation has shape {shape}, terrain {(self.height, width)}",
+                    f"korkeuden muoto {shape} ei vastaa maastoa {(self.height, width)}",
                 )
-        self.elevation: IntArray = _ro(elev.copy())
+            rows_e = []
+            for row in elevation:
+                if isinstance(row, str) or len(row) != width:
+                    shape = _shape(elevation)
+                    raise ArgumentError(
+                        f"elevation has shape {shape}, terrain {(self.height, width)}",
+                        f"korkeuden muoto {shape} ei vastaa maastoa {(self.height, width)}",
+                    )
+                rows_e.append(tuple(int(v) for v in row))
+            self._elevation_rows = tuple(rows_e)
         self.ascent_limit: int = STEEP_ASCENT
         """Total ascent from which a move's uphill steps cost double (R-TER-5)."""
         self.los_corner: Corner = "slip"
@@ -183,10 +196,61 @@ class GameMap:
         """The terrain ids the cell holds."""
         return self.legend[self.char_at(cell)]
 
+    # -- arrays (built with numpy on first use; the per-cell accessors below need none) ---
+    def _array(self, of: Mapping[str, float | int], dtype: str) -> Any:
+        import numpy as np
+
+        return _ro(np.array([[of[ch] for ch in row] for row in self.rows], dtype=dtype))
+
+    @cached_property
+    def move_cost(self) -> FloatArray:
+        """Step multiplier per cell, ``inf`` = impassable (R-TER-1)."""
+        out: FloatArray = self._array(self._move_of, "float64")
+        return out
+
+    @cached_property
+    def cover(self) -> IntArray:
+        """Best cover bonus per cell (R-TER-2)."""
+        out: IntArray = self._array(self._cover_of, "int64")
+        return out
+
+    @cached_property
+    def sight_limit(self) -> FloatArray:
+        """Most limiting sight limit per cell, ``inf`` = no limit (R-TER-4)."""
+        out: FloatArray = self._array(self._sight_of, "float64")
+        return out
+
+    @cached_property
+    def sight_cover(self) -> IntArray:
+        """Cover of the cell's sight-limiting feature (0 where none)."""
+        out: IntArray = self._array(self._sight_cover_of, "int64")
+        return out
+
+    @cached_property
+    def impassable(self) -> BoolArray:
+        """True where no feature can be entered."""
+        import numpy as np
+
+        out: BoolArray = _ro(np.isinf(self.move_cost))
+        return out
+
+    @property
+    def elevation_rows(self) -> tuple[tuple[int, ...], ...]:
+        """Height per cell in contour lines, row by row (no numpy)."""
+        return self._elevation_rows
+
+    @cached_property
+    def elevation(self) -> IntArray:
+        """Height per cell in contour lines (R-TER-5)."""
+        import numpy as np
+
+        out: IntArray = _ro(np.array(self._elevation_rows, dtype=np.int64))
+        return out
+
     def move_cost_at(self, cell: Cell) -> float | None:
         """Multiplier of a step into the cell: its fastest feature (R-TER-1); None = impassable."""
-        v = float(self.move_cost[cell[1], cell[0]])
-        return None if np.isinf(v) else v
+        v = self._move_of[self.char_at(cell)]
+        return None if v == _INF else v
 
     def move_feature_at(self, cell: Cell) -> str | None:
         """The feature whose multiplier counts for movement (None if impassable)."""
@@ -194,12 +258,12 @@ class GameMap:
 
     def cover_at(self, cell: Cell) -> int:
         """Best cover bonus of the cell's features (R-TER-2)."""
-        return int(self.cover[cell[1], cell[0]])
+        return self._cover_of[self.char_at(cell)]
 
     def sight_limit_at(self, cell: Cell) -> int | None:
         """The most limiting sight limit of the cell's features (R-TER-4); None = no limit."""
-        v = float(self.sight_limit[cell[1], cell[0]])
-        return None if np.isinf(v) else int(v)
+        v = self._sight_of[self.char_at(cell)]
+        return None if v == _INF else int(v)
 
     def sight_feature_at(self, cell: Cell) -> str | None:
         """The feature that limits sight through the cell (None if none does)."""
@@ -207,12 +271,22 @@ class GameMap:
 
     def elevation_at(self, cell: Cell) -> int:
         """Height of the cell in contour lines (R-TER-5)."""
-        return int(self.elevation[cell[1], cell[0]])
+        return self._elevation_rows[cell[1]][cell[0]]
 
     def __repr__(self) -> str:
         return f"GameMap({self.name or self.source!r}, {self.width}x{self.height})"
 
 
-def _ro(a: npt.NDArray[Any]) -> npt.NDArray[Any]:
+def _ro(a: Any) -> Any:
     a.flags.writeable = False
     return a
+
+
+def _shape(elevation: Any) -> tuple[int, ...]:
+    """The numpy-style shape of a (possibly ragged) elevation grid, for the error text."""
+    import numpy as np
+
+    try:
+        return tuple(np.asarray(elevation, dtype=np.int64).shape)
+    except ValueError:
+        return (len(elevation),)

@@ -26,9 +26,11 @@ import numpy as np
 import numpy.typing as npt
 
 from taistelukentta.errors import ArgumentError
-from taistelukentta.grid.gamemap import STEEP_ASCENT, FloatArray, GameMap, check_ascent_limit
+from taistelukentta.grid.gamemap import STEEP_ASCENT, GameMap, check_ascent_limit
 from taistelukentta.grid.geometry import DIRECTIONS8, Cell, chebyshev
 from taistelukentta.grid.terrain import TerrainTable
+
+FloatArray = npt.NDArray[np.float64]
 
 ASCENT_LIMIT = STEEP_ASCENT
 """Default total ascent (contour lines) from which every uphill step of a move costs double

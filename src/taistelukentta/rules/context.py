@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from taistelukentta.content.options import RuleOptions
 from taistelukentta.content.scenario import URBAN_ABILITY, Scenario, urban_map
@@ -21,7 +21,6 @@ from taistelukentta.dice.expr import DiceExpr
 from taistelukentta.dice.roller import Roller
 from taistelukentta.grid.gamemap import GameMap
 from taistelukentta.grid.geometry import Cell, chebyshev
-from taistelukentta.grid.sight import Sight, line_of_sight, visible_cells
 from taistelukentta.rules.events import Event, numbered, public_rolls
 from taistelukentta.rules.orders import Order, OrderKind, trusted_order
 from taistelukentta.rules.recon import ContactLevel
@@ -38,6 +37,10 @@ from taistelukentta.rules.state import (
     log_append,
     log_counts,
 )
+
+if TYPE_CHECKING:
+    from taistelukentta.grid.sight import Sight
+
 from taistelukentta.rules.strength import (
     Firepower,
     StrengthEffects,
@@ -125,6 +128,8 @@ class ScenarioCache:
         """Cells a unit at ``cell`` sees (R-TER-4, up to ``sight_max``)."""
         vis = self._visible.get(cell)
         if vis is None:
+            from taistelukentta.grid.sight import visible_cells  # numpy on first use
+
             vis = frozenset(visible_cells(self.map, cell, self.opts.sight_max))
             self._visible[cell] = vis
         return vis
@@ -140,6 +145,8 @@ class ScenarioCache:
         key = (a, b)
         s = self._sight.get(key)
         if s is None:
+            from taistelukentta.grid.sight import line_of_sight  # numpy on first use
+
             s = line_of_sight(self.map, a, b, max_range=self.opts.sight_max)
             if len(self._sight) >= SIGHT_MEMO_LIMIT:
                 self._sight.clear()

@@ -24,13 +24,12 @@ PINNING pins the target, damage is dealt (R-ATK-10, R-TK-2).
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from taistelukentta.content.units import Weapon
 from taistelukentta.dice.expr import DiceExpr
 from taistelukentta.grid.geometry import Cell, chebyshev
-from taistelukentta.grid.sight import ray
 from taistelukentta.rules.combat import (
     AttackResult,
     DamageType,
@@ -132,12 +131,19 @@ def disadvantage_facts(cache: ScenarioCache, firer: Cell, target: Cell) -> dict[
     return {
         "fortified": "building" in cache.map.features_at(target),
         "fortification": target in cache.scenario.fortifications,
-        "smoke": bool(smoke)
-        and any(
-            (firer[0] + dx, firer[1] + dy) in smoke
-            for dx, dy in ray(target[0] - firer[0], target[1] - firer[1]).cells
-        ),
+        "smoke": bool(smoke) and _crosses(smoke, firer, target),
     }
+
+
+def _crosses(cells: Collection[Cell], firer: Cell, target: Cell) -> bool:
+    """Whether the line from ``firer`` to ``target`` (its end cells included) crosses one of
+    ``cells``."""
+    from taistelukentta.grid.sight import ray  # numpy: only when there is smoke to check
+
+    return any(
+        (firer[0] + dx, firer[1] + dy) in cells
+        for dx, dy in ray(target[0] - firer[0], target[1] - firer[1]).cells
+    )
 
 
 def flanked(tx: Tx, attacking_side: Side, target: UnitState) -> bool:

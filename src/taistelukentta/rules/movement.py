@@ -23,7 +23,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from taistelukentta.grid.geometry import Cell, chebyshev
-from taistelukentta.grid.movement import move_along, path_to, reachable
 from taistelukentta.rules.contacts import after_move
 from taistelukentta.rules.context import ScenarioCache, Tx
 from taistelukentta.rules.fire import can_fire_weapon, resolve_fire
@@ -93,6 +92,8 @@ def free_reach(
     hit = cache.free_reach.get(key)
     if hit is None:
         game_map = cache.urban_map() if urban else cache.map
+        from taistelukentta.grid.movement import reachable  # numpy/scipy: on first search
+
         hit = frozenset(
             reachable(game_map, cell, allowance, allow_squeeze=cache.opts.diagonal_squeeze)
         )
@@ -129,6 +130,8 @@ def destinations(cache: ScenarioCache, unit: UnitState, know: Knowledge) -> dict
         return hit
     # the area-restricted sets of the key: the same answer, and the grid's search memo
     # is shared with the free search and with later paths while they stay the same
+    from taistelukentta.grid.movement import reachable  # numpy/scipy: on first search
+
     reach = reachable(
         cache.map_for(unit),
         unit.cell,
@@ -157,6 +160,8 @@ def plan_path(
     if key in cache.path_memo:
         found = cache.path_memo[key]
         return None if found is None else list(found)
+    from taistelukentta.grid.movement import path_to  # numpy/scipy: on first search
+
     path = path_to(
         cache.map_for(unit),
         unit.cell,
@@ -204,6 +209,8 @@ def execute_move(tx: Tx, uid: str, path: list[Cell], *, kind: str, provoke: bool
     for e in enemies:
         if e.id not in start_zoc:
             real_stop |= cache.zoc(e.cell)
+    from taistelukentta.grid.movement import move_along  # numpy/scipy: on first search
+
     res = move_along(
         cache.map_for(unit),
         start,
