@@ -170,7 +170,7 @@ def plain_visible(p: Plain, origin: tuple[int, int], radius: int) -> set[tuple[i
 
 def uncached_reachable(m: GameMap, s: Cell, movement: float) -> dict[Cell, float]:
     """:func:`reachable` without the shared memo of recent searches (a cold search)."""
-    clear_search_memo()
+    clear_search_memo(m)
     return reachable(m, s, movement)
 
 

@@ -414,7 +414,8 @@ def test_r_ab_5_pioneer_cards_carry_their_abilities() -> None:
     cards = cache_for(game([("1R1", "pioneeriryhma", (2, 4))], [("R1", RED, (9, 4))]).scenario)
     card = cards.cards["pioneeriryhma"]
     assert card.has_ability("pioneeri") and card.has_ability("murtosulute")
-    assert "pioneeri" in ab.ABILITIES and "murtosulute" in ab.ABILITIES
+    table = ab.table_of(cards.rules)
+    assert table.get("pioneeri") is not None and table.get("murtosulute") is not None
 
 
 # --------------------------------------------------------------------------- R-ATK-9 / R-UNIT-3
@@ -654,3 +655,29 @@ def test_r_atk_9_no_moving_special_attack_at_a_target_the_weapon_may_not_hit() -
     st = game([("P1", "panssarintorjuntaryhma", (0, 4))], [("R1", RED, (13, 4))])
     st = with_contact(st, "blue", "R1", ContactLevel.SPOTTED)  # soft: no AT missile
     assert not any(o.weapon == "pst_ohjus" for o in legal_orders(st, "pl1"))
+
+
+# --------------------------------------------------------------------------- issue 7
+
+
+def test_r_mor_3_ability_table_belongs_to_the_ruleset() -> None:
+    """The ability table is the abilities module's data in one ruleset (issue 7: no
+    process-global registry): a ruleset whose table makes ``tulenjohto`` a way into HIDDEN
+    lets 1R1 ``hide``; a game of the default ruleset in the same process still may not,
+    before and after."""
+    from taistelukentta.content.scenario import load_scenario
+    from taistelukentta.rules import Order, legal_orders, new_game
+    from taistelukentta.rules.ruleset import Ruleset, default_ruleset
+
+    hiding = ab.rule_module(extra=(ab.AbilitySpec("tulenjohto", grants_hidden=True),))
+    custom = Ruleset([m for m in default_ruleset().modules if m.name != ab.MODULE] + [hiding])
+    scenario = load_scenario("demo")
+    plain = new_game(scenario, 1)
+    assert Order.hide("1R1") not in legal_orders(plain, "pl1")
+    special = new_game(scenario, 1, ruleset=custom)
+    assert Order.hide("1R1") in legal_orders(special, "pl1")
+    assert ab.table_of(custom).grants_hidden("tulenjohto")
+    assert not ab.table_of(default_ruleset()).grants_hidden("tulenjohto")
+    assert Order.hide("1R1") not in legal_orders(new_game(scenario, 1), "pl1")
+    with pytest.raises(IllegalOrderError, match="hide"):
+        apply(plain, "pl1", Order.hide("1R1"))

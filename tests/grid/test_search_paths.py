@@ -23,7 +23,7 @@ def test_r_ter_5_both_search_paths_agree_with_reference(
     start = data.draw(st.tuples(st.integers(0, m.width - 1), st.integers(0, m.height - 1)))
     saved = grid_movement.SHORTCUT_MAX_CELLS
     grid_movement.SHORTCUT_MAX_CELLS = shortcut_max
-    grid_movement.clear_search_memo()
+    grid_movement.clear_search_memo(m)
     try:
         got = reachable(m, start, movement, ascent_limit=ascent)
         assert got == ref_reachable(m, start, movement, ascent=ascent)
@@ -31,4 +31,4 @@ def test_r_ter_5_both_search_paths_agree_with_reference(
             assert path_to(m, start, goal, movement, ascent_limit=ascent) is not None
     finally:
         grid_movement.SHORTCUT_MAX_CELLS = saved
-        grid_movement.clear_search_memo()
+        grid_movement.clear_search_memo(m)

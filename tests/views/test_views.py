@@ -17,6 +17,7 @@ from taistelukentta.bots.runner import bot_seed, run_bots
 from taistelukentta.content.scenario import Scenario, load_scenario
 from taistelukentta.errors import ArgumentError
 from taistelukentta.rules import Event, GameState, apply, legal_orders, new_game
+from taistelukentta.rules.context import cache_for
 from taistelukentta.rules.recon import ContactLevel
 from taistelukentta.rules.state import SIDES, Contact, Side, contact_area
 from taistelukentta.views import redact, view_for
@@ -281,8 +282,6 @@ def test_r_rec_5_shared_view_same_content(viewer: str) -> None:
     """Views share their (immutable) unit models between calls: ``view_for`` answers the
     same as a view built with every memo empty, through a game in which units change, and
     nobody can change a shared part."""
-    from taistelukentta.views import view as view_module
-
     scen = _scenario("demo")
     start = new_game(scen, 5)
     bots: dict[Side, BaselineBot] = {s: BaselineBot(bot_seed(5, s)) for s in SIDES}
@@ -293,7 +292,7 @@ def test_r_rec_5_shared_view_same_content(viewer: str) -> None:
         if n % 7:
             continue
         shared = view_for(state, viewer, log_limit=0, shared=True)
-        view_module._UNIT_MEMO.clear()
+        cache_for(state).memo("views.units").clear()
         fresh = view_for(state, viewer, log_limit=0)
         assert shared == fresh
         unit = fresh.units[0]
@@ -301,6 +300,26 @@ def test_r_rec_5_shared_view_same_content(viewer: str) -> None:
             unit.strength = 0  # type: ignore[misc]
         with pytest.raises(AttributeError):
             unit.cell.append(99)  # type: ignore[attr-defined]
+
+
+def test_view_memos_live_with_their_scenario_object() -> None:
+    """The views' memos are kept with the scenario object (issue 7: no module-global memo
+    keyed by ``id()``): a copy of a scenario (which shares the copied store) with another
+    title and objectives is shown with its own, before and after the original is shown."""
+    scen = _scenario("demo")
+    first = view_for(new_game(scen, 5), "blue", log_limit=0)
+    renamed = scen.model_copy(
+        update={
+            "title": scen.title.model_copy(update={"fi": "Toinen", "en": "Another"}),
+            "objectives": scen.objectives[:1],
+        }
+    )
+    other = view_for(new_game(renamed, 5), "blue", log_limit=0)
+    assert (other.title.fi, other.title.en) == ("Toinen", "Another")
+    assert len(other.objectives) == 1 < len(first.objectives)
+    again = view_for(new_game(scen, 5), "blue", log_limit=0)
+    assert again.title == first.title and again.objectives == first.objectives
+    assert cache_for(renamed) is not cache_for(scen)
 
 
 def test_r_rec_5_redact_copies_only_whitelisted_keys() -> None:

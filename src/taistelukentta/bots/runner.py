@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 from weakref import WeakKeyDictionary
 
 from taistelukentta.bots.baseline import LazyOrders
 from taistelukentta.content.scenario import Scenario
+from taistelukentta.content.units import UnitCard
 from taistelukentta.dice.roller import Seed, derive_int
-from taistelukentta.errors import IllegalOrderError
 from taistelukentta.grid.geometry import Cell, chebyshev
 from taistelukentta.rules import (
     GM_SEAT,
@@ -30,9 +30,10 @@ from taistelukentta.rules import (
     new_game,
     next_seat,
 )
-from taistelukentta.rules.context import ScenarioCache, cache_for
+from taistelukentta.rules.context import ScenarioCache, cache_for, ruleset_of
 from taistelukentta.rules.recon import ContactLevel
-from taistelukentta.rules.state import Side
+from taistelukentta.rules.services import AbilitiesApi
+from taistelukentta.rules.state import Side, UnitState
 from taistelukentta.views import view_for
 from taistelukentta.views.models import SideView
 
@@ -177,7 +178,7 @@ def attack_candidates(
     for w in card.weapons:
         if w.basic or w.area or w.indirect:
             continue
-        names.append(_weapon_name(card, u, w.id))
+        names.append(_weapon_name(state, card, u, w.id))
     out = direct
     for tid, c in sorted(state.contacts[side].items()):
         if c.level != ContactLevel.SPOTTED or c.cell is None:
@@ -201,16 +202,11 @@ def _cell_of(order: Order) -> Cell:
     return order.cell
 
 
-def _weapon_name(card: Any, unit: Any, weapon_id: str) -> str:
-    """The ``with`` name of a special weapon: its ability's id when an ability fires it
-    (the rule module's reading), else the weapon id."""
-    try:
-        from taistelukentta.rules.abilities import resolve_weapon
-
-        use = resolve_weapon(card, unit, weapon_id)
-    except (ImportError, IllegalOrderError):
-        return weapon_id
-    return use.ability.id if use.ability is not None else weapon_id
+def _weapon_name(state: GameState, card: UnitCard, unit: UnitState, weapon_id: str) -> str:
+    """The ``with`` name of a special weapon under the game's ruleset: its ability's id
+    when the ruleset's abilities module fires it through one, else the weapon id."""
+    api = ruleset_of(state).api(AbilitiesApi)
+    return weapon_id if api is None else api.table.weapon_name(card, unit, weapon_id)
 
 
 _CHEAP = (OrderKind.RALLY, OrderKind.DEFEND)

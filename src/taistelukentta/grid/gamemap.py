@@ -152,6 +152,7 @@ class GameMap:
                     )
                 rows_e.append(tuple(int(v) for v in row))
             self._elevation_rows = tuple(rows_e)
+        self._memos: dict[str, dict[Any, Any]] = {}
         self.ascent_limit: int = STEEP_ASCENT
         """Total ascent from which a move's uphill steps cost double (R-TER-5)."""
         self.los_corner: Corner = "slip"
@@ -165,12 +166,23 @@ class GameMap:
         The cell arrays are shared (they are read-only).
         """
         out = copy.copy(self)
+        out._memos = {}  # the copy's searches are its own
         if ascent_limit is not None:
             out.ascent_limit = check_ascent_limit(ascent_limit)
         if los_corner is not None:
             check_corner(los_corner)
             out.los_corner = los_corner
         return out
+
+    def memo(self, name: str) -> dict[Any, Any]:
+        """A named memo of derived data kept with this map object (the searches'
+        recent results, …): it lives and dies with the map, so no key of it can meet
+        another map's, and a copy made by :meth:`with_rules` starts its own. Its keeper
+        decides its keys and its size."""
+        found = self._memos.get(name)
+        if found is None:
+            found = self._memos.setdefault(name, {})
+        return found
 
     # -- cells -------------------------------------------------------------------------
     def in_bounds(self, cell: Cell) -> bool:

@@ -17,8 +17,8 @@ whose ascent stays below the limit, which A prices exactly, so the union is exac
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Collection, Iterable, Sequence
+from contextlib import suppress
 from dataclasses import dataclass
 from typing import Any
 
@@ -426,19 +426,15 @@ window first: on a game-sized window one search beats two passes; on a large win
 allowance over a big map) the layered search over every cell costs more than the plain pass
 that first narrows it. Both give the same answer; only the speed differs."""
 
-_HALF_STEPS: dict[int, tuple[GameMap, bool]] = {}
-
 
 def _half_steps(game_map: GameMap) -> bool:
-    """Whether every finite step cost of the map is a multiple of 0.5 (kept per map)."""
-    hit = _HALF_STEPS.get(id(game_map))
-    if hit is None or hit[0] is not game_map:
+    """Whether every finite step cost of the map is a multiple of 0.5 (kept with the map)."""
+    memo = game_map.memo("movement.half_steps")
+    hit: bool | None = memo.get("half")
+    if hit is None:
         c = game_map.move_cost[np.isfinite(game_map.move_cost)] * 2
-        hit = (game_map, bool(np.all(c == np.round(c))))
-        if len(_HALF_STEPS) > 64:
-            _HALF_STEPS.clear()
-        _HALF_STEPS[id(game_map)] = hit
-    return hit[1]
+        hit = memo["half"] = bool(np.all(c == np.round(c)))
+    return hit
 
 
 def _reach(
@@ -553,12 +549,12 @@ def _finish(
 SEARCH_MEMO_SIZE = 256
 """How many recent reach searches :func:`reachable` and :func:`path_to` share."""
 
-_SEARCHES: OrderedDict[tuple[Any, ...], tuple[GameMap, _Reach]] = OrderedDict()
+_SEARCHES = "movement.searches"
 
 
-def clear_search_memo() -> None:
-    """Forget the shared recent searches (benchmarks time a search from scratch)."""
-    _SEARCHES.clear()
+def clear_search_memo(game_map: GameMap) -> None:
+    """Forget the map's recent searches (benchmarks time a search from scratch)."""
+    game_map.memo(_SEARCHES).clear()
 
 
 def _search(
@@ -574,9 +570,11 @@ def _search(
     engine) typically lists a unit's destinations with :func:`reachable` and then asks
     :func:`path_to` for the one it picked, with the same arguments — one search serves
     both. The result depends only on the arguments (the map is immutable), so this changes
-    no answer; the map itself is kept with the entry so its id cannot be reused."""
+    no answer. The memo is kept with the map object (:meth:`GameMap.memo`), its oldest
+    entry dropped when full; every step is one dict operation, so threads sharing a map
+    at worst search again."""
+    memo: dict[tuple[Any, ...], _Reach] = game_map.memo(_SEARCHES)
     key = (
-        id(game_map),
         start,
         movement,
         frozenset(blocked),
@@ -584,14 +582,15 @@ def _search(
         allow_squeeze,
         ascent_limit,
     )
-    hit = _SEARCHES.get(key)
-    if hit is not None and hit[0] is game_map:
-        _SEARCHES.move_to_end(key)
-        return hit[1]
+    hit = memo.pop(key, None)
+    if hit is not None:
+        memo[key] = hit  # the most recent again
+        return hit
     res = _reach(game_map, start, movement, blocked, stop_cells, allow_squeeze, True, ascent_limit)
-    _SEARCHES[key] = (game_map, res)
-    if len(_SEARCHES) > SEARCH_MEMO_SIZE:
-        _SEARCHES.popitem(last=False)
+    memo[key] = res
+    if len(memo) > SEARCH_MEMO_SIZE:
+        with suppress(StopIteration, RuntimeError):  # another thread changed it meanwhile
+            memo.pop(next(iter(memo)), None)
     return res
 
 

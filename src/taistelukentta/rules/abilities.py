@@ -2,10 +2,11 @@
 R-UNIT-3/4).
 
 Abilities are driven by the unit cards: a card lists ability ids with their KP cost
-(``kp_cost``) and the "(Vaurioitunut)" tag (``weakens_when_damaged``); this module keeps a
-registry :data:`ABILITIES` (ability id → :class:`AbilitySpec`) saying what each id does.
-A new ability is card data plus one :class:`AbilitySpec` registered with
-:func:`register_ability` (docs/abilities.md).
+(``kp_cost``) and the "(Vaurioitunut)" tag (``weakens_when_damaged``); the module's
+:class:`AbilityTable` (ability id → :class:`AbilitySpec`) says what each id does. The table
+belongs to the rule module built by :func:`rule_module` and so to the ruleset a game plays
+with (no process-global registry): a new ability is card data plus one
+:class:`AbilitySpec` given to ``rule_module(extra=(spec,))`` (docs/abilities.md).
 
 Orders handled here: ``hide U`` (R-MOR-3), ``use U ABILITY [T | X,Y]`` (every activated
 ability), and ``attack``/``fire … with W`` for special weapons (replacing the engine's
@@ -18,9 +19,11 @@ until_turn_no}, "wave": turn_no}`` (keys only when set); ``GameState.ext["abilit
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from functools import partial
+from types import MappingProxyType
 from typing import Any
 
 from taistelukentta.content.units import (
@@ -53,7 +56,7 @@ from taistelukentta.rules.movement import destinations, knowledge
 from taistelukentta.rules.orders import Order, OrderKind
 from taistelukentta.rules.recon import ContactLevel
 from taistelukentta.rules.registry import OrderHandler, Plan
-from taistelukentta.rules.ruleset import RuleModule
+from taistelukentta.rules.ruleset import RuleModule, Ruleset
 from taistelukentta.rules.services import AbilitiesApi
 from taistelukentta.rules.state import Action, Contact, GameState, Phase, Side, UnitState
 from taistelukentta.rules.status import damage_unit
@@ -108,25 +111,92 @@ class AbilitySpec:
     disables_on_hit: bool = False
 
 
-ABILITIES: dict[str, AbilitySpec] = {}
-"""The ability registry: ability id → spec."""
+@dataclass(frozen=True, slots=True)
+class AbilityTable:
+    """What each ability id does in one ruleset: ability id → :class:`AbilitySpec`, and
+    the ids that are a way into HIDDEN (R-MOR-3: ``grants_hidden`` in
+    ``data/abilities.toml`` or on the spec). Immutable; built by :func:`ability_table`."""
+
+    specs: Mapping[str, AbilitySpec]
+    hiding: frozenset[str]
+
+    def get(self, ability_id: str) -> AbilitySpec | None:
+        """The spec of ``ability_id`` (None when the table has none)."""
+        return self.specs.get(ability_id)
+
+    def grants_hidden(self, ability_id: str) -> bool:
+        """The ability is a way into HIDDEN (R-MOR-3)."""
+        if ability_id in self.hiding:
+            return True
+        spec = self.specs.get(ability_id)
+        return spec is not None and spec.grants_hidden
+
+    def resolve_weapon(self, card: UnitCard, unit: UnitState, name: str) -> WeaponUse:
+        """``with NAME``: a weapon id of the card or an ability id whose spec names a
+        weapon. Raises IllegalOrderError naming what is wrong (from the unit's own card
+        only)."""
+        weapon = card.weapon(name)
+        ability: Ability | None = None
+        if weapon is None:
+            spec = self.specs.get(name)
+            ab = card.ability(name)
+            if spec is not None and spec.weapon is not None and ab is not None:
+                weapon = spec.weapon(card)
+                ability = ab
+            if weapon is None:
+                known = ", ".join(w.id for w in card.weapons)
+                raise _illegal(
+                    f"{unit.id} has no weapon {name!r} (weapons: {known})",
+                    f"yksiköllä {unit.id} ei ole asetta {name!r} (aseet: {known})",
+                )
+        else:
+            for ab in card.abilities:
+                spec = self.specs.get(ab.id)
+                if spec is not None and spec.weapon is not None and spec.weapon(card) == weapon:
+                    ability = ab
+                    break
+        return WeaponUse(weapon, ability)
+
+    def weapon_name(self, card: UnitCard, unit: UnitState, weapon_id: str) -> str:
+        """The ``with`` name of a card weapon: the id of the ability that fires it (the
+        module's reading), else the weapon id."""
+        try:
+            use = self.resolve_weapon(card, unit, weapon_id)
+        except IllegalOrderError:
+            return weapon_id
+        return use.ability.id if use.ability is not None else weapon_id
 
 
-def register_ability(spec: AbilitySpec) -> None:
-    """Add (or replace) the spec of an ability id."""
-    ABILITIES[spec.id] = spec
+def ability_table(extra: Iterable[AbilitySpec] = ()) -> AbilityTable:
+    """The bundled abilities' specs — the three with rules of their own here, and a plain
+    spec for every other id of ``data/abilities.toml`` (another module reads it with
+    ``usable_ability``: tulenjohto, drone, pioneeri, …) — with ``extra`` added or
+    replacing a bundled one of the same id."""
+    specs: dict[str, AbilitySpec] = {}
+    for spec in _bundled_specs():
+        specs[spec.id] = spec
+    for info in load_abilities().values():
+        specs.setdefault(info.id, AbilitySpec(info.id))
+    for spec in extra:
+        specs[spec.id] = spec
+    return AbilityTable(MappingProxyType(specs), hiding_abilities())
 
 
-def grants_hidden(ability_id: str) -> bool:
-    """The ability is a way into HIDDEN (R-MOR-3): ``grants_hidden`` in
-    ``data/abilities.toml`` or on its spec."""
-    if ability_id in _HIDING:
-        return True
-    spec = ABILITIES.get(ability_id)
-    return spec is not None and spec.grants_hidden
+@functools.cache
+def default_ability_table() -> AbilityTable:
+    """:func:`ability_table` of the bundled abilities (built once; immutable)."""
+    return ability_table()
 
 
-_HIDING = hiding_abilities()
+def table_of(rules: Ruleset) -> AbilityTable:
+    """The ability table of a ruleset (its abilities module's; the bundled table when the
+    ruleset plays without the module)."""
+    api = rules.api(AbilitiesApi)
+    return api.table if api is not None else default_ability_table()
+
+
+def _table(cache: ScenarioCache) -> AbilityTable:
+    return table_of(cache.rules)
 
 
 # --------------------------------------------------------------------------- unit state
@@ -241,30 +311,9 @@ class WeaponUse:
     ability: Ability | None
 
 
-def resolve_weapon(card: UnitCard, unit: UnitState, name: str) -> WeaponUse:
-    """``with NAME``: a weapon id of the card or an ability id whose spec names a weapon.
-    Raises IllegalOrderError naming what is wrong (from the unit's own card only)."""
-    weapon = card.weapon(name)
-    ability: Ability | None = None
-    if weapon is None:
-        spec = ABILITIES.get(name)
-        ab = card.ability(name)
-        if spec is not None and spec.weapon is not None and ab is not None:
-            weapon = spec.weapon(card)
-            ability = ab
-        if weapon is None:
-            known = ", ".join(w.id for w in card.weapons)
-            raise _illegal(
-                f"{unit.id} has no weapon {name!r} (weapons: {known})",
-                f"yksiköllä {unit.id} ei ole asetta {name!r} (aseet: {known})",
-            )
-    else:
-        for ab in card.abilities:
-            spec = ABILITIES.get(ab.id)
-            if spec is not None and spec.weapon is not None and spec.weapon(card) == weapon:
-                ability = ab
-                break
-    return WeaponUse(weapon, ability)
+def resolve_weapon(cache: ScenarioCache, card: UnitCard, unit: UnitState, name: str) -> WeaponUse:
+    """``with NAME`` under the ruleset of ``cache`` (:meth:`AbilityTable.resolve_weapon`)."""
+    return _table(cache).resolve_weapon(card, unit, name)
 
 
 def _weapon_permission(
@@ -361,7 +410,7 @@ def _check_attack(
     _free_to_act(unit)
     _not_suppressed(unit, "move or act", "liikkua eikä toimia")
     contacts = state.contacts[side]
-    use = resolve_weapon(cache.card(unit), unit, order.weapon)
+    use = resolve_weapon(cache, cache.card(unit), unit, order.weapon)
     c = _spotted(contacts, order.target)
     _weapon_permission(cache, unit, use, c)
     origin = unit.cell
@@ -389,7 +438,7 @@ def _check_fire(prev: OrderHandler, state: GameState, seat: str, side: Side, ord
     assert order.unit is not None and order.target is not None and order.weapon is not None
     unit = _own_unit(state, side, seat, order.unit)
     cache = cache_for(state)
-    use = resolve_weapon(cache.card(unit), unit, order.weapon)
+    use = resolve_weapon(cache, cache.card(unit), unit, order.weapon)
     if not _may_fire_special(unit):
         raise _illegal(
             f"{unit.id} may not fire now (it has fired, cannot act, or moved without an "
@@ -418,7 +467,7 @@ def _check_fire(prev: OrderHandler, state: GameState, seat: str, side: Side, ord
 def _check_pick(cache: ScenarioCache, use: WeaponUse, target: Contact, pick: str) -> None:
     """``disable ABILITY`` on a sniper shot: the weapon disables abilities and the target's
     card (known: the target is SPOTTED) has that ability."""
-    spec = ABILITIES.get(use.ability.id) if use.ability is not None else None
+    spec = _table(cache).get(use.ability.id) if use.ability is not None else None
     if spec is None or not spec.disables_on_hit:
         raise _illegal(
             f"{use.weapon.id} does not disable abilities (R-AB-2)",
@@ -443,7 +492,7 @@ def _execute_fire(prev: OrderHandler, tx: Tx, seat: str, order: Order, plan: Pla
     weakened = use.ability.weakens_when_damaged if use.ability is not None else False
     before = len(tx.events)
     resolve_fire(tx, plan.unit.id, order.target, "fire", weapon=use.weapon, weakened=weakened)
-    spec = ABILITIES.get(use.ability.id) if use.ability is not None else None
+    spec = _table(tx.cache).get(use.ability.id) if use.ability is not None else None
     if spec is not None and spec.disables_on_hit:
         attack = next((e for e in tx.events[before:] if e.kind == "attack"), None)
         if attack is not None and Effect(attack.data["effect"]).hits:
@@ -481,7 +530,7 @@ def _legal_special(
         for w in card.weapons:
             if w.basic or w.area or w.indirect:
                 continue
-            use = resolve_weapon(card, u, w.id)
+            use = resolve_weapon(cache, card, u, w.id)
             cost = (
                 (use.ability.kp_cost if use.ability is not None else 0)
                 if kind == OrderKind.FIRE
@@ -546,7 +595,7 @@ def _legal_attack_moves(
         for w in card.weapons:
             if w.basic or w.area or w.indirect:
                 continue
-            use = resolve_weapon(card, u, w.id)
+            use = resolve_weapon(cache, card, u, w.id)
             name = use.ability.id if use.ability is not None else w.id
             for tid, tcell in spotted.items():
                 try:
@@ -621,7 +670,8 @@ def _check_hide(state: GameState, seat: str, side: Side, order: Order) -> Plan:
     unit = _own_unit(state, side, seat, order.unit)
     cache = cache_for(state)
     card = cache.card(unit)
-    grants = [a for a in card.abilities if grants_hidden(a.id)]
+    table = _table(cache)
+    grants = [a for a in card.abilities if table.grants_hidden(a.id)]
     if not grants:
         raise _illegal(
             f"{unit.id} has no ability that lets it hide (R-MOR-3)",
@@ -658,8 +708,9 @@ def _legal_hide(state: GameState, seat: str, side: Side, *, unit: str | None = N
             continue
         if MODULE in u.ext and is_hidden(u):
             continue
-        card = cache_for(state).card(u)
-        if not any(grants_hidden(a.id) for a in card.abilities):
+        cache = cache_for(state)
+        card = cache.card(u)
+        if not any(_table(cache).grants_hidden(a.id) for a in card.abilities):
             continue
         o = Order.hide(u.id)
         try:
@@ -679,7 +730,8 @@ def _affordable(state: GameState, seat: str, unit: UnitState, cost: int) -> bool
 def _check_use(state: GameState, seat: str, side: Side, order: Order) -> Plan:
     assert order.unit is not None and order.word is not None
     unit = _own_unit(state, side, seat, order.unit)
-    card = cache_for(state).card(unit)
+    cache = cache_for(state)
+    card = cache.card(unit)
     ability = card.ability(order.word)
     if ability is None:
         known = ", ".join(a.id for a in card.abilities) or "-"
@@ -687,9 +739,10 @@ def _check_use(state: GameState, seat: str, side: Side, order: Order) -> Plan:
             f"{unit.id} has no ability {order.word!r} (abilities: {known})",
             f"yksiköllä {unit.id} ei ole kykyä {order.word!r} (kyvyt: {known})",
         )
-    spec = ABILITIES.get(ability.id)
+    table = _table(cache)
+    spec = table.get(ability.id)
     if spec is None or spec.use_target is None or spec.check is None:
-        how = " (use `hide`)" if grants_hidden(ability.id) else ""
+        how = " (use `hide`)" if table.grants_hidden(ability.id) else ""
         raise _illegal(
             f"{ability.id} is not used with `use`{how}",
             f"kykyä {ability.id} ei käytetä `use`-käskyllä{how}",
@@ -732,7 +785,7 @@ def _legal_use(state: GameState, seat: str, side: Side, *, unit: str | None = No
         if u.seat != seat or (unit is not None and u.id != unit):
             continue
         for ab in cache.card(u).abilities:
-            spec = ABILITIES.get(ab.id)
+            spec = _table(cache).get(ab.id)
             if spec is None or spec.legal is None or state.phase not in spec.phases:
                 continue
             if is_disabled(u, ab.id) or not _affordable(state, seat, u, ab.kp_cost):
@@ -1167,29 +1220,29 @@ def _extend_fire(prev: OrderHandler) -> OrderHandler:
 
 # --------------------------------------------------------------------------- registration
 
-register_ability(AbilitySpec("piiloutuminen", keeps_hidden=True))
-register_ability(AbilitySpec("sniper_rifle", weapon=_sniper_weapon, disables_on_hit=True))
-register_ability(
-    AbilitySpec(
-        "lamauttava_tuli",
-        weapon=_area_weapon,
-        use_target="cell",
-        check=_check_area,
-        execute=_execute_area,
-        legal=_legal_area,
+
+def _bundled_specs() -> tuple[AbilitySpec, ...]:
+    """The abilities with rules of their own in this module."""
+    return (
+        AbilitySpec("piiloutuminen", keeps_hidden=True),
+        AbilitySpec("sniper_rifle", weapon=_sniper_weapon, disables_on_hit=True),
+        AbilitySpec(
+            "lamauttava_tuli",
+            weapon=_area_weapon,
+            use_target="cell",
+            check=_check_area,
+            execute=_execute_area,
+            legal=_legal_area,
+        ),
     )
-)
-# Every other ability of data/abilities.toml gets a plain spec: another module reads it with
-# usable_ability (tulenjohto, drone, pioneeri, organic_fire_support, …) or gives it an
-# order of its own (mines: murtosulute through `lay`).
-for _info in load_abilities().values():
-    if _info.id not in ABILITIES:
-        register_ability(AbilitySpec(_info.id))
 
 
-def rule_module() -> RuleModule:
+def rule_module(extra: Iterable[AbilitySpec] = ()) -> RuleModule:
     """Unit abilities (R-AB, R-MOR-3 hiding) as a rule module: ``hide`` and ``use``, and
-    extensions of ``attack``, ``fire`` (special weapons) and ``recon`` (ends HIDDEN)."""
+    extensions of ``attack``, ``fire`` (special weapons) and ``recon`` (ends HIDDEN). Its
+    :class:`AbilityTable` is the bundled abilities' plus ``extra`` (offered to the
+    ruleset's other modules as ``AbilitiesApi.table``)."""
+    table = default_ability_table() if not extra else ability_table(extra)
     return RuleModule(
         MODULE,
         orders=(
@@ -1209,6 +1262,7 @@ def rule_module() -> RuleModule:
                 is_hidden=is_hidden,
                 hidden_blocks=hidden_blocks,
                 end_hidden=end_hidden,
+                table=table,
             ),
         ),
         hooks=(

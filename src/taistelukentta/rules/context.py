@@ -94,6 +94,16 @@ class ScenarioCache:
         self._effects: dict[tuple[str, int, int], StrengthEffects] = {}
         self.free_reach: dict[tuple[Cell, int], frozenset[Cell]] = {}
         """Unobstructed reachable cells by (cell, allowance)."""
+        self._memos: dict[str, dict[Any, Any]] = {}
+
+    def memo(self, name: str) -> dict[Any, Any]:
+        """A named memo of derived data owned by these caches (a view's models of the
+        scenario's units, …): it lives and dies with the scenario object, so no key of it
+        can meet another scenario's. Its keeper decides its keys and its size."""
+        found = self._memos.get(name)
+        if found is None:
+            found = self._memos.setdefault(name, {})
+        return found
 
     def map_for(self, unit: UnitState) -> GameMap:
         """The map ``unit`` moves on: the scenario's, or for a unit with *Kaupunkisissi*

@@ -17,6 +17,7 @@ from taistelukentta.rules.state import GameState, UnitState
 
 if TYPE_CHECKING:
     from taistelukentta.content.units import Ability
+    from taistelukentta.rules.abilities import AbilityTable
     from taistelukentta.rules.context import ScenarioCache, Tx
 
 
@@ -50,3 +51,6 @@ class AbilitiesApi:
     """Why an observer may not target a HIDDEN unit (None: it may)."""
     end_hidden: Callable[[Tx, str, str], None]
     """HIDDEN ends for a unit (its own side is told)."""
+    table: AbilityTable
+    """What each ability id does in this ruleset (weapons it fires, ``use`` orders,
+    HIDDEN): the module's data, not a process-global registry."""

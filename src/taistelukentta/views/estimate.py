@@ -27,10 +27,11 @@ from taistelukentta.dice.roller import Advantage
 from taistelukentta.errors import ArgumentError, TkError
 from taistelukentta.grid.geometry import Cell, chebyshev
 from taistelukentta.rules import GameState, UnitState
-from taistelukentta.rules.context import cache_for
+from taistelukentta.rules.context import ScenarioCache, cache_for
 from taistelukentta.rules.fire import disadvantage_facts, hook_module_terms, weapon_damage
 from taistelukentta.rules.orders import Order, OrderKind
 from taistelukentta.rules.recon import ContactLevel
+from taistelukentta.rules.services import AbilitiesApi
 from taistelukentta.rules.state import Side
 from taistelukentta.rules.terms import AttackSituation, Term, attack_terms
 
@@ -88,7 +89,7 @@ def attack_estimate(
     at = a.cell if origin is None else origin
     card_a = cache.card(a)
     card_t = state.scenario.cards[c.card]
-    w, weakened = _weapon(card_a, a, weapon)
+    w, weakened = _weapon(cache, card_a, a, weapon)
     terms = attack_terms(
         known_attack_situation(state, side, replace(a, cell=at), target, w),
         opts,
@@ -129,16 +130,18 @@ def attack_estimate(
     )
 
 
-def _weapon(card: UnitCard, unit: UnitState, name: str | None) -> tuple[Weapon, bool]:
+def _weapon(
+    cache: ScenarioCache, card: UnitCard, unit: UnitState, name: str | None
+) -> tuple[Weapon, bool]:
     """The weapon ``with NAME`` fires and whether its damage steps down when the firer is
     DAMAGED (R-TK-1): the basic weapon does; a special one as its ability says (the
-    abilities module's ``resolve_weapon``, R-UNIT-3)."""
+    ruleset's abilities module's table, R-UNIT-3; without the module, a weapon id of the
+    card)."""
     basic = card.basic_weapon
     if name is None or name == basic.id:
         return basic, True
-    try:
-        from taistelukentta.rules.abilities import resolve_weapon
-    except ImportError:  # pragma: no cover - the abilities module is part of the package
+    api = cache.rules.api(AbilitiesApi)
+    if api is None:
         found = card.weapon(name)
         if found is None:
             raise ArgumentError(
@@ -146,7 +149,7 @@ def _weapon(card: UnitCard, unit: UnitState, name: str | None) -> tuple[Weapon, 
             ) from None
         return found, False
     try:
-        use = resolve_weapon(card, unit, name)
+        use = api.table.resolve_weapon(card, unit, name)
     except TkError as exc:
         raise ArgumentError(exc.message("en"), exc.message("fi")) from None
     weakened = use.ability.weakens_when_damaged if use.ability is not None else False

@@ -29,7 +29,7 @@ from taistelukentta.grid.geometry import Cell
 from taistelukentta.rules import GM_SEAT, Event, GameState, UnitState, view_extras
 from taistelukentta.rules.context import ScenarioCache, cache_for
 from taistelukentta.rules.recon import ContactLevel
-from taistelukentta.rules.state import Contact, Side
+from taistelukentta.rules.state import Side
 from taistelukentta.views.events import audience, seen_model
 from taistelukentta.views.models import (
     AbilitiesView,
@@ -129,24 +129,39 @@ def _whitelisted(
     """``side``'s copy of ``ev`` built from the whitelist model of its kind and audience
     (views/events.py): only the keys that model declares are copied; None when the
     audience sees nothing of this kind."""
-    key = (id(ev), side, id(scenario))
-    hit = _SEEN_MEMO.get(key)
+    memo = None if scenario is None else scenario_memo(scenario, _SEEN)
+    key = (id(ev), side)
+    hit = None if memo is None else memo.get(key)
     if hit is not None and hit[0] is ev:
         dumped = hit[1]
     else:
         model = seen_model(ev.kind, audience(ev.kind, ev.data, side, scenario))
         dumped = None if model is None else pick(model, data).model_dump(mode="json")
-        if len(_SEEN_MEMO) >= 65536:
-            _SEEN_MEMO.clear()
-        # The entry keeps the (immutable) event alive: its id is not reused meanwhile.
-        _SEEN_MEMO[key] = (ev, dumped)
+        if memo is not None:
+            if len(memo) >= 65536:
+                memo.clear()
+            # The entry keeps the (immutable) event alive: its id is not reused meanwhile.
+            memo[key] = (ev, dumped)
     # A fresh outer dict; its values are shared with the memo (callers only read them).
     return None if dumped is None else dict(dumped)
 
 
-_SEEN_MEMO: dict[tuple[int, str, int], tuple[Event, dict[str, Any] | None]] = {}
-"""Each event's whitelisted copy per audience, on the identity of the event (a log is
-shown again and again; the copy depends only on the event, the side and the scenario)."""
+_SEEN = "views.seen_events"
+"""Each event's whitelisted copy per audience, kept with the scenario object (a log is
+shown again and again; the copy depends only on the event, the side and the scenario), on
+the identity of the event."""
+
+
+def scenario_memo(scenario: Scenario, name: str) -> dict[Any, Any]:
+    """A named memo of the views kept with ``scenario`` (in its ``rule_caches``): it lives
+    and dies with the scenario object. A copy of a scenario shares the store, so the entry
+    remembers whose it is and a copy starts its own."""
+    store = scenario.rule_caches
+    hit: tuple[Scenario, dict[Any, Any]] | None = store.get(name)
+    if hit is None or hit[0] is not scenario:
+        hit = (scenario, {})
+        store[name] = hit
+    return hit[1]
 
 
 _REF_KEYS = ("unit", "attacker", "target", "enemies", "found")
@@ -227,7 +242,9 @@ def view_for(
     if kind == "gm":
         out["units"] = tuple(_unit(cache, u, full=True) for u in state.units.values())
         out["contacts"] = {
-            side: tuple(_contact(uid, state, side, gm=True) for uid in sorted(state.contacts[side]))
+            side: tuple(
+                _contact(cache, uid, state, side, gm=True) for uid in sorted(state.contacts[side])
+            )
             for side in ("blue", "red")
         }
         out["command_points"] = dict(sorted(state.kp.items()))
@@ -245,7 +262,7 @@ def view_for(
         ]
         out["units"] = (*own, *spotted)
         out["contacts"] = tuple(
-            _contact(uid, state, side, gm=False) for uid in _contact_order(state, side)
+            _contact(cache, uid, state, side, gm=False) for uid in _contact_order(state, side)
         )
         out["command_points"] = {s: state.kp.get(s, 0) for s in state.seats(side)}
         if seat is not None:
@@ -279,17 +296,11 @@ def view_for(
     return SideView.model_validate(out)
 
 
-_TITLES: dict[int, tuple[Scenario, LocalText]] = {}
-
-
 def _title(scenario: Scenario) -> LocalText:
-    hit = _TITLES.get(id(scenario))
-    if hit is not None and hit[0] is scenario:
-        return hit[1]
-    made = LocalText(fi=scenario.title.fi, en=scenario.title.en)
-    if len(_TITLES) >= 64:
-        _TITLES.clear()
-    _TITLES[id(scenario)] = (scenario, made)
+    memo = scenario_memo(scenario, "views.title")
+    made: LocalText | None = memo.get("title")
+    if made is None:
+        made = memo["title"] = LocalText(fi=scenario.title.fi, en=scenario.title.en)
     return made
 
 
@@ -375,8 +386,8 @@ def module_extras(state: GameState, viewer: ViewerKind) -> dict[str, ViewModel]:
 # --------------------------------------------------------------------------- pieces
 
 
-_UNIT_MEMO: dict[tuple[int, int, bool, bool | None], tuple[UnitState, OwnUnitView | UnitView]] = {}
 _UNIT_MEMO_LIMIT = 8192
+"""Most unit (or contact) models a scenario's memo keeps (cleared when full)."""
 
 
 def _unit(
@@ -389,15 +400,18 @@ def _unit(
     """A unit as a view shows it. Memoised on the identity of the (immutable) unit state:
     most units do not change from one order to the next, and the model is immutable too."""
     commanded = (u.seat == seat) if (seat is not None and full) else None
-    # The memo keeps the unit state alive, so its id cannot be reused while the entry exists.
-    key = (id(cache), id(u), full, commanded)
-    hit = _UNIT_MEMO.get(key)
+    # Kept with the scenario's rule caches; the entry keeps the unit state alive, so its id
+    # cannot be reused while the entry exists.
+    memo = cache.memo("views.units")
+    key = (id(u), full, commanded)
+    hit = memo.get(key)
     if hit is not None and hit[0] is u:
-        return hit[1]
-    if len(_UNIT_MEMO) >= _UNIT_MEMO_LIMIT:
-        _UNIT_MEMO.clear()
+        entry: OwnUnitView | UnitView = hit[1]
+        return entry
+    if len(memo) >= _UNIT_MEMO_LIMIT:
+        memo.clear()
     entry = _unit_entry(cache, u, full=full, commanded=commanded)
-    _UNIT_MEMO[key] = (u, entry)
+    memo[key] = (u, entry)
     return entry
 
 
@@ -486,17 +500,19 @@ def _contact_order(state: GameState, side: Side) -> list[str]:
     return sorted(contacts, key=lambda uid: int(contacts[uid].label.lstrip("c") or 0))
 
 
-_CONTACT_MEMO: dict[tuple[str, int, bool], tuple[Contact, ContactView]] = {}
-
-
-def _contact(uid: str, state: GameState, side: Side, *, gm: bool) -> ContactView:
-    """A contact as the view shows it, memoised on the identity of the (immutable) contact
-    record (the memo keeps it alive, so its id is not reused while the entry exists)."""
+def _contact(
+    cache: ScenarioCache, uid: str, state: GameState, side: Side, *, gm: bool
+) -> ContactView:
+    """A contact as the view shows it, memoised with the scenario's rule caches on the
+    identity of the (immutable) contact record (the memo keeps it alive, so its id is not
+    reused while the entry exists)."""
     c = state.contacts[side][uid]
+    memo = cache.memo("views.contacts")
     key = (uid, id(c), gm)
-    hit = _CONTACT_MEMO.get(key)
+    hit = memo.get(key)
     if hit is not None and hit[0] is c:
-        return hit[1]
+        found: ContactView = hit[1]
+        return found
     entry: dict[str, Any] = {"label": c.label, "level": c.level.code}
     if gm or c.level == ContactLevel.SPOTTED:
         entry["unit"] = uid
@@ -507,29 +523,25 @@ def _contact(uid: str, state: GameState, side: Side, *, gm: bool) -> ContactView
     if c.card is not None:
         entry["card"] = c.card
     made = ContactView.model_validate(entry)
-    if len(_CONTACT_MEMO) >= _UNIT_MEMO_LIMIT:
-        _CONTACT_MEMO.clear()
-    _CONTACT_MEMO[key] = (c, made)
+    if len(memo) >= _UNIT_MEMO_LIMIT:
+        memo.clear()
+    memo[key] = (c, made)
     return made
 
 
 _Objective = tuple[Any, tuple[Cell, ...], frozenset[Cell], dict[tuple[Any, Any], ViewModel]]
-_OBJ_MEMO: dict[int, tuple[Scenario, list[_Objective]]] = {}
-"""Per scenario (by identity; the entry keeps it alive): each objective with its cells and
-its view models so far."""
 
 
 def _objective_cells(scenario: Scenario) -> list[_Objective]:
-    hit = _OBJ_MEMO.get(id(scenario))
-    if hit is not None and hit[0] is scenario:
-        return hit[1]
-    made: list[_Objective] = []
-    for obj in scenario.objectives:
-        cells = tuple((int(c[0]), int(c[1])) for c in obj.cells)
-        made.append((obj, cells, frozenset(cells), {}))
-    if len(_OBJ_MEMO) >= 64:
-        _OBJ_MEMO.clear()
-    _OBJ_MEMO[id(scenario)] = (scenario, made)
+    """Each objective with its cells and its view models so far, kept with the scenario."""
+    memo = scenario_memo(scenario, "views.objectives")
+    made: list[_Objective] | None = memo.get("objectives")
+    if made is None:
+        made = []
+        for obj in scenario.objectives:
+            cells = tuple((int(c[0]), int(c[1])) for c in obj.cells)
+            made.append((obj, cells, frozenset(cells), {}))
+        memo["objectives"] = made
     return made
 
 
