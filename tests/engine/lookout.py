@@ -1,7 +1,8 @@
 """Lookouts: the toy rule module of docs/extending.md, one file, nothing central changed.
 
-``use U lookout`` (1 KP) makes U a lookout for this turn; enemies attacking a unit next to
-a lookout get −1.
+``lookout U`` (Finnish ``tähystä U``, 1 KP) makes U a lookout for this turn; enemies
+attacking a unit next to a lookout get −1. The module owns its order kind: its keyword,
+grammar, check, execution and listing.
 """
 
 from __future__ import annotations
@@ -11,19 +12,22 @@ from collections.abc import Iterable
 from taistelukentta.errors import IllegalOrderError
 from taistelukentta.grid.geometry import chebyshev
 from taistelukentta.rules.context import Tx
-from taistelukentta.rules.orders import Order, OrderKind
+from taistelukentta.rules.orders import Order, OrderKind, OrderTokens, module_syntax, order_kind
 from taistelukentta.rules.registry import OrderHandler, Plan
 from taistelukentta.rules.ruleset import RuleModule
 from taistelukentta.rules.state import GameState, Side, UnitState
 
 MODULE = "lookout"
+LOOKOUT: OrderKind = order_kind("lookout")
+"""The module's own order kind (not one of the bundled OrderKind members)."""
+
+
+def read(kind: OrderKind, words: OrderTokens) -> Order:
+    """``lookout U``: the words after the keyword."""
+    return Order(kind, words.id())
 
 
 def check(state: GameState, seat: str, side: Side, order: Order) -> Plan:
-    if order.word != "lookout":
-        raise IllegalOrderError(
-            f"unknown ability {order.word!r}", f"tuntematon kyky {order.word!r}"
-        )
     unit = state.units.get(order.unit or "")
     if unit is None or unit.side != side or unit.seat != seat:
         raise IllegalOrderError(
@@ -44,7 +48,7 @@ def legal(state: GameState, seat: str, side: Side) -> Iterable[Order]:
     if state.kp.get(seat, 0) < 1:
         return []
     return [
-        Order.use(u.id, "lookout")
+        Order(LOOKOUT, u.id)
         for u in sorted(state.units.values(), key=lambda u: u.id)
         if u.seat == seat and u.ext.get(MODULE) != state.turn_no
     ]
@@ -69,6 +73,7 @@ def forget(tx: Tx, side: Side) -> None:  # lookouts stand down at turn end
 def rule_module() -> RuleModule:
     return RuleModule(
         MODULE,
-        orders=(OrderHandler(OrderKind.USE, check, execute, legal, module=MODULE),),
+        orders=(OrderHandler(LOOKOUT, check, execute, legal, module=MODULE),),
+        syntax=(module_syntax(LOOKOUT, "lookout UNIT", ("tähystä", "tahysta"), read),),
         hooks=(("attack_modifiers", lookout_penalty), ("on_turn_end", forget)),
     )

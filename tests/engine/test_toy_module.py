@@ -7,10 +7,9 @@ from __future__ import annotations
 import pytest
 
 from taistelukentta.content.scenario import Scenario
-from taistelukentta.errors import IllegalOrderError
+from taistelukentta.errors import IllegalOrderError, InvalidOrderError
 from taistelukentta.rules import (
     Order,
-    OrderKind,
     apply,
     apply_text,
     default_ruleset,
@@ -19,6 +18,7 @@ from taistelukentta.rules import (
 )
 from taistelukentta.rules.context import Tx
 from taistelukentta.rules.fire import hook_module_terms
+from taistelukentta.rules.orders import parse_order
 
 from . import lookout
 from .conftest import build, open_rows
@@ -36,17 +36,26 @@ def _scenario() -> Scenario:
 
 
 def test_a_toy_module_plugs_in_through_a_ruleset() -> None:
-    rules = default_ruleset().without(OrderKind.USE).with_modules(lookout.rule_module())
+    rules = default_ruleset().with_modules(lookout.rule_module())
     st = new_game(_scenario(), 1, ruleset=rules)
-    assert Order.use("1R1", "lookout") in legal_orders(st, "pl1")
+    order = Order(lookout.LOOKOUT, "1R1")
+    assert order in legal_orders(st, "pl1")
+    # its own keyword, grammar and text, from the game's ruleset
+    assert rules.vocabulary.parse("tähystä 1R1") == order
+    assert str(order) == "lookout 1R1" and parse_order("lookout 1R1", rules.vocabulary) == order
+    assert "lookout" in rules.vocabulary.keywords() and "tähystä" in rules.vocabulary.keywords()
+    with pytest.raises(InvalidOrderError, match="expected `lookout UNIT`"):
+        rules.vocabulary.parse("lookout")
+    with pytest.raises(InvalidOrderError, match="unexpected '2R1'"):
+        rules.vocabulary.parse("lookout 1R1 2R1")
     kp = st.kp["pl1"]
-    st2, events = apply_text(st, "pl1", "use 1R1 lookout")
+    st2, events = apply_text(st, "pl1", "lookout 1R1")
     assert st2.kp["pl1"] == kp - 1
     assert st2.units["1R1"].ext[lookout.MODULE] == st2.turn_no
     assert [e.kind for e in events] == ["order", "lookout"]
     assert events[1].for_side("red") is None  # Red has no contact on 1R1: sees nothing
     with pytest.raises(IllegalOrderError, match="already a lookout"):
-        apply(st2, "pl1", Order.use("1R1", "lookout"))
+        apply(st2, "pl1", order)
     # its attack_modifiers hook: an attack on 1R2 (next to the lookout) gets -1
     terms = {t.name: t.bonus for t in hook_module_terms(st2, st2.units["R1"], "1R2")}
     assert terms.get("lookout") == -1
@@ -59,5 +68,8 @@ def test_a_toy_module_plugs_in_through_a_ruleset() -> None:
 def test_the_default_ruleset_does_not_know_the_toy_module() -> None:
     st = new_game(_scenario(), 1)
     assert "lookout" not in default_ruleset().module_names
-    with pytest.raises(IllegalOrderError):
+    assert "lookout" not in default_ruleset().vocabulary.keywords()
+    with pytest.raises(InvalidOrderError, match="unknown order 'lookout'"):
+        apply_text(st, "pl1", "lookout 1R1")
+    with pytest.raises(IllegalOrderError):  # `use U lookout`: no such ability
         apply_text(st, "pl1", "use 1R1 lookout")

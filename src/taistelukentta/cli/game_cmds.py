@@ -36,7 +36,13 @@ from taistelukentta.cli.screen import (
     score_lines_short,
     screen_size,
 )
-from taistelukentta.cli.typing_help import alternatives, known_names, normalise, unknown_name_hint
+from taistelukentta.cli.typing_help import (
+    alternatives,
+    known_names,
+    normalise,
+    unknown_name_hint,
+    vocabulary_of,
+)
 from taistelukentta.content.scenario import Scenario, bundled_ids, load_scenario
 from taistelukentta.dice.roller import (
     Seed,
@@ -59,7 +65,7 @@ from taistelukentta.rules import (
     legal_orders,
     next_seat,
 )
-from taistelukentta.rules.orders import FINNISH_KEYWORDS, parse_order
+from taistelukentta.rules.orders import parse_order
 from taistelukentta.rules.state import Side
 from taistelukentta.rules.terms import Term
 from taistelukentta.storage.gamefile import load_game
@@ -731,7 +737,8 @@ def order_cmd(
         side = _side_of(session.state, seat)
         names = known_names(session.state, side)
         try:
-            order = parse_order(normalise(text, names))  # parsed once: recorded, echoed
+            vocab = vocabulary_of(session.state)  # the game's ruleset's orders
+            order = parse_order(normalise(text, names, vocabulary=vocab), vocab)  # parsed once
         except TkError as exc:
             hint = unknown_name_hint(text, names)
             fail(f"{exc.message(get_language())}" + (f"\n{tr(hint[1], hint[0])}" if hint else ""))
@@ -954,9 +961,6 @@ _COMMANDS = (
     *("loki", "log", "yksiköt", "units", "los", "näkyvyys", "reach", "liikealue"),
     *("quit", "lopeta"),
 )
-_KEYWORDS = sorted({k.value for k in OrderKind} | set(FINNISH_KEYWORDS))
-"""Every order keyword (English and Finnish), offered by completion besides the legal
-orders, so an order the listing leaves out (e.g. ``fire … with W disable A``) can be typed."""
 
 
 ORDER_HELP: tuple[tuple[str, str, str], ...] = (
@@ -1515,7 +1519,10 @@ class _Play:
         orders = _human_orders(self.session.state, self.seats())
         texts = [str(o) for o in orders]
         finnish = [order_text(t) for t in texts] if get_language() == "fi" else []
-        return texts + finnish + list(_COMMANDS) + _KEYWORDS
+        # every order keyword of the game's ruleset too, so an order the listing leaves out
+        # (e.g. ``fire … with W disable A``) can be typed
+        keywords = sorted(set(vocabulary_of(self.session.state).keywords()))
+        return texts + finnish + list(_COMMANDS) + keywords
 
     def command(self, name: str) -> bool:
         """Run a play command; True when the screen is to be drawn again."""
@@ -1611,7 +1618,8 @@ class _Play:
         orders = _human_orders(state, seats)
         names = known_names(state, human)
         try:
-            order = parse_order(normalise(line, names, _PLAY_WORDS))
+            vocab = vocabulary_of(state)
+            order = parse_order(normalise(line, names, _PLAY_WORDS, vocab), vocab)
         except TkError as exc:
             hint = unknown_name_hint(line, names)
             self.messages = [exc.message(get_language()), *([tr(hint[1], hint[0])] if hint else [])]

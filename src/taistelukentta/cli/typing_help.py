@@ -12,8 +12,9 @@ import re
 from collections.abc import Iterable, Sequence
 
 from taistelukentta.errors import InvalidOrderError, TkError
-from taistelukentta.rules import GameState, Order, OrderKind, legal_orders
-from taistelukentta.rules.orders import FINNISH_KEYWORDS
+from taistelukentta.rules import GameState, Order, legal_orders
+from taistelukentta.rules.context import ruleset_of
+from taistelukentta.rules.orders import Vocabulary
 from taistelukentta.rules.recon import ContactLevel
 
 _SPACED_CELL = re.compile(r"\b([0-9]{1,4})\s*,\s*([0-9]{1,4})\b")
@@ -29,12 +30,27 @@ def known_names(state: GameState, side: str) -> list[str]:
     return own + spotted + labels
 
 
-def verbs() -> list[str]:
-    """Every order word (English kinds and Finnish keywords)."""
-    return [k.value for k in OrderKind] + list(FINNISH_KEYWORDS)
+def vocabulary_of(state: GameState) -> Vocabulary:
+    """The orders the game's ruleset understands (its modules' grammar)."""
+    return ruleset_of(state).vocabulary
 
 
-def normalise(text: str, names: Iterable[str], extra_words: Sequence[str] = ()) -> str:
+def verbs(vocabulary: Vocabulary | None = None) -> list[str]:
+    """Every order word (English kinds and Finnish keywords) of ``vocabulary`` (None: the
+    default ruleset's)."""
+    if vocabulary is None:
+        from taistelukentta.rules.ruleset import default_ruleset
+
+        vocabulary = default_ruleset().vocabulary
+    return vocabulary.keywords()
+
+
+def normalise(
+    text: str,
+    names: Iterable[str],
+    extra_words: Sequence[str] = (),
+    vocabulary: Vocabulary | None = None,
+) -> str:
     """``text`` as notation: ``12, 7`` → ``12,7``; the verb and unit ids in the case the
     game uses (``MOVE 1r1`` → ``move 1R1``). Raises InvalidOrderError with a "did you mean"
     for a verb no order has."""
@@ -42,7 +58,7 @@ def normalise(text: str, names: Iterable[str], extra_words: Sequence[str] = ()) 
     tokens = text.split()
     if not tokens:
         return text
-    words = verbs()
+    words = verbs(vocabulary)
     verb = tokens[0].lower()
     if verb not in words and verb not in extra_words:
         close = difflib.get_close_matches(verb, [*words, *extra_words], n=3, cutoff=0.6)

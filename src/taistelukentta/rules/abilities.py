@@ -53,7 +53,7 @@ from taistelukentta.rules.engine import (
 )
 from taistelukentta.rules.fire import apply_setback, in_range, resolve_fire
 from taistelukentta.rules.movement import destinations, knowledge
-from taistelukentta.rules.orders import Order, OrderKind
+from taistelukentta.rules.orders import Order, OrderKind, OrderSyntax, OrderTokens, module_syntax
 from taistelukentta.rules.recon import ContactLevel
 from taistelukentta.rules.registry import OrderHandler, Plan
 from taistelukentta.rules.ruleset import RuleModule, Ruleset
@@ -1237,6 +1237,27 @@ def _bundled_specs() -> tuple[AbilitySpec, ...]:
     )
 
 
+def _read_hide(kind: OrderKind, t: OrderTokens) -> Order:
+    return Order.hide(t.id())
+
+
+def _read_use(kind: OrderKind, t: OrderTokens) -> Order:
+    unit = t.id()
+    ability = t.word("an ability id", "kyvyn tunnus")
+    if t.is_cell_next():
+        return Order.use(unit, ability, cell=t.cell())
+    if t.peek() is not None:
+        return Order.use(unit, ability, target=t.id("target", "kohteen"))
+    return Order.use(unit, ability)
+
+
+SYNTAX: tuple[OrderSyntax, ...] = (
+    module_syntax(OrderKind.HIDE, "hide UNIT", ("piiloudu",), _read_hide),
+    module_syntax(OrderKind.USE, "use UNIT ABILITY [TARGET | X,Y]", ("käytä", "kayta"), _read_use),
+)
+"""The notation of ``hide`` and ``use`` (docs/notation.md)."""
+
+
 def rule_module(extra: Iterable[AbilitySpec] = ()) -> RuleModule:
     """Unit abilities (R-AB, R-MOR-3 hiding) as a rule module: ``hide`` and ``use``, and
     extensions of ``attack``, ``fire`` (special weapons) and ``recon`` (ends HIDDEN). Its
@@ -1276,4 +1297,5 @@ def rule_module(extra: Iterable[AbilitySpec] = ()) -> RuleModule:
             ("on_game_start", _on_game_start),
             ("view_extras", _view_extras),
         ),
+        syntax=SYNTAX,
     )

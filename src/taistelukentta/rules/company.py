@@ -20,12 +20,21 @@ from typing import Any
 
 from taistelukentta.content.options import RuleOptions
 from taistelukentta.content.scenario import Scenario
-from taistelukentta.errors import IllegalOrderError
+from taistelukentta.errors import IllegalOrderError, InvalidOrderError
 from taistelukentta.grid.geometry import Cell, chebyshev
 from taistelukentta.rules import status
 from taistelukentta.rules.context import ScenarioCache, Tx, cache_for
 from taistelukentta.rules.morale import MoraleOutcome
-from taistelukentta.rules.orders import Order, OrderKind
+from taistelukentta.rules.orders import (
+    TACTIC_ALIASES,
+    TACTICS,
+    Order,
+    OrderKind,
+    OrderSyntax,
+    OrderTokens,
+    module_syntax,
+    tactic_usage,
+)
 from taistelukentta.rules.recon import ContactLevel
 from taistelukentta.rules.registry import OrderHandler, Plan
 from taistelukentta.rules.ruleset import RuleModule
@@ -1235,6 +1244,57 @@ def view_extras_blue(state: GameState) -> dict[str, Any]:
     return out
 
 
+# --------------------------------------------------------------------------- grammar
+
+
+def _read_seat_order(kind: OrderKind, t: OrderTokens) -> Order:
+    return Order(kind, seat_ref=t.id("seat", "pelipaikan"))
+
+
+def _read_tactic(kind: OrderKind, t: OrderTokens) -> Order:
+    name = t.take().lower()
+    name = TACTIC_ALIASES.get(name, name)
+    need = TACTICS.get(name)
+    if need is None:
+        raise InvalidOrderError(
+            f"order {t.text!r}: unknown tactic {name!r} (known: {', '.join(TACTICS)})",
+            f"käsky {t.text!r}: tuntematon taktiikka {name!r} (tunnetut: {', '.join(TACTICS)})",
+        )
+    t.usage = tactic_usage(name)
+    if need == "cell":
+        return Order.tactic(name, cell=t.cell())
+    if need == "seat":
+        return Order.tactic(name, seat=t.id("seat", "pelipaikan"))
+    units = [t.id()]
+    while t.peek() is not None and len(units) < 3:
+        units.append(t.id())
+    return Order.tactic(name, units=tuple(units))
+
+
+def _read_confirm(kind: OrderKind, t: OrderTokens) -> Order:
+    return Order.confirm(t.id("target unit", "kohdeyksikön"))
+
+
+def _read_report(kind: OrderKind, t: OrderTokens) -> Order:
+    return Order.report(t.cell())
+
+
+SYNTAX: tuple[OrderSyntax, ...] = (
+    module_syntax(OrderKind.TRANSFER, "transfer SEAT", ("siirrä", "siirra"), _read_seat_order),
+    module_syntax(OrderKind.RESTORE, "restore SEAT", ("palauta",), _read_seat_order),
+    module_syntax(
+        OrderKind.TACTIC,
+        "tactic motti X,Y | tactic painopiste|sitova SEAT | tactic vetaytyminen UNIT [UNIT [UNIT]]",
+        ("taktiikka",),
+        _read_tactic,
+    ),
+    module_syntax(OrderKind.CONFIRM, "confirm TARGET", ("vahvista",), _read_confirm),
+    module_syntax(OrderKind.PROMOTE, "promote SEAT", ("ylennä", "ylenna"), _read_seat_order),
+    module_syntax(OrderKind.REPORT, "report X,Y", ("raportoi",), _read_report),
+)
+"""The notation of the company's orders (docs/notation.md)."""
+
+
 # --------------------------------------------------------------------------- registration
 
 
@@ -1256,6 +1316,7 @@ def rule_module() -> RuleModule:
             )
         ),
         extends=((OrderKind.ATTACK, _wrap_attack), (OrderKind.WITHDRAW, _wrap_withdraw)),
+        syntax=SYNTAX,
         provides=(
             CommandApi(
                 co_seat=co_seat,

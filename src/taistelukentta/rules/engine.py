@@ -34,7 +34,7 @@ from taistelukentta.errors import IllegalOrderError
 from taistelukentta.grid.geometry import Cell, chebyshev
 from taistelukentta.rules import command, status
 from taistelukentta.rules.contacts import active_recon, passive_observe
-from taistelukentta.rules.context import ScenarioCache, Tx, cache_for, target_blocked
+from taistelukentta.rules.context import ScenarioCache, Tx, cache_for, ruleset_of, target_blocked
 from taistelukentta.rules.events import Event
 from taistelukentta.rules.fire import (
     can_fire_weapon,
@@ -55,7 +55,7 @@ from taistelukentta.rules.movement import (
     retreat_destination,
     spotted_cells,
 )
-from taistelukentta.rules.orders import Order, OrderKind, format_order, parse_order
+from taistelukentta.rules.orders import Order, OrderKind, base_syntax, format_order, parse_order
 from taistelukentta.rules.recon import ContactLevel
 from taistelukentta.rules.registry import (
     COMMAND_ONLY,
@@ -842,8 +842,9 @@ def apply(state: GameState, seat: str, order: Order) -> tuple[GameState, list[Ev
 
 
 def apply_text(state: GameState, seat: str, text: str) -> tuple[GameState, list[Event]]:
-    """:func:`apply` for order text (InvalidOrderError if it does not parse)."""
-    return apply(state, seat, parse_order(text))
+    """:func:`apply` for order text in the vocabulary of the game's ruleset
+    (InvalidOrderError if it does not parse)."""
+    return apply(state, seat, parse_order(text, ruleset_of(state).vocabulary))
 
 
 def _execute(tx: Tx, seat: str, order: Order, plan: Plan) -> None:
@@ -1089,6 +1090,7 @@ def rule_module() -> RuleModule:
                 OrderKind.FIRE, _check_fire, _execute_fire, phases=FIRE_ONLY, module="engine"
             ),
         ),
+        syntax=base_syntax(),
     )
 
 

@@ -24,12 +24,19 @@ from dataclasses import dataclass
 from typing import Any
 
 from taistelukentta.dice.roller import Roller
-from taistelukentta.errors import IllegalOrderError
+from taistelukentta.errors import IllegalOrderError, InvalidOrderError
 from taistelukentta.grid.geometry import chebyshev
 from taistelukentta.rules.combat import apply_damage_type
 from taistelukentta.rules.command import payment_problem
 from taistelukentta.rules.context import ScenarioCache, Tx, cache_for
-from taistelukentta.rules.orders import Order, OrderKind
+from taistelukentta.rules.orders import (
+    STRIKE_TYPES,
+    Order,
+    OrderKind,
+    OrderSyntax,
+    OrderTokens,
+    module_syntax,
+)
 from taistelukentta.rules.recon import ContactLevel
 from taistelukentta.rules.registry import OrderHandler, Plan
 from taistelukentta.rules.ruleset import RuleModule
@@ -1078,6 +1085,42 @@ def view(state: GameState, viewer: str) -> dict[str, Any]:
     return {MODULE: out}
 
 
+def _read_organic(kind: OrderKind, t: OrderTokens) -> Order:
+    unit = t.id()
+    cell = t.cell()
+    obs, flags = t.observer_and_flags()
+    return Order(kind, unit, cell, observer=obs, flags=flags)
+
+
+def _read_boost(kind: OrderKind, t: OrderTokens) -> Order:
+    return Order.boost(t.id())
+
+
+def _read_strike(kind: OrderKind, t: OrderTokens) -> Order:
+    stype = t.take().lower()
+    if stype not in STRIKE_TYPES:
+        raise InvalidOrderError(
+            f"order {t.text!r}: unknown strike type {stype!r} (known: {', '.join(STRIKE_TYPES)})",
+            f"käsky {t.text!r}: tuntematon iskutyyppi {stype!r} "
+            f"(tunnetut: {', '.join(STRIKE_TYPES)})",
+        )
+    cell = t.cell()
+    obs, flags = t.observer_and_flags()
+    return Order(kind, cell=cell, observer=obs, word=stype, flags=flags)
+
+
+SYNTAX: tuple[OrderSyntax, ...] = (
+    module_syntax(
+        OrderKind.ORGANIC, "organic UNIT X,Y by OBSERVER [danger]", ("tukituli",), _read_organic
+    ),
+    module_syntax(OrderKind.BOOST, "boost UNIT", ("tehosta",), _read_boost),
+    module_syntax(
+        OrderKind.STRIKE, "strike k9|mlrs X,Y by OBSERVER [danger]", ("isku",), _read_strike
+    ),
+)
+"""The notation of the fire-support orders (docs/notation.md)."""
+
+
 def rule_module() -> RuleModule:
     """Fire support (R-ORG, R-OFF) as a rule module."""
     return RuleModule(
@@ -1092,4 +1135,5 @@ def rule_module() -> RuleModule:
             ),
         ),
         hooks=(("on_fire_phase", land_due), ("view_extras", view)),
+        syntax=SYNTAX,
     )

@@ -30,7 +30,14 @@ from taistelukentta.errors import IllegalOrderError
 from taistelukentta.grid.geometry import Cell, chebyshev
 from taistelukentta.rules import command, status
 from taistelukentta.rules.context import ScenarioCache, Tx, cache_for
-from taistelukentta.rules.orders import Order, OrderKind
+from taistelukentta.rules.orders import (
+    LAY_AT_WORDS,
+    Order,
+    OrderKind,
+    OrderSyntax,
+    OrderTokens,
+    module_syntax,
+)
 from taistelukentta.rules.registry import OrderHandler, Plan
 from taistelukentta.rules.ruleset import RuleModule
 from taistelukentta.rules.state import SIDES, Action, GameState, Side, UnitState
@@ -908,6 +915,34 @@ def _view_extras(state: GameState, viewer: str) -> dict[str, Any]:
     return {MODULE: out} if out else {}
 
 
+# --------------------------------------------------------------------------- grammar
+
+
+def _read_unit(kind: OrderKind, t: OrderTokens) -> Order:
+    return Order(kind, t.id())
+
+
+def _read_unit_cell(kind: OrderKind, t: OrderTokens) -> Order:
+    unit = t.id()
+    return Order(kind, unit, t.cell())
+
+
+def _read_lay(kind: OrderKind, t: OrderTokens) -> Order:
+    unit = t.id()
+    cell = t.cell()
+    return Order.lay(unit, cell, at=t.take_if(LAY_AT_WORDS))
+
+
+SYNTAX: tuple[OrderSyntax, ...] = (
+    module_syntax(OrderKind.CLEAR, "clear UNIT", ("raivaa",), _read_unit),
+    module_syntax(OrderKind.RUSH, "rush UNIT", ("rynnistä", "rynnista"), _read_unit),
+    module_syntax(OrderKind.SEARCH, "search UNIT X,Y", ("etsi",), _read_unit_cell),
+    module_syntax(OrderKind.BREACH, "breach UNIT X,Y", ("murra",), _read_unit_cell),
+    module_syntax(OrderKind.LAY, "lay UNIT X,Y [at]", ("miinoita",), _read_lay),
+)
+"""The notation of the mine orders (docs/notation.md)."""
+
+
 # --------------------------------------------------------------------------- registration
 
 
@@ -933,6 +968,7 @@ def rule_module() -> RuleModule:
             ("on_turn_end", _on_turn_end),
             ("view_extras", _view_extras),
         ),
+        syntax=SYNTAX,
     )
 
 

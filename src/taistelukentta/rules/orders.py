@@ -19,9 +19,11 @@ Notation (English keywords; the Finnish ones in brackets are accepted too)::
     done                        (valmis)      the seat ends its part of the phase
 
 ``attack`` and ``fire`` take an optional ``with W`` (a weapon id of the unit's card). The
-orders of the rule modules (§11–13, §15) are listed in docs/notation.md; each is
-rejected as "not available" until a rule module registers a handler for it
-(:mod:`taistelukentta.rules.registry`).
+orders of the rule modules (§11–13, §15) are listed in docs/notation.md. Each module owns
+the grammar of its kinds (an :class:`OrderSyntax` per kind in its ``RuleModule.syntax``;
+the base kinds' is :func:`base_syntax`, the engine module's): a ruleset's
+:class:`Vocabulary` is every module's, and :func:`parse_order` reads the text with it (the
+default ruleset's unless given). A module may add a kind of its own (:func:`order_kind`).
 
 ``U`` and ``T`` are unit ids (letters, digits, ``_`` and ``-``); ``X,Y`` is a cell, column
 then row, from 0. Keywords are case-insensitive; ids are case-sensitive.
@@ -30,8 +32,10 @@ then row, from 0. Keywords are case-insensitive; ids are case-sensitive.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import cast
 
 from taistelukentta.errors import InvalidOrderError
 from taistelukentta.grid.geometry import Cell
@@ -66,6 +70,39 @@ class OrderKind(StrEnum):
     LAY = "lay"
     HIDE = "hide"
     USE = "use"
+
+
+class ModuleKind(str):
+    """The kind of an order a rule module adds beyond :class:`OrderKind` (the bundled
+    kinds): its keyword, e.g. ``ModuleKind("lookout")``. Behaves like an ``OrderKind``
+    member where the engine uses one (a string, hashed and compared as its keyword, with
+    ``.value``). Make one with :func:`order_kind`."""
+
+    __slots__ = ()
+
+    @property
+    def value(self) -> str:
+        return str.__str__(self)
+
+    def __str__(self) -> str:
+        return str.__str__(self)
+
+    def __repr__(self) -> str:
+        return f"ModuleKind({str.__repr__(self)})"
+
+
+def order_kind(word: str) -> OrderKind:
+    """The kind named ``word``: the bundled :class:`OrderKind` member, or a
+    :class:`ModuleKind` for a kind a rule module adds (typed as an ``OrderKind``: it is
+    used wherever one is)."""
+    try:
+        return OrderKind(word)
+    except ValueError:
+        if not _WORD_RE.match(word):
+            raise InvalidOrderError(
+                f"{word!r} is not an order keyword", f"{word!r} ei ole käskyn avainsana"
+            ) from None
+        return cast(OrderKind, ModuleKind(word))
 
 
 BASE_KINDS = frozenset(
@@ -105,41 +142,6 @@ DISABLE_WORD = "disable"
 DISABLE_WORDS = (DISABLE_WORD, "lamauta")
 """`… with W disable ABILITY`: the ability a sniper hit disables (R-AB-2)."""
 
-
-FINNISH_KEYWORDS: dict[str, OrderKind] = {
-    "liiku": OrderKind.MOVE,
-    "puolusta": OrderKind.DEFEND,
-    "hyökkää": OrderKind.ATTACK,
-    "hyokkaa": OrderKind.ATTACK,
-    "irtaudu": OrderKind.DISENGAGE,
-    "vetäydy": OrderKind.WITHDRAW,
-    "vetaydy": OrderKind.WITHDRAW,
-    "kohota": OrderKind.RALLY,
-    "tiedustele": OrderKind.RECON,
-    "ammu": OrderKind.FIRE,
-    "valmis": OrderKind.DONE,
-    "siirrä": OrderKind.TRANSFER,
-    "siirra": OrderKind.TRANSFER,
-    "palauta": OrderKind.RESTORE,
-    "taktiikka": OrderKind.TACTIC,
-    "vahvista": OrderKind.CONFIRM,
-    "ylennä": OrderKind.PROMOTE,
-    "ylenna": OrderKind.PROMOTE,
-    "raportoi": OrderKind.REPORT,
-    "tukituli": OrderKind.ORGANIC,
-    "tehosta": OrderKind.BOOST,
-    "isku": OrderKind.STRIKE,
-    "raivaa": OrderKind.CLEAR,
-    "rynnistä": OrderKind.RUSH,
-    "rynnista": OrderKind.RUSH,
-    "etsi": OrderKind.SEARCH,
-    "murra": OrderKind.BREACH,
-    "miinoita": OrderKind.LAY,
-    "piiloudu": OrderKind.HIDE,
-    "käytä": OrderKind.USE,
-    "kayta": OrderKind.USE,
-}
-"""Finnish keywords :func:`parse_order` accepts (formatting always uses English)."""
 
 FROM_WORDS = ("from", "mistä", "paikasta")
 
@@ -203,8 +205,12 @@ class Order:
     flags: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
-        needs_unit, needs_cell, needs_target = _SHAPE[self.kind]
         text = self.kind.value
+        shape = _SHAPE.get(self.kind)
+        if shape is None:  # a kind a rule module adds: its grammar checked the fields
+            _check_ids(self, text)
+            return
+        needs_unit, needs_cell, needs_target = shape
         _check_extras(self, text)
         if needs_unit != (self.unit is not None):
             raise InvalidOrderError(
@@ -224,24 +230,7 @@ class Order:
                 f"käsky {text!r}: "
                 + ("tarvitsee kohdeyksikön" if needs_target else "ei ota kohdetta"),
             )
-        for ident in (
-            self.unit,
-            self.target,
-            self.seat_ref,
-            self.weapon,
-            self.observer,
-            *self.units,
-        ):
-            if ident is not None and not UNIT_ID.match(ident):
-                raise InvalidOrderError(
-                    f"order {text!r}: {ident!r} is not a unit id",
-                    f"käsky {text!r}: {ident!r} ei ole yksikön tunnus",
-                )
-        if self.cell is not None and (self.cell[0] < 0 or self.cell[1] < 0):
-            raise InvalidOrderError(
-                f"order {text!r}: cell {self.cell[0]},{self.cell[1]} is negative",
-                f"käsky {text!r}: ruutu {self.cell[0]},{self.cell[1]} on negatiivinen",
-            )
+        _check_ids(self, text)
 
     def __str__(self) -> str:
         return format_order(self)
@@ -364,6 +353,23 @@ class Order:
         return cls(OrderKind.USE, unit, cell, target, word=ability)
 
 
+def _check_ids(o: Order, text: str) -> None:
+    """Every id field an id, the cell not negative."""
+    for ident in (o.unit, o.target, o.seat_ref, o.weapon, o.observer, *o.units):
+        if ident is not None and not UNIT_ID.match(ident):
+            raise InvalidOrderError(
+                f"order {text!r}: {ident!r} is not a unit id",
+                f"käsky {text!r}: {ident!r} ei ole yksikön tunnus",
+            )
+    if o.cell is not None and (o.cell[0] < 0 or o.cell[1] < 0):
+        raise InvalidOrderError(
+            f"order {text!r}: cell {o.cell[0]},{o.cell[1]} is negative",
+            f"käsky {text!r}: ruutu {o.cell[0]},{o.cell[1]} on negatiivinen",
+        )
+    if o.word is not None and not _WORD_RE.match(o.word):
+        raise _bad(text, f"{o.word!r} is not a name", f"{o.word!r} ei ole nimi")
+
+
 def _bad(text: str, en: str, fi: str) -> InvalidOrderError:
     return InvalidOrderError(f"order {text!r}: {en}", f"käsky {text!r}: {fi}")
 
@@ -427,14 +433,15 @@ def _check_extras(o: Order, text: str) -> None:
         if got != want or len(o.units) > 3:
             raise _bad(
                 text,
-                f"expected `{_tactic_usage(o.word or '')}`",
-                f"odotettiin `{_tactic_usage(o.word or '')}`",
+                f"expected `{tactic_usage(o.word or '')}`",
+                f"odotettiin `{tactic_usage(o.word or '')}`",
             )
     if kind == OrderKind.USE and o.cell is not None and o.target is not None:
         raise _bad(text, "names both a target and a cell", "nimeää sekä kohteen että ruudun")
 
 
-def _tactic_usage(name: str) -> str:
+def tactic_usage(name: str) -> str:
+    """The notation of tactic ``name``."""
     need = TACTICS.get(name, "")
     arg = {"cell": "X,Y", "seat": "SEAT", "units": "UNIT [UNIT [UNIT]]"}.get(need, "…")
     return f"tactic {name} {arg}"
@@ -529,27 +536,165 @@ def _parse_id(token: str, text: str, what_en: str, what_fi: str) -> str:
     return token
 
 
-def parse_order(text: str) -> Order:
-    """Parse the notation; bad text raises InvalidOrderError naming the bad token."""
-    tokens = text.split()
-    if not tokens:
-        raise InvalidOrderError("empty order", "tyhjä käsky")
-    word = tokens[0].lower()
-    try:
-        kind = OrderKind(word)
-    except ValueError:
-        found = FINNISH_KEYWORDS.get(word)
-        if found is None:
-            known = ", ".join(k.value for k in OrderKind)
-            raise InvalidOrderError(
-                f"order {text!r}: unknown order {tokens[0]!r} (known: {known})",
-                f"käsky {text!r}: tuntematon käsky {tokens[0]!r} (tunnetut: {known}, "
-                f"{', '.join(FINNISH_KEYWORDS)})",
-            ) from None
-        kind = found
-    args = tokens[1:]
-    if kind not in BASE_KINDS:
-        return _parse_module_order(kind, args, text)
+@dataclass(frozen=True, slots=True)
+class OrderSyntax:
+    """The grammar of one order kind, owned by the rule module that adds the kind (its
+    ``RuleModule.syntax``): the keyword is ``kind``'s value, ``keywords_fi`` the Finnish
+    ones :func:`parse_order` accepts too, ``usage`` the notation shown in errors and help,
+    ``parse`` reads the words after the keyword (``(kind, words, whole text) → Order``,
+    raising InvalidOrderError naming the bad word; :class:`OrderTokens` helps) and
+    ``format`` writes the order back (None: :func:`format_order`'s generic layout)."""
+
+    kind: OrderKind
+    usage: str
+    parse: Callable[[OrderKind, list[str], str], Order]
+    keywords_fi: tuple[str, ...] = ()
+    format: Callable[[Order], str] | None = None
+
+
+class Vocabulary:
+    """The orders a ruleset understands: each module's :class:`OrderSyntax`, in module
+    order (:attr:`Ruleset.vocabulary <taistelukentta.rules.ruleset.Ruleset>`). Parses and
+    formats the notation; the CLI's keyword lists come from it."""
+
+    def __init__(self, syntaxes: Iterable[OrderSyntax]) -> None:
+        by_kind: dict[str, OrderSyntax] = {}
+        finnish: dict[str, OrderKind] = {}
+        for syn in syntaxes:
+            if syn.kind in by_kind:
+                raise ValueError(f"order kind {syn.kind.value!r} has two grammars")
+            by_kind[syn.kind] = syn
+            for word in syn.keywords_fi:
+                if word in finnish or word in by_kind:
+                    raise ValueError(f"order keyword {word!r} is used twice")
+                finnish[word] = syn.kind
+        self.syntax: Mapping[str, OrderSyntax] = by_kind
+        """Grammar per kind (keyword), in module order."""
+        self.kinds: tuple[OrderKind, ...] = tuple(syn.kind for syn in by_kind.values())
+        self.finnish: Mapping[str, OrderKind] = finnish
+        """Finnish keyword → kind."""
+
+    def keywords(self) -> list[str]:
+        """Every keyword: the kinds' (English) and the Finnish ones."""
+        return [k.value for k in self.kinds] + list(self.finnish)
+
+    def usage(self, kind: OrderKind) -> str:
+        """The notation of ``kind`` (its keyword alone when this vocabulary lacks it)."""
+        syn = self.syntax.get(kind)
+        return kind.value if syn is None else syn.usage
+
+    def parse(self, text: str) -> Order:
+        """Parse the notation; bad text raises InvalidOrderError naming the bad token."""
+        tokens = text.split()
+        if not tokens:
+            raise InvalidOrderError("empty order", "tyhjä käsky")
+        word = tokens[0].lower()
+        syn = self.syntax.get(word)
+        if syn is None:
+            found = self.finnish.get(word)
+            if found is None:
+                known = ", ".join(k.value for k in self.kinds)
+                raise InvalidOrderError(
+                    f"order {text!r}: unknown order {tokens[0]!r} (known: {known})",
+                    f"käsky {text!r}: tuntematon käsky {tokens[0]!r} (tunnetut: {known}, "
+                    f"{', '.join(self.finnish)})",
+                )
+            syn = self.syntax[found]
+        return syn.parse(syn.kind, tokens[1:], text)
+
+    def format(self, order: Order) -> str:
+        """The canonical text of ``order``."""
+        syn = self.syntax.get(order.kind)
+        if syn is None or syn.format is None:
+            return format_order(order)
+        return syn.format(order)
+
+
+class OrderTokens:
+    """The words of an order after its keyword, read left to right by a module's
+    :attr:`OrderSyntax.parse`; every error names the order text and its usage."""
+
+    def __init__(self, words: list[str], text: str, usage: str) -> None:
+        self.rest = list(words)
+        self.text = text
+        self.usage = usage
+
+    def wrong(self) -> InvalidOrderError:
+        """The order does not have the words its usage says."""
+        return _bad(self.text, f"expected `{self.usage}`", f"odotettiin `{self.usage}`")
+
+    def take(self) -> str:
+        """The next word (error when there is none)."""
+        if not self.rest:
+            raise self.wrong()
+        return self.rest.pop(0)
+
+    def peek(self) -> str | None:
+        """The next word, not taken (None at the end)."""
+        return self.rest[0] if self.rest else None
+
+    def take_if(self, words: Iterable[str]) -> bool:
+        """Take the next word when it is one of ``words`` (case-insensitive)."""
+        if self.rest and self.rest[0].lower() in words:
+            self.rest.pop(0)
+            return True
+        return False
+
+    def id(self, what_en: str = "unit", what_fi: str = "yksikön") -> str:
+        """The next word as an id."""
+        return _parse_id(self.take(), self.text, what_en, what_fi)
+
+    def cell(self) -> Cell:
+        """The next word as a cell ``X,Y``."""
+        return _parse_cell(self.take(), self.text)
+
+    def is_cell_next(self) -> bool:
+        """Whether the next word is a cell."""
+        return bool(self.rest) and _CELL.match(self.rest[0]) is not None
+
+    def word(self, what_en: str = "a name", what_fi: str = "nimi") -> str:
+        """The next word as a lower-case name (letters, digits, ``_``, ``-``)."""
+        name = self.take().lower()
+        if not _WORD_RE.match(name):
+            raise _bad(self.text, f"{name!r} is not {what_en}", f"{name!r} ei ole {what_fi}")
+        return name
+
+    def observer_and_flags(self) -> tuple[str, tuple[str, ...]]:
+        """``by O [danger]`` (organic and off-board fire, R-FS/R-OFF)."""
+        word = self.take()
+        if word.lower() not in BY_WORDS:
+            raise _bad(
+                self.text,
+                f"unexpected {word!r} (expected `by OBSERVER`)",
+                f"odottamaton {word!r} (odotettiin `by TÄHYSTÄJÄ`)",
+            )
+        obs = _parse_id(self.take(), self.text, "observer unit", "tähystäjäyksikön")
+        flags = ("danger",) if self.take_if(DANGER_WORDS) else ()
+        return obs, flags
+
+    def end(self, order: Order) -> Order:
+        """``order``, when no word is left (else: the first extra word is named)."""
+        if self.rest:
+            raise _bad(
+                self.text,
+                f"unexpected {self.rest[0]!r} (expected `{self.usage}`)",
+                f"ylimääräinen {self.rest[0]!r} (odotettiin `{self.usage}`)",
+            )
+        return order
+
+
+def parse_order(text: str, vocabulary: Vocabulary | None = None) -> Order:
+    """Parse the notation with ``vocabulary`` (None: the default ruleset's); bad text
+    raises InvalidOrderError naming the bad token."""
+    if vocabulary is None:
+        from taistelukentta.rules.ruleset import default_ruleset
+
+        vocabulary = default_ruleset().vocabulary
+    return vocabulary.parse(text)
+
+
+def parse_base(kind: OrderKind, args: list[str], text: str) -> Order:
+    """The grammar of the base engine's kinds (RULES §3–10)."""
     weapon: str | None = None
     flags: tuple[str, ...] = ()
     if (
@@ -630,137 +775,40 @@ _USAGE: dict[OrderKind, str] = {
     OrderKind.RECON: "recon UNIT X,Y",
     OrderKind.FIRE: "fire UNIT TARGET [with WEAPON]",
     OrderKind.DONE: "done",
-    OrderKind.TRANSFER: "transfer SEAT",
-    OrderKind.RESTORE: "restore SEAT",
-    OrderKind.TACTIC: "tactic motti X,Y | tactic painopiste|sitova SEAT | "
-    "tactic vetaytyminen UNIT [UNIT [UNIT]]",
-    OrderKind.CONFIRM: "confirm TARGET",
-    OrderKind.PROMOTE: "promote SEAT",
-    OrderKind.REPORT: "report X,Y",
-    OrderKind.ORGANIC: "organic UNIT X,Y by OBSERVER [danger]",
-    OrderKind.BOOST: "boost UNIT",
-    OrderKind.STRIKE: "strike k9|mlrs X,Y by OBSERVER [danger]",
-    OrderKind.CLEAR: "clear UNIT",
-    OrderKind.RUSH: "rush UNIT",
-    OrderKind.SEARCH: "search UNIT X,Y",
-    OrderKind.BREACH: "breach UNIT X,Y",
-    OrderKind.LAY: "lay UNIT X,Y [at]",
-    OrderKind.HIDE: "hide UNIT",
-    OrderKind.USE: "use UNIT ABILITY [TARGET | X,Y]",
+}
+
+BASE_KEYWORDS_FI: dict[OrderKind, tuple[str, ...]] = {
+    OrderKind.MOVE: ("liiku",),
+    OrderKind.DEFEND: ("puolusta",),
+    OrderKind.ATTACK: ("hyökkää", "hyokkaa"),
+    OrderKind.DISENGAGE: ("irtaudu",),
+    OrderKind.WITHDRAW: ("vetäydy", "vetaydy"),
+    OrderKind.RALLY: ("kohota",),
+    OrderKind.RECON: ("tiedustele",),
+    OrderKind.FIRE: ("ammu",),
+    OrderKind.DONE: ("valmis",),
 }
 
 
-def _parse_module_order(kind: OrderKind, args: list[str], text: str) -> Order:
-    """Parse the orders of the rule modules (see docs/notation.md)."""
-    usage = _USAGE[kind]
-    rest = list(args)
+def base_syntax() -> tuple[OrderSyntax, ...]:
+    """The base engine's order grammar (the engine module's ``syntax``)."""
+    return tuple(
+        OrderSyntax(kind, usage, parse_base, BASE_KEYWORDS_FI[kind])
+        for kind, usage in _USAGE.items()
+    )
 
-    def wrong() -> InvalidOrderError:
-        if len(rest) > 0 and consumed_all[0]:
-            return _bad(
-                text,
-                f"unexpected {rest[0]!r} (expected `{usage}`)",
-                f"ylimääräinen {rest[0]!r} (odotettiin `{usage}`)",
-            )
-        return _bad(text, f"expected `{usage}`", f"odotettiin `{usage}`")
 
-    consumed_all = [False]
+def module_syntax(
+    kind: OrderKind,
+    usage: str,
+    keywords_fi: tuple[str, ...],
+    read: Callable[[OrderKind, OrderTokens], Order],
+) -> OrderSyntax:
+    """An :class:`OrderSyntax` whose parser reads the words with an :class:`OrderTokens`
+    (``read(kind, tokens)`` returns the order; words left over are an error)."""
 
-    def take() -> str:
-        if not rest:
-            raise wrong()
-        return rest.pop(0)
+    def parse(k: OrderKind, args: list[str], text: str) -> Order:
+        tokens = OrderTokens(args, text, usage)
+        return tokens.end(read(k, tokens))
 
-    def unit() -> str:
-        return _parse_id(take(), text, "unit", "yksikön")
-
-    def cell() -> Cell:
-        return _parse_cell(take(), text)
-
-    def observer_and_flags() -> tuple[str, tuple[str, ...]]:
-        word = take()
-        if word.lower() not in BY_WORDS:
-            raise _bad(
-                text,
-                f"unexpected {word!r} (expected `by OBSERVER`)",
-                f"odottamaton {word!r} (odotettiin `by TÄHYSTÄJÄ`)",
-            )
-        obs = _parse_id(take(), text, "observer unit", "tähystäjäyksikön")
-        flags: tuple[str, ...] = ()
-        if rest and rest[0].lower() in DANGER_WORDS:
-            rest.pop(0)
-            flags = ("danger",)
-        return obs, flags
-
-    order: Order
-    if kind in _SEAT_KINDS:
-        order = Order(kind, seat_ref=_parse_id(take(), text, "seat", "pelipaikan"))
-    elif kind == OrderKind.TACTIC:
-        name = take().lower()
-        name = TACTIC_ALIASES.get(name, name)
-        need = TACTICS.get(name)
-        if need is None:
-            raise _bad(
-                text,
-                f"unknown tactic {name!r} (known: {', '.join(TACTICS)})",
-                f"tuntematon taktiikka {name!r} (tunnetut: {', '.join(TACTICS)})",
-            )
-        usage = _tactic_usage(name)
-        if need == "cell":
-            order = Order.tactic(name, cell=cell())
-        elif need == "seat":
-            order = Order.tactic(name, seat=_parse_id(take(), text, "seat", "pelipaikan"))
-        else:
-            units = [unit()]
-            while rest and len(units) < 3:
-                units.append(unit())
-            order = Order.tactic(name, units=tuple(units))
-    elif kind == OrderKind.CONFIRM:
-        order = Order.confirm(_parse_id(take(), text, "target unit", "kohdeyksikön"))
-    elif kind == OrderKind.REPORT:
-        order = Order.report(cell())
-    elif kind == OrderKind.ORGANIC:
-        u = unit()
-        c = cell()
-        obs, flags = observer_and_flags()
-        order = Order(kind, u, c, observer=obs, flags=flags)
-    elif kind == OrderKind.STRIKE:
-        stype = take().lower()
-        if stype not in STRIKE_TYPES:
-            raise _bad(
-                text,
-                f"unknown strike type {stype!r} (known: {', '.join(STRIKE_TYPES)})",
-                f"tuntematon iskutyyppi {stype!r} (tunnetut: {', '.join(STRIKE_TYPES)})",
-            )
-        c = cell()
-        obs, flags = observer_and_flags()
-        order = Order(kind, cell=c, observer=obs, word=stype, flags=flags)
-    elif kind == OrderKind.USE:
-        u = unit()
-        ability = take().lower()
-        if not _WORD_RE.match(ability):
-            raise _bad(
-                text, f"{ability!r} is not an ability id", f"{ability!r} ei ole kyvyn tunnus"
-            )
-        if rest and _CELL.match(rest[0]):
-            order = Order.use(u, ability, cell=cell())
-        elif rest:
-            order = Order.use(u, ability, target=_parse_id(take(), text, "target", "kohteen"))
-        else:
-            order = Order.use(u, ability)
-    elif kind == OrderKind.LAY:
-        u = unit()
-        c = cell()
-        at = bool(rest) and rest[0].lower() in LAY_AT_WORDS
-        if at:
-            rest.pop(0)
-        order = Order.lay(u, c, at=at)
-    elif _SHAPE[kind][1]:
-        u = unit()
-        order = Order(kind, u, cell())
-    else:
-        order = Order(kind, unit())
-    if rest:
-        consumed_all[0] = True
-        raise wrong()
-    return order
+    return OrderSyntax(kind, usage, parse, keywords_fi)

@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 from functools import cache
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from taistelukentta.rules.orders import Order, OrderKind
+from taistelukentta.rules.orders import Order, OrderKind, OrderSyntax, Vocabulary
 from taistelukentta.rules.registry import HOOK_NAMES, Hooks, OrderHandler, takes_unit
 from taistelukentta.rules.state import GameState, Phase, Side
 
@@ -50,6 +50,9 @@ class RuleModule:
     provides: tuple[object, ...] = ()
     """What the module offers other modules (typed values of
     :mod:`taistelukentta.rules.services`), found with :meth:`Ruleset.api`."""
+    syntax: tuple[OrderSyntax, ...] = ()
+    """The grammar of the order kinds the module adds (keyword, Finnish keywords, usage,
+    parser): the ruleset's :attr:`Ruleset.vocabulary` is every module's, in order."""
 
 
 class Ruleset:
@@ -95,6 +98,8 @@ class Ruleset:
                         f"module {m.name!r}: unknown hook {name!r} (hooks: {', '.join(HOOK_NAMES)})"
                     )
                 hooks[name].append(fn)
+        self.vocabulary = Vocabulary(syn for m in modules for syn in m.syntax)
+        """The orders of this ruleset's modules: parsing, formatting, keywords."""
         self.modules: tuple[RuleModule, ...] = tuple(modules)
         self.module_names: tuple[str, ...] = tuple(names)
         self.handlers: Mapping[OrderKind, OrderHandler] = handlers
@@ -113,7 +118,7 @@ class Ruleset:
         self.fire_phase_kinds: tuple[str, ...] = (
             *(
                 k.value
-                for k in OrderKind
+                for k in dict.fromkeys([*self.vocabulary.kinds, *handlers])
                 if (fh := handlers.get(k)) is not None and Phase.FIRE in fh.phases
             ),
             "done",

@@ -6,6 +6,7 @@ Works on the redacted events of :func:`taistelukentta.views.redact` (``{"seq", "
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping
 from contextvars import ContextVar
 from typing import Any
@@ -15,7 +16,6 @@ from taistelukentta.rules.orders import (
     BY_WORDS,
     DANGER_WORDS,
     DISABLE_WORDS,
-    FINNISH_KEYWORDS,
     FROM_WORDS,
     LAY_AT_WORDS,
     WITH_WORDS,
@@ -54,9 +54,21 @@ def card_text(card: Any) -> str:
     return str(card) if pair is None else tr(*pair)
 
 
-_FI_ORDER_WORDS: dict[str, str] = {
-    **{kind.value: word for word, kind in reversed(FINNISH_KEYWORDS.items())},
-    "done": "valmis",
+@functools.cache
+def _fi_order_words() -> dict[str, str]:
+    """Notation keywords -> the Finnish ones the parser also reads (the first spelling with
+    ä/ö): the order keywords from the default ruleset's vocabulary (each module's grammar),
+    built on first use."""
+    from taistelukentta.rules.ruleset import default_ruleset
+
+    vocabulary = default_ruleset().vocabulary
+    return {
+        **{kind: syn.keywords_fi[0] for kind, syn in vocabulary.syntax.items() if syn.keywords_fi},
+        **_FI_ARG_WORDS,
+    }
+
+
+_FI_ARG_WORDS: dict[str, str] = {
     FROM_WORDS[0]: FROM_WORDS[-1],
     WITH_WORDS[0]: WITH_WORDS[1],
     BY_WORDS[0]: BY_WORDS[1],
@@ -64,8 +76,7 @@ _FI_ORDER_WORDS: dict[str, str] = {
     LAY_AT_WORDS[0]: LAY_AT_WORDS[1],
     DISABLE_WORDS[0]: DISABLE_WORDS[1],
 }
-"""Notation keywords -> the Finnish ones the parser also reads (the first spelling with
-ä/ö)."""
+"""The notation's argument words -> their Finnish spellings."""
 
 
 def order_text(text: Any) -> str:
@@ -75,8 +86,9 @@ def order_text(text: Any) -> str:
     words = str(text).split(" ")
     if get_language() != "fi" or not words:
         return str(text)
-    out = [_FI_ORDER_WORDS.get(words[0], words[0])]
-    out.extend(_FI_ORDER_WORDS.get(w, w) if w in _ARG_WORDS else w for w in words[1:])
+    fi_words = _fi_order_words()
+    out = [fi_words.get(words[0], words[0])]
+    out.extend(fi_words.get(w, w) if w in _ARG_WORDS else w for w in words[1:])
     return " ".join(out)
 
 
