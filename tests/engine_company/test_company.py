@@ -552,3 +552,21 @@ def test_r_co_4_reconnoitred_unit_first_miss_rerolled_in_a_real_attack(dice: Dic
     dice.script(2, 3, 3, 3, 3)
     _, events2 = apply(st2, "pl1", Order.fire("1JJ", "R1"))
     assert not next(e for e in events2 if e.kind == "attack").data.get("rerolled")
+
+
+def test_r_co_1_company_state_is_read_through_typed_accessors() -> None:
+    """The module's game-level state (issue 7): what the orders record is read back through
+    :class:`CompanyState`'s typed accessors, and an empty state reads as defaults."""
+    from taistelukentta.rules.company import MODULE, CompanyState, SeatTactic
+
+    empty = CompanyState({})
+    assert not empty and empty.promoted_seat is None and empty.company_kp is None
+    assert empty.tactics_used == () and empty.confirmed == {} and not empty.motti_used
+    assert empty.seat_tactic("painopiste") is None
+    st = company_game()
+    st2, _ = apply(st, "co", Order.tactic("painopiste", seat="pl1"))
+    co = CompanyState(st2.ext[MODULE])
+    assert co.seat_tactic("painopiste") == SeatTactic("pl1", st2.turn_no)
+    assert co.tactic_turn == st2.turn_no
+    assert co.tactics_used == ((st2.turn_no, "painopiste"),)
+    assert co.raw is st2.ext[MODULE]  # the stored form is untouched (files, hashes)

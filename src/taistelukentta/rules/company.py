@@ -8,7 +8,8 @@ Public functions other modules use (pure, no dice):
 - :func:`line_cells` — the cells the straight line between two cells crosses.
 
 Module state lives in ``GameState.ext["company"]`` (a JSON-safe dict, see
-:data:`MODULE`) and in ``UnitState.ext["company"]`` for per-unit marks.
+:data:`MODULE`), read through the typed accessors of :class:`CompanyState` (never by
+string key), and in ``UnitState.ext["company"]`` for per-unit marks.
 """
 
 from __future__ import annotations
@@ -80,12 +81,132 @@ def line_cells(a: Cell, b: Cell) -> Iterator[Cell]:
 
 
 @dataclass(frozen=True, slots=True)
+class SeatTactic:
+    """A company tactic that names a seat (Painopiste, Sitova tuli, R-CO-1): the seat and
+    the turn it was ordered in."""
+
+    seat: str
+    turn: int
+
+
+@dataclass(frozen=True, slots=True)
+class CompanyState:
+    """The company module's game-level state, typed: ``GameState.ext["company"]`` read
+    through named accessors (the stored form stays the JSON-safe dict the game files and
+    recorded hashes have; a key is there only while it is set)."""
+
+    raw: Mapping[str, Any]
+
+    @property
+    def promoted_seat(self) -> str | None:
+        """The seat of a field-promoted company commander (R-CO-6); None: the original."""
+        value: str | None = self.raw.get("promoted_seat")
+        return value
+
+    @property
+    def promoted_unit(self) -> str | None:
+        """The unit of a field-promoted company commander."""
+        value: str | None = self.raw.get("promoted_unit")
+        return value
+
+    @property
+    def company_kp(self) -> int | None:
+        """A promoted commander's company KP pool (None while nobody is promoted)."""
+        value = self.raw.get("company_kp")
+        return None if value is None else int(value)
+
+    @property
+    def combat(self) -> Mapping[str, int]:
+        """Red units in combat, with the round (R-LINK-1)."""
+        return self._map("combat")
+
+    @property
+    def restored(self) -> Mapping[str, int]:
+        """Seats whose command link was restored, with the turn (R-LINK-4)."""
+        return self._map("restored")
+
+    @property
+    def transfers(self) -> Mapping[str, int]:
+        """Seats that received a KP transfer, with the turn (R-CO-2)."""
+        return self._map("transfers")
+
+    @property
+    def order_turn(self) -> int | None:
+        """The turn of the company commander's last company order."""
+        value: int | None = self.raw.get("order_turn")
+        return value
+
+    @property
+    def tactic_turn(self) -> int | None:
+        """The turn of the last company tactic (one per turn, R-CO-1)."""
+        value: int | None = self.raw.get("tactic_turn")
+        return value
+
+    @property
+    def tactics_used(self) -> tuple[tuple[int, str], ...]:
+        """Every tactic ordered: (turn, name)."""
+        return tuple((int(t), str(n)) for t, n in self.raw.get("tactics_used", []))
+
+    @property
+    def motti_used(self) -> bool:
+        """Motti has been used (once a game, R-CO-1)."""
+        return bool(self.raw.get("motti_used"))
+
+    @property
+    def flagged(self) -> tuple[str, ...]:
+        """Units flagged by Järjestäytynyt vetäytyminen this turn."""
+        return tuple(self.raw.get("flagged", []))
+
+    @property
+    def confirmed(self) -> Mapping[str, int]:
+        """Confirmed targets with their bonus (R-CO-5)."""
+        return self._map("confirmed")
+
+    @property
+    def report_done(self) -> bool:
+        """The recon report has been made (R-CO-4)."""
+        return bool(self.raw.get("report_done"))
+
+    @property
+    def reconnoitred(self) -> Mapping[str, bool]:
+        """Reported Red units; True once their reroll is spent (R-CO-4)."""
+        return self._map("reconnoitred")
+
+    @property
+    def co_lost(self) -> int | None:
+        """The turn the company commander was lost (R-CO-6), None while it stands."""
+        value: int | None = self.raw.get("co_lost")
+        return value
+
+    @property
+    def leaderless(self) -> bool:
+        """No leader is left to promote."""
+        return bool(self.raw.get("leaderless"))
+
+    def seat_tactic(self, name: str) -> SeatTactic | None:
+        """The last ``painopiste`` or ``sitova`` order (seat and turn), None if none."""
+        value = self.raw.get(name)
+        return None if not value else SeatTactic(str(value["seat"]), int(value["turn"]))
+
+    def seat_record(self, key: str) -> Mapping[str, int]:
+        """A per-turn seat record (``transfers``, ``restored``)."""
+        return self._map(key)
+
+    def _map(self, key: str) -> Mapping[str, Any]:
+        value: Mapping[str, Any] = self.raw.get(key) or {}
+        return value
+
+    def __bool__(self) -> bool:
+        return bool(self.raw)
+
+
+@dataclass(frozen=True, slots=True)
 class _W:
     """What the command questions need, from a GameState or a Tx alike."""
 
     scenario: Scenario
     units: Mapping[str, UnitState]
-    ext: Mapping[str, Any]
+    co: CompanyState
     round: int
     turn_no: int
     seen: Mapping[str, Contact] | None
@@ -101,9 +222,14 @@ class _W:
         return self.scenario.options
 
 
-def _ext(state: GameState) -> Mapping[str, Any]:
-    value: Mapping[str, Any] = state.ext.get(MODULE) or {}
-    return value
+def _ext(state: GameState) -> CompanyState:
+    """The module's state in ``state``."""
+    return CompanyState(state.ext.get(MODULE) or {})
+
+
+def _ext_tx(tx: Tx) -> CompanyState:
+    """The module's state in ``tx`` now."""
+    return CompanyState(tx.ext(MODULE) or {})
 
 
 def _w(state: GameState) -> _W:
@@ -123,7 +249,7 @@ def _wt(tx: Tx) -> _W:
     return _W(
         tx.scenario,
         tx.units,
-        tx.ext(MODULE) or {},
+        _ext_tx(tx),
         tx.round,
         tx.turn_no,
         tx.contacts["blue"] if tx.strict_fog else None,
@@ -214,8 +340,8 @@ def _find_co_seat(scenario: Scenario) -> str:
 
 
 def _co_unit_w(w: _W) -> str | None:
-    if "promoted_seat" in w.ext:
-        uid: str | None = w.ext.get("promoted_unit")
+    if w.co.promoted_seat is not None:
+        uid = w.co.promoted_unit
     else:
         uid = _seat_leader(w.scenario, _original_co_seat(w.scenario))
     return uid if uid is not None and uid in w.units else None
@@ -224,7 +350,7 @@ def _co_unit_w(w: _W) -> str | None:
 def _co_seat_w(w: _W) -> str | None:
     if _co_unit_w(w) is None:
         return None
-    seat: str = w.ext.get("promoted_seat") or _original_co_seat(w.scenario)
+    seat: str = w.co.promoted_seat or _original_co_seat(w.scenario)
     return seat
 
 
@@ -242,7 +368,7 @@ def co_unit(state: GameState) -> str | None:
 
 def promoted(state: GameState) -> bool:
     """A field-promoted CO commands the company now (R-LINK-3: two pools)."""
-    return "promoted_seat" in _ext(state) and co_unit(state) is not None
+    return _ext(state).promoted_seat is not None and co_unit(state) is not None
 
 
 def leaderless(state: GameState) -> bool:
@@ -272,7 +398,7 @@ def _candidates(w: _W) -> list[str]:
 def _in_combat(w: _W, uid: str, cell: Cell) -> bool:
     """R-LINK-1 DEFAULT "in combat", for Red unit ``uid`` that Blue has SPOTTED at
     ``cell``: it stands in a Blue unit's ZoC, or has fired or been fired at this round."""
-    combat = w.ext.get("combat")
+    combat = w.co.combat
     if combat and combat.get(uid) == w.round:
         return True
     r = w.opts.zoc_radius
@@ -330,7 +456,7 @@ def _pos_link_now(w: _W, who: str) -> bool:
 
 
 def _restored(w: _W, seat_id: str) -> bool:
-    restored: Mapping[str, int] = w.ext.get("restored") or {}
+    restored = w.co.restored
     return restored.get(seat_id) == w.turn_no
 
 
@@ -395,8 +521,8 @@ def company_kp(state: GameState) -> int:
     seat = _co_seat_w(w)
     if seat is None:
         return 0
-    if "promoted_seat" in w.ext:
-        return int(w.ext.get("company_kp", 0))
+    if w.co.promoted_seat is not None:
+        return w.co.company_kp or 0
     return state.kp.get(seat, 0)
 
 
@@ -408,9 +534,9 @@ def company_cost(state: GameState, seat: str, cost: int) -> int:
     CO's company pool cannot pay."""
     w = _w(state)
     _require_co_w(w, state, seat)
-    if "promoted_seat" not in w.ext:
+    if w.co.promoted_seat is None:
         return cost
-    have = int(w.ext.get("company_kp", 0))
+    have = w.co.company_kp or 0
     if have < cost:
         raise _illegal(
             f"the company pool has {have} KP left, the order costs {cost} (R-LINK-3)",
@@ -423,16 +549,16 @@ def pay_company(tx: Tx, cost: int) -> None:
     """Pay a company-level order from a promoted CO's company pool (call from
     ``execute`` after :func:`company_cost`; does nothing before a promotion, when the
     engine has already taken the KP from the CO seat)."""
-    ext = tx.ext(MODULE) or {}
-    if "promoted_seat" not in ext or cost <= 0:
+    co = _ext_tx(tx)
+    if co.promoted_seat is None or cost <= 0:
         return
-    left = int(ext.get("company_kp", 0)) - cost
+    left = (co.company_kp or 0) - cost
     assert left >= 0
     _set(tx, company_kp=left)
     tx.emit(
         "kp",
-        {"seat": ext["promoted_seat"], "pool": "company", "kp": left},
-        {"blue": {"seat": ext["promoted_seat"], "pool": "company", "kp": left}},
+        {"seat": co.promoted_seat, "pool": "company", "kp": left},
+        {"blue": {"seat": co.promoted_seat, "pool": "company", "kp": left}},
     )
 
 
@@ -490,14 +616,12 @@ def _blue_only(data: dict[str, Any]) -> dict[Side, dict[str, Any] | None]:
 
 def _mark_order(tx: Tx) -> None:
     """Remember that Blue gave a company order this turn (R-CO-4 "before other orders")."""
-    ext = tx.ext(MODULE) or {}
-    if ext.get("order_turn") != tx.turn_no:
+    if _ext_tx(tx).order_turn != tx.turn_no:
         _set(tx, order_turn=tx.turn_no)
 
 
 def _used_tactic(tx: Tx, name: str) -> None:
-    ext = tx.ext(MODULE) or {}
-    used = [*ext.get("tactics_used", []), [tx.turn_no, name]]
+    used = [*(list(t) for t in _ext_tx(tx).tactics_used), [tx.turn_no, name]]
     _set(tx, tactic_turn=tx.turn_no, tactics_used=used)
 
 
@@ -513,7 +637,7 @@ def _check_transfer(state: GameState, seat: str, side: Side, order: Order) -> Pl
             "the company commander cannot transfer KP to its own seat",
             "päällikkö ei voi siirtää KP:ta omalle paikalleen",
         )
-    transfers: Mapping[str, int] = w.ext.get("transfers") or {}
+    transfers = w.co.transfers
     if transfers.get(target) == state.turn_no:
         raise _illegal(
             f"seat {target} has already received a KP transfer this turn (R-CO-2)",
@@ -543,8 +667,7 @@ def _exec_transfer(tx: Tx, seat: str, order: Order, plan: Plan) -> None:
 def _note_this_turn(tx: Tx, key: str, seat: str) -> None:
     """Record ``seat`` in the per-turn seat record ``key`` (KP transfers, restored links),
     dropping entries of earlier turns."""
-    ext = tx.ext(MODULE) or {}
-    record = {k: v for k, v in (ext.get(key) or {}).items() if v == tx.turn_no}
+    record = {k: v for k, v in _ext_tx(tx).seat_record(key).items() if v == tx.turn_no}
     record[seat] = tx.turn_no
     _set(tx, **{key: record})
 
@@ -606,14 +729,14 @@ def _check_tactic(state: GameState, seat: str, side: Side, order: Order) -> Plan
     w = _w(state)
     opts = w.opts
     co = _require_co_w(w, state, seat)
-    if w.ext.get("tactic_turn") == state.turn_no:
+    if w.co.tactic_turn == state.turn_no:
         raise _illegal(
             "a company tactic has already been used this turn (one per turn, R-CO-1)",
             "komppanian taktiikkaa on jo käytetty tässä vuorossa (yksi vuorossa, R-CO-1)",
         )
     name = order.word
     if name == "motti":
-        if w.ext.get("motti_used"):
+        if w.co.motti_used:
             raise _illegal(
                 "Mottitaktiikka has already been used in this battle (once per battle, R-CO-1)",
                 "Mottitaktiikkaa on jo käytetty tässä taistelussa (kerran taistelussa, R-CO-1)",
@@ -690,7 +813,7 @@ def _exec_tactic(tx: Tx, seat: str, order: Order, plan: Plan) -> None:
         data = {"tactic": name, "seat": arg}
         tx.emit("tactic", data, _blue_only(data))
         return
-    flagged = list((tx.ext(MODULE) or {}).get("flagged", []))
+    flagged = list(_ext_tx(tx).flagged)
     for uid in arg:
         _set_mark(tx, uid, ow=tx.turn_no)
         if uid not in flagged:
@@ -737,11 +860,11 @@ def _motti(tx: Tx, cell: Cell) -> None:
 def _legal_tactic(state: GameState, seat: str, side: Side) -> Iterable[Order]:
     if side != "blue" or seat != co_seat(state):
         return []
-    ext = _ext(state)
-    if ext.get("tactic_turn") == state.turn_no:
+    co = _ext(state)
+    if co.tactic_turn == state.turn_no:
         return []
     cands: list[Order] = []
-    if not ext.get("motti_used"):
+    if not co.motti_used:
         for c in sorted(state.contacts["blue"].values(), key=lambda c: c.label):
             if c.cell is not None:
                 cands.append(Order.tactic("motti", cell=c.cell))
@@ -771,7 +894,7 @@ def _check_confirm(state: GameState, seat: str, side: Side, order: Order) -> Pla
             f"{target} is not a SPOTTED enemy unit (R-CO-5)",
             f"{target} ei ole havaittu vihollisyksikkö (R-CO-5)",
         )
-    confirmed: Mapping[str, int] = w.ext.get("confirmed") or {}
+    confirmed = w.co.confirmed
     if target in confirmed:
         raise _illegal(
             f"{target} is already a confirmed target",
@@ -797,8 +920,7 @@ def _exec_confirm(tx: Tx, seat: str, order: Order, plan: Plan) -> None:
     target, cost = plan.data
     pay_company(tx, cost)
     _mark_order(tx)
-    ext = tx.ext(MODULE) or {}
-    confirmed = dict(ext.get("confirmed") or {})
+    confirmed = dict(_ext_tx(tx).confirmed)
     confirmed[target] = tx.opts.confirmed_target_bonus
     _set(tx, confirmed=confirmed)
     data = {"target": target, "bonus": confirmed[target]}
@@ -831,7 +953,7 @@ def _check_report(state: GameState, seat: str, side: Side, order: Order) -> Plan
             "the recon report is made only in Blue's first command phase (R-CO-4)",
             "tiedusteluraportti tehdään vain sinisen ensimmäisessä komentovaiheessa (R-CO-4)",
         )
-    if w.ext.get("report_done"):
+    if w.co.report_done:
         raise _illegal(
             "the recon report has already been made (once per battle, R-CO-4)",
             "tiedusteluraportti on jo tehty (kerran taistelussa, R-CO-4)",
@@ -839,7 +961,7 @@ def _check_report(state: GameState, seat: str, side: Side, order: Order) -> Plan
     acted = any(
         u.action is not None or u.moved or u.reconned or u.fired for u in state.units_of("blue")
     )
-    if acted or state.done or w.ext.get("order_turn") == state.turn_no:
+    if acted or state.done or w.co.order_turn == state.turn_no:
         raise _illegal(
             "the recon report comes before Blue's other orders of the turn (R-CO-4)",
             "tiedusteluraportti tehdään ennen sinisen muita käskyjä (R-CO-4)",
@@ -879,8 +1001,7 @@ def _exec_report(tx: Tx, seat: str, order: Order, plan: Plan) -> None:
         "unit": found,
     }
     if found is not None:
-        ext = tx.ext(MODULE) or {}
-        recon = dict(ext.get("reconnoitred") or {})
+        recon = dict(_ext_tx(tx).reconnoitred)
         recon[found] = False
         _set(tx, reconnoitred=recon)
         tx.set_contact("blue", found, ContactLevel.KNOWN)
@@ -906,13 +1027,13 @@ def _legal_report(state: GameState, seat: str, side: Side) -> Iterable[Order]:
 
 def _check_promote(state: GameState, seat: str, side: Side, order: Order) -> Plan:
     w = _w(state)
-    lost = w.ext.get("co_lost")
+    lost = w.co.co_lost
     if side != "blue" or lost is None:
         raise _illegal(
             "no field promotion is due (the company commander is not lost)",
             "kenttäylennys ei ole ajankohtainen (päällikkö ei ole menetetty)",
         )
-    if w.ext.get("leaderless"):
+    if w.co.leaderless:
         raise _illegal(
             "the company is leaderless for the rest of the battle (R-LINK-3)",
             "komppania on johdoton taistelun loppuun (R-LINK-3)",
@@ -942,7 +1063,7 @@ def _exec_promote(tx: Tx, seat: str, order: Order, plan: Plan) -> None:
 
 
 def _legal_promote(state: GameState, seat: str, side: Side) -> Iterable[Order]:
-    if side != "blue" or "co_lost" not in _ext(state):
+    if side != "blue" or _ext(state).co_lost is None:
         return []
     return _passing(state, seat, side, [Order.promote(s) for s in state.seats("blue")])
 
@@ -974,13 +1095,13 @@ def _cut_off(unit: UnitState | None, turn_no: int) -> bool:
     return unit is not None and unit.comms_until is not None and unit.comms_until >= turn_no
 
 
-def _pp_applies(ext: Mapping[str, Any], unit: UnitState, turn_no: int) -> bool:
-    pp: Mapping[str, Any] = ext.get("painopiste") or {}
+def _pp_applies(co: CompanyState, unit: UnitState, turn_no: int) -> bool:
+    pp = co.seat_tactic("painopiste")
     return (
-        bool(pp)
-        and pp["turn"] == turn_no
+        pp is not None
+        and pp.turn == turn_no
         and unit.side == "blue"
-        and unit.group == pp["seat"]
+        and unit.group == pp.seat
         and not _cut_off(unit, turn_no)
     )
 
@@ -991,19 +1112,19 @@ def _wrap_attack(base: OrderHandler) -> OrderHandler:
     executed; ``movement_allowance`` reads it)."""
 
     def check(state: GameState, seat: str, side: Side, order: Order) -> Plan:
-        ext = _ext(state)
+        co = _ext(state)
         unit = state.units.get(order.unit or "")
-        if ext and unit is not None and _pp_applies(ext, unit, state.turn_no):
+        if co and unit is not None and _pp_applies(co, unit, state.turn_no):
             mark = {**_unit_mark(unit), "pp_on": True}
             flagged = dataclasses.replace(unit, ext={**unit.ext, MODULE: mark})
             state = dataclasses.replace(state, units={**state.units, unit.id: flagged})
         return base.check(state, seat, side, order)
 
     def execute(tx: Tx, seat: str, order: Order, plan: Plan) -> None:
-        ext = tx.ext(MODULE) or {}
+        co = _ext_tx(tx)
         uid = order.unit or ""
         unit = tx.units.get(uid)
-        on = bool(ext) and unit is not None and _pp_applies(ext, unit, tx.turn_no)
+        on = bool(co) and unit is not None and _pp_applies(co, unit, tx.turn_no)
         if on:
             _set_mark(tx, uid, pp_on=True)
         base.execute(tx, seat, order, plan)
@@ -1041,7 +1162,7 @@ def _kp_refill(tx: Tx, side: Side, seat: str, amount: int) -> int:
         return amount
     w = _wt(tx)
     opts = tx.opts
-    promoted_seat = w.ext.get("promoted_seat")
+    promoted_seat = w.co.promoted_seat
     current = _co_seat_w(w)
     if seat == current:
         return opts.kp_promoted_platoon if promoted_seat == seat else amount
@@ -1056,10 +1177,10 @@ def _turn_start(tx: Tx, side: Side) -> None:
     if side != "blue":
         return
     w = _wt(tx)
-    if "promoted_seat" in w.ext and _co_unit_w(w) is not None:
+    if w.co.promoted_seat is not None and _co_unit_w(w) is not None:
         pool = tx.opts.kp_promoted_company
         _set(tx, company_kp=pool)
-        data = {"seat": w.ext["promoted_seat"], "pool": "company", "kp": pool}
+        data = {"seat": w.co.promoted_seat, "pool": "company", "kp": pool}
         tx.emit("kp", data, _blue_only(data))
     current = _co_seat_w(w)
     out = [s.id for s in tx.scenario.blue.seats if s.id != current and not _seat_link_w(w, s.id)]
@@ -1071,16 +1192,16 @@ def _turn_start(tx: Tx, side: Side) -> None:
 def _turn_end(tx: Tx, side: Side) -> None:
     if side != "blue":
         return
-    ext = tx.ext(MODULE)
-    if not ext:
+    co = _ext_tx(tx)
+    if not co:
         return
-    for uid in ext.get("flagged", []):
+    for uid in co.flagged:
         if uid in tx.units:
             _set_mark(tx, uid, ow=None, pp_on=None)
     _set(
         tx,
         flagged=None,
-        company_kp=0 if "company_kp" in ext else None,
+        company_kp=0 if co.company_kp is not None else None,
         painopiste=None,
         sitova=None,
     )
@@ -1091,9 +1212,9 @@ def _destroyed(tx: Tx, unit: UnitState) -> None:
     if unit.side != "blue":
         return
     w = _wt(tx)
-    ext = w.ext
-    if "promoted_seat" in ext:
-        was_co = ext.get("promoted_unit") == unit.id
+    co = w.co
+    if co.promoted_seat is not None:
+        was_co = co.promoted_unit == unit.id
     else:
         was_co = unit.id == _seat_leader(w.scenario, _original_co_seat(w.scenario))
     if was_co:
@@ -1103,8 +1224,8 @@ def _destroyed(tx: Tx, unit: UnitState) -> None:
         data = {"unit": unit.id, "leaderless": lead}
         tx.emit("co_lost", data, _blue_only(data))
     elif (
-        "co_lost" in ext
-        and not ext.get("leaderless")
+        co.co_lost is not None
+        and not co.leaderless
         and not _candidates(w)
         and tx.opts.leaderless_rest_of_battle
     ):
@@ -1123,17 +1244,17 @@ def _morale(tx: Tx, unit: UnitState) -> int:
         if unit.id in tx.units:
             _set_mark(tx, unit.id, sitova=None)
     if unit.side == "blue":
-        ext = tx.ext(MODULE)
-        if ext and ("co_lost" in ext or ext.get("leaderless")):
+        co = _ext_tx(tx)
+        if co.co_lost is not None or co.leaderless:
             bonus -= tx.opts.leaderless_morale_penalty
     return bonus
 
 
 def _after_attack(tx: Tx, aid: str, tid: str, data: dict[str, Any]) -> None:
     """Who is in combat this round (R-LINK-1); Sitova tuli marks (R-CO-1)."""
-    ext = tx.ext(MODULE) or {}
+    co = _ext_tx(tx)
     rnd = tx.round
-    combat: Mapping[str, int] = ext.get("combat") or {}
+    combat = co.combat
     reds: list[str] = []
     for uid in (aid, tid):
         u = tx.units.get(uid)
@@ -1144,11 +1265,11 @@ def _after_attack(tx: Tx, aid: str, tid: str, data: dict[str, Any]) -> None:
         for uid in reds:
             fresh[uid] = rnd
         _set(tx, combat=fresh)
-    sit = ext.get("sitova")
-    if not sit or sit["turn"] != tx.turn_no or data.get("effect") not in ("HIT", "HEAVY_HIT"):
+    sit = co.seat_tactic("sitova")
+    if sit is None or sit.turn != tx.turn_no or data.get("effect") not in ("HIT", "HEAVY_HIT"):
         return
     attacker = tx.units.get(aid)
-    if attacker is None or attacker.side != "blue" or attacker.group != sit["seat"]:
+    if attacker is None or attacker.side != "blue" or attacker.group != sit.seat:
         return
     if tid not in tx.units or _cut_off(attacker, tx.turn_no):
         return
@@ -1159,10 +1280,10 @@ def _after_attack(tx: Tx, aid: str, tid: str, data: dict[str, Any]) -> None:
 
 def _attack_mods(tx: Tx, attacker: UnitState, target: UnitState) -> tuple[int, bool, bool]:
     """R-CO-5 confirmed target: the next Blue attack against it gets the bonus."""
-    ext = tx.ext(MODULE)
-    if not ext or attacker.side != "blue" or _cut_off(attacker, tx.turn_no):
+    co = _ext_tx(tx)
+    if not co or attacker.side != "blue" or _cut_off(attacker, tx.turn_no):
         return (0, False, False)
-    confirmed = ext.get("confirmed")
+    confirmed = co.confirmed
     if not confirmed or target.id not in confirmed:
         return (0, False, False)
     bonus = int(confirmed[target.id])
@@ -1172,10 +1293,10 @@ def _attack_mods(tx: Tx, attacker: UnitState, target: UnitState) -> tuple[int, b
 
 def _reroll(tx: Tx, attacker: UnitState, target: UnitState, effect: str) -> bool:
     """R-CO-4: the first missed Blue shot at a reconnoitred unit is rolled again."""
-    ext = tx.ext(MODULE)
-    if not ext or attacker.side != "blue" or _cut_off(attacker, tx.turn_no):
+    co = _ext_tx(tx)
+    if not co or attacker.side != "blue" or _cut_off(attacker, tx.turn_no):
         return False
-    recon = ext.get("reconnoitred")
+    recon = co.reconnoitred
     if not recon or recon.get(target.id) is not False:
         return False
     _set(tx, reconnoitred={**recon, target.id: True})
@@ -1202,39 +1323,37 @@ def _view(state: GameState, viewer: str) -> dict[str, Any]:
     if viewer == "red":
         return {}
     w = _w(state)
-    ext = w.ext
+    co = w.co
     current = _co_seat_w(w)
     links = {s: _seat_link_w(w, s) for s in state.seats("blue") if s != current}
     out: dict[str, Any] = {
         "co_seat": current,
         "co_unit": _co_unit_w(w),
-        "leaderless": bool(ext.get("leaderless")),
-        "promotion_due": "co_lost" in ext and not ext.get("leaderless"),
+        "leaderless": co.leaderless,
+        "promotion_due": co.co_lost is not None and not co.leaderless,
         "links": links,
         "restored": sorted(s for s in state.seats("blue") if _restored(w, s)),
-        "transfers_this_turn": sorted(
-            s for s, t in (ext.get("transfers") or {}).items() if t == state.turn_no
-        ),
-        "tactic_this_turn": ext.get("tactic_turn") == state.turn_no,
-        "tactics_used": [list(t) for t in ext.get("tactics_used", [])],
-        "motti_used": bool(ext.get("motti_used")),
-        "report_done": bool(ext.get("report_done")),
+        "transfers_this_turn": sorted(s for s, t in co.transfers.items() if t == state.turn_no),
+        "tactic_this_turn": co.tactic_turn == state.turn_no,
+        "tactics_used": [list(t) for t in co.tactics_used],
+        "motti_used": co.motti_used,
+        "report_done": co.report_done,
         "confirmed": sorted(
             uid
-            for uid in (ext.get("confirmed") or {})
+            for uid in co.confirmed
             if (c := state.contacts["blue"].get(uid)) is not None
             and c.level == ContactLevel.SPOTTED
         ),
         "reconnoitred": sorted(
             c.label if c.level != ContactLevel.SPOTTED else uid
-            for uid in (ext.get("reconnoitred") or {})
+            for uid in co.reconnoitred
             if (c := state.contacts["blue"].get(uid)) is not None
         ),
     }
-    if "promoted_seat" in ext:
-        out["company_kp"] = int(ext.get("company_kp", 0))
+    if co.promoted_seat is not None:
+        out["company_kp"] = co.company_kp or 0
     if viewer == "gm":
-        out["state"] = dict(ext)
+        out["state"] = dict(co.raw)
     return {MODULE: out}
 
 
