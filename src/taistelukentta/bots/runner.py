@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
-from weakref import WeakKeyDictionary
 
 from taistelukentta.bots.baseline import LazyOrders
 from taistelukentta.content.scenario import Scenario
@@ -30,7 +29,7 @@ from taistelukentta.rules import (
     new_game,
     next_seat,
 )
-from taistelukentta.rules.context import ScenarioCache, cache_for, ruleset_of
+from taistelukentta.rules.context import cache_for, ruleset_of
 from taistelukentta.rules.recon import ContactLevel
 from taistelukentta.rules.services import AbilitiesApi
 from taistelukentta.rules.state import Side, UnitState
@@ -71,8 +70,9 @@ def viewer_of(seat: str) -> str:
     return "red" if seat == GM_SEAT else seat
 
 
-_NEAREST: WeakKeyDictionary[ScenarioCache, dict[tuple[Cell, Cell], Cell]] = WeakKeyDictionary()
-"""Per scenario: the visible cell nearest an aim, from a cell (map facts only)."""
+_NEAREST = "bots.nearest"
+"""The scenario caches' memo (:meth:`ScenarioCache.memo`) of the visible cell nearest an
+aim, from a cell (map facts only)."""
 
 
 def bot_legal_orders(state: GameState, seat: str, *, recon: bool = True) -> list[Order]:
@@ -122,7 +122,7 @@ def recon_candidates(state: GameState, seat: str) -> list[Order]:
     if not aims:
         return []
     cache = cache_for(state)
-    memo = _NEAREST.setdefault(cache, {})
+    memo: dict[tuple[Cell, Cell], Cell] = cache.memo(_NEAREST)
     recons: list[Order] = []
     for u in sorted((u for u in state.units.values() if u.seat == seat), key=lambda v: v.id):
         if u.reconned or u.suppressed is not None:
