@@ -209,3 +209,25 @@ def test_r_atk_2_view_bonus_is_the_attackers_own_terms(viewer: str) -> None:
             cache_.opts,
         )
         assert u.weapon.bonus == own.bonus
+
+
+def test_r_rec_1_recon_terms_are_the_games_options_and_the_odds_use_them() -> None:
+    """One set of recon terms (rules.terms.recon_terms) for resolution and odds: the
+    scout's bonus is TT + elevation (R-TER-5), the defender's die and the margins are the
+    game's options, and the exact odds of those terms add up to 1."""
+    from fractions import Fraction
+
+    from taistelukentta.odds.exact import recon_odds
+    from taistelukentta.rules.terms import ReconSituation, recon_terms
+
+    base = load_scenario("demo").options
+    other = base.model_copy(update={"recon_defender_die": "d8", "recon_spotted_at": 7})
+    situation = ReconSituation(skill=3, stealth=2, cover=1, elevation=1)
+    plain, changed = recon_terms(situation, base), recon_terms(situation, other)
+    assert plain.bonus == changed.bonus == 4
+    assert [(t.rule, t.amount) for t in plain.terms] == [("R-REC-1", 3), ("R-TER-5", 1)]
+    assert str(changed.defender_die) == "d8" and changed.spotted_at == 7
+    a = recon_odds(plain.bonus, plain.stealth, plain.cover, **plain.roll_options())
+    b = recon_odds(changed.bonus, changed.stealth, changed.cover, **changed.roll_options())
+    assert sum(a.as_dict().values(), Fraction(0)) == 1 == sum(b.as_dict().values(), Fraction(0))
+    assert a.spotted != b.spotted  # the options reach the odds

@@ -21,6 +21,7 @@ from taistelukentta.i18n import num, pct, term, tr
 from taistelukentta.odds.exact import attack_odds, morale_odds, recon_odds
 from taistelukentta.odds.strike import strike_odds
 from taistelukentta.rules.strike_geometry import WEAPONS
+from taistelukentta.rules.terms import ReconSituation, recon_terms
 
 #: Sane ranges of the numeric arguments (inclusive); anything outside is a typo.
 BONUS_RANGE = (-30, 30)
@@ -219,17 +220,9 @@ def recon_cmd(
     _check_range(bonus, "--bonus", BONUS_RANGE)
     _check_range(stealth, "--stealth", BONUS_RANGE)
     _check_range(cover, "--cover", BONUS_RANGE)
-    opts = _options()
-    odds = recon_odds(
-        bonus,
-        stealth,
-        cover,
-        defender_die=opts.recon_defender_die,
-        use_stealth=opts.recon_use_stealth,
-        tie=opts.opposed_tie,
-        known_at=opts.recon_known_at,
-        spotted_at=opts.recon_spotted_at,
-    )
+    # the same terms the engine's recon resolution uses (rules.terms.recon_terms)
+    terms = recon_terms(ReconSituation(skill=bonus, stealth=stealth, cover=cover), _options())
+    odds = recon_odds(terms.bonus, terms.stealth, terms.cover, **terms.roll_options())
     if json_out:
         print_json({key: float(value) for key, value in odds.as_dict().items()})
         return

@@ -29,6 +29,7 @@ from taistelukentta.rules.context import Tx
 from taistelukentta.rules.recon import ContactLevel, resolve_recon
 from taistelukentta.rules.services import AbilitiesApi
 from taistelukentta.rules.state import Side, UnitState, other_side
+from taistelukentta.rules.terms import ReconSituation, recon_terms
 
 
 def passive_observe(tx: Tx, side: Side, observers: Sequence[UnitState]) -> None:
@@ -137,18 +138,22 @@ def active_recon(tx: Tx, uid: str, cell: Cell) -> None:
     tx.take_rolls()
     for t in targets:
         sight = cache.sight(scout.cell, t.cell)
-        bonus = cache.skill(scout) + cache.elevation(scout.cell, t.cell, drone=drone)
+        terms = recon_terms(
+            ReconSituation(
+                skill=cache.skill(scout),
+                stealth=cache.card(t).stats.stealth,
+                cover=sight.cover,
+                elevation=cache.elevation(scout.cell, t.cell, drone=drone),
+            ),
+            tx.opts,
+        )
         res = resolve_recon(
             tx.roller,
-            bonus=bonus,
-            stealth=cache.card(t).stats.stealth,
-            cover=sight.cover,
-            defender_die=tx.opts.recon_defender_die,
-            use_stealth=tx.opts.recon_use_stealth,
-            tie=tx.opts.opposed_tie,
-            known_at=tx.opts.recon_known_at,
-            spotted_at=tx.opts.recon_spotted_at,
+            bonus=terms.bonus,
+            stealth=terms.stealth,
+            cover=terms.cover,
             purpose="recon",
+            **terms.roll_options(),
         )
         rolls = tx.take_rolls()
         results.append(

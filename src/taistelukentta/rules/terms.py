@@ -4,6 +4,9 @@ is shown (:func:`taistelukentta.views.estimate.attack_estimate`) and by the comp
 player (``bots.knowledge``) — R-ATK-2, R-ATK-3, R-ATK-4, R-ATK-6, R-ATK-7, R-ATK-9, R-TER-2,
 R-TER-5, R-MOR-2, R-TK-1.
 
+A recon roll's terms are :func:`recon_terms` (R-REC-1/2), used by the engine's recon and
+by ``tk20 odds recon``.
+
 The maths lives in one pure function, :func:`attack_terms`, which turns an
 :class:`AttackSituation` (the facts the terms depend on) and the game's rule options into
 :class:`AttackTerms`. Who asks decides only which facts go in: resolution gathers the true
@@ -16,10 +19,11 @@ scenario's, never the bundled defaults.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from taistelukentta.content.options import RuleOptions
 from taistelukentta.dice.expr import DiceExpr
+from taistelukentta.dice.opposed import TieRule
 from taistelukentta.dice.roller import Advantage
 
 TermKind = Literal["bonus", "advantage", "disadvantage", "defence"]
@@ -184,3 +188,65 @@ def attack_damage(
     if weakened is not None:
         return AttackDamage(weakened, divisor, damage_type)
     return AttackDamage(DiceExpr.parse(damage), 1, damage_type)
+
+
+@dataclass(frozen=True, slots=True)
+class ReconSituation:
+    """The facts a recon roll's terms depend on (R-REC-1), as the one who asks knows
+    them."""
+
+    skill: int
+    """The scout's TT."""
+    stealth: int
+    """The target's H (stealth)."""
+    cover: int
+    """The target's cover bonus where it stands (R-TER-2)."""
+    elevation: int = 0
+    """R-TER-5 (or a drone, R-AB-4): the scout's height modifier."""
+
+
+@dataclass(frozen=True, slots=True)
+class ReconTerms:
+    """Everything a recon roll needs (R-REC-1, R-REC-2): the scout's ``bonus`` on its d20,
+    the target's ``stealth`` and ``cover`` against the defender's die, and the game's
+    options that turn the margin into a contact level. ``terms`` lists the bonus's parts."""
+
+    bonus: int
+    stealth: int
+    cover: int
+    defender_die: DiceExpr
+    use_stealth: bool
+    tie: TieRule
+    known_at: int
+    spotted_at: int
+    terms: tuple[Term, ...]
+
+    def roll_options(self) -> dict[str, Any]:
+        """The keywords of :func:`~taistelukentta.rules.recon.resolve_recon` and
+        :func:`~taistelukentta.odds.exact.recon_odds` after their first arguments."""
+        return {
+            "defender_die": self.defender_die,
+            "use_stealth": self.use_stealth,
+            "tie": self.tie,
+            "known_at": self.known_at,
+            "spotted_at": self.spotted_at,
+        }
+
+
+def recon_terms(s: ReconSituation, opts: RuleOptions) -> ReconTerms:
+    """The terms of a recon roll under the game's options: one function for resolution
+    (:func:`taistelukentta.rules.contacts`) and the odds (``tk20 odds recon``)."""
+    terms = [Term("R-REC-1", "skill", s.skill)]
+    if s.elevation:
+        terms.append(Term("R-TER-5", "elevation", s.elevation))
+    return ReconTerms(
+        bonus=s.skill + s.elevation,
+        stealth=s.stealth,
+        cover=s.cover,
+        defender_die=DiceExpr.of(opts.recon_defender_die),
+        use_stealth=opts.recon_use_stealth,
+        tie=opts.opposed_tie,
+        known_at=opts.recon_known_at,
+        spotted_at=opts.recon_spotted_at,
+        terms=tuple(terms),
+    )
