@@ -231,3 +231,22 @@ def test_r_rec_1_recon_terms_are_the_games_options_and_the_odds_use_them() -> No
     b = recon_odds(changed.bonus, changed.stealth, changed.cover, **changed.roll_options())
     assert sum(a.as_dict().values(), Fraction(0)) == 1 == sum(b.as_dict().values(), Fraction(0))
     assert a.spotted != b.spotted  # the options reach the odds
+
+
+def test_r_mor_2_morale_terms_are_the_games_options() -> None:
+    """One set of morale terms (rules.terms.morale_terms) for the engine's tests and the
+    odds: M − marks + strength + the modules' hooks, and the game's outcome thresholds."""
+    from taistelukentta.rules.terms import MoraleSituation, morale_terms
+
+    base = load_scenario("demo").options
+    other = base.model_copy(update={"morale_retreat_at": base.morale_retreat_at + 2})
+    s = MoraleSituation(morale=4, marks=2, strength=-1, modules=-1)
+    plain, changed = morale_terms(s, base), morale_terms(s, other)
+    assert plain.bonus == changed.bonus == 0
+    assert [(t.rule, t.amount) for t in plain.terms] == [
+        ("R-MOR-2", 4),
+        ("R-ATK-5", -2),
+        ("R-TK-1", -1),
+        ("R-MOR-4", -1),
+    ]
+    assert changed.roll_options()["retreat_at"] == plain.roll_options()["retreat_at"] + 2

@@ -21,7 +21,12 @@ from taistelukentta.i18n import num, pct, term, tr
 from taistelukentta.odds.exact import attack_odds, morale_odds, recon_odds
 from taistelukentta.odds.strike import strike_odds
 from taistelukentta.rules.strike_geometry import WEAPONS
-from taistelukentta.rules.terms import ReconSituation, recon_terms
+from taistelukentta.rules.terms import (
+    MoraleSituation,
+    ReconSituation,
+    morale_terms,
+    recon_terms,
+)
 
 #: Sane ranges of the numeric arguments (inclusive); anything outside is a typo.
 BONUS_RANGE = (-30, 30)
@@ -176,10 +181,9 @@ def morale_cmd(
     """Moraalitestin tarkat todennäköisyydet (R-MOR-2) / exact odds of a morale test."""
     _check_range(bonus, "--bonus", BONUS_RANGE)
     _check_range(dc, "--dc", DC_RANGE)
-    opts = _options()
-    odds = morale_odds(
-        bonus, dc, suppressed_at=opts.morale_suppressed_at, retreat_at=opts.morale_retreat_at
-    )
+    # the same terms the engine's morale tests use (rules.terms.morale_terms)
+    terms = morale_terms(MoraleSituation(morale=bonus), _options())
+    odds = morale_odds(terms.bonus, dc, **terms.roll_options())
     if json_out:
         print_json({key: float(value) for key, value in odds.as_dict().items()})
         return

@@ -31,6 +31,7 @@ from taistelukentta.grid.geometry import chebyshev
 from taistelukentta.rules.context import Tx
 from taistelukentta.rules.morale import MoraleOutcome, resolve_morale
 from taistelukentta.rules.state import SIDES, Side, UnitState, other_side
+from taistelukentta.rules.terms import MoraleSituation, morale_terms
 
 
 def morale_test(tx: Tx, uid: str, dc: int, reason: str) -> MoraleOutcome | None:
@@ -42,17 +43,22 @@ def morale_test(tx: Tx, uid: str, dc: int, reason: str) -> MoraleOutcome | None:
     # ``morale_marks`` holds the natural-20 variant's penalty already scaled by
     # ``natural20_morale_penalty`` (R-ATK-5); Sitova tuli marks are the company module's
     # (``pinning_mark_morale_penalty`` each, R-MOR-4), added by its morale hook.
-    bonus = cache.card(unit).stats.morale - unit.morale_marks + cache.effects(unit).morale_modifier
+    modules = 0
     for hook in tx.cache.hooks.morale_modifiers:
-        bonus += hook(tx, unit)
+        modules += hook(tx, unit)
+    terms = morale_terms(
+        MoraleSituation(
+            morale=cache.card(unit).stats.morale,
+            marks=unit.morale_marks,
+            strength=cache.effects(unit).morale_modifier,
+            modules=modules,
+        ),
+        tx.opts,
+    )
+    bonus = terms.bonus
     tx.take_rolls()
     res = resolve_morale(
-        tx.roller,
-        bonus=bonus,
-        dc=dc,
-        suppressed_at=tx.opts.morale_suppressed_at,
-        retreat_at=tx.opts.morale_retreat_at,
-        purpose=f"morale:{reason}",
+        tx.roller, bonus=bonus, dc=dc, purpose=f"morale:{reason}", **terms.roll_options()
     )
     changes: dict[str, Any] = {"morale_marks": 0}
     outcome = res.outcome
@@ -266,17 +272,21 @@ def _recovery_test(tx: Tx, uid: str, dc: int, reason: str) -> MoraleOutcome:
     """A recovery test: a plain pass/fail morale roll (a failure changes nothing else)."""
     unit = tx.units[uid]
     cache = tx.cache
-    bonus = cache.card(unit).stats.morale + cache.effects(unit).morale_modifier
+    modules = 0
     for hook in tx.cache.hooks.morale_modifiers:
-        bonus += hook(tx, unit)
+        modules += hook(tx, unit)
+    terms = morale_terms(
+        MoraleSituation(
+            morale=cache.card(unit).stats.morale,
+            strength=cache.effects(unit).morale_modifier,
+            modules=modules,
+        ),
+        tx.opts,
+    )
+    bonus = terms.bonus
     tx.take_rolls()
     res = resolve_morale(
-        tx.roller,
-        bonus=bonus,
-        dc=dc,
-        suppressed_at=tx.opts.morale_suppressed_at,
-        retreat_at=tx.opts.morale_retreat_at,
-        purpose=f"morale:{reason}",
+        tx.roller, bonus=bonus, dc=dc, purpose=f"morale:{reason}", **terms.roll_options()
     )
     passed = res.outcome == MoraleOutcome.PASS
     outcome = res.outcome

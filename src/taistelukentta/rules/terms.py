@@ -250,3 +250,53 @@ def recon_terms(s: ReconSituation, opts: RuleOptions) -> ReconTerms:
         spotted_at=opts.recon_spotted_at,
         terms=tuple(terms),
     )
+
+
+@dataclass(frozen=True, slots=True)
+class MoraleSituation:
+    """The facts a morale test's terms depend on (R-MOR-1/2)."""
+
+    morale: int
+    """The unit card's M."""
+    marks: int = 0
+    """Morale marks it carries (the natural-20 variant's, already scaled; R-ATK-5)."""
+    strength: int = 0
+    """Its strength effects' morale modifier (R-TK-1)."""
+    modules: int = 0
+    """What the rule modules' ``morale_modifiers`` hooks add (Sitova tuli marks, a
+    leaderless company, abilities)."""
+
+
+@dataclass(frozen=True, slots=True)
+class MoraleTerms:
+    """Everything a morale test needs: the ``bonus`` on the d20 (its parts in ``terms``)
+    and the game's thresholds of the failure outcomes."""
+
+    bonus: int
+    suppressed_at: int
+    retreat_at: int
+    terms: tuple[Term, ...]
+
+    def roll_options(self) -> dict[str, Any]:
+        """The keywords of :func:`~taistelukentta.rules.morale.resolve_morale` and
+        :func:`~taistelukentta.odds.exact.morale_odds` after ``bonus`` and ``dc``."""
+        return {"suppressed_at": self.suppressed_at, "retreat_at": self.retreat_at}
+
+
+def morale_terms(s: MoraleSituation, opts: RuleOptions) -> MoraleTerms:
+    """The terms of a morale test under the game's options: one function for the engine's
+    morale and recovery tests (:mod:`taistelukentta.rules.status`) and the odds (``tk20
+    odds morale``)."""
+    terms = [Term("R-MOR-2", "morale", s.morale)]
+    if s.marks:
+        terms.append(Term("R-ATK-5", "morale_marks", -s.marks))
+    if s.strength:
+        terms.append(Term("R-TK-1", "strength", s.strength))
+    if s.modules:
+        terms.append(Term("R-MOR-4", "modules", s.modules))
+    return MoraleTerms(
+        bonus=s.morale - s.marks + s.strength + s.modules,
+        suppressed_at=opts.morale_suppressed_at,
+        retreat_at=opts.morale_retreat_at,
+        terms=tuple(terms),
+    )
