@@ -748,12 +748,19 @@ def _changed(
     return replace(roster, tp=roster.tp + tp, units=tuple(units), history=(*roster.history, entry))
 
 
+def battle_started(roster: Roster, *, actor: str, when: str, what: str) -> Roster:
+    """The roster with a ``battle_started`` entry: the changes before it can no longer be
+    undone (the next battle has started)."""
+    entry = roster._record("battle_started", actor, when, what, "", undoable=False)
+    return replace(roster, history=(*roster.history, entry))
+
+
 def undoable_entries(roster: Roster) -> list[HistoryEntry]:
     """The changes the GM may still undo: those after the last battle (or the start), not
     undone, newest first."""
     out: list[HistoryEntry] = []
     for h in reversed(roster.history):
-        if h.kind in ("battle", "created"):
+        if h.kind in ("battle", "battle_started", "created"):
             break
         if h.before is not None and not h.undone:
             out.append(h)

@@ -95,6 +95,16 @@ def battle_overlay(
             continue
         chosen[slot] = spare
         used.add(spare.name)
+    if not missing:
+        for seat in _seats(data):
+            ids = [str(p["id"]) for p in seat.get("units", [])]
+            if ids and all(i in left for i in ids):
+                raise CampaignError(
+                    f"seat {seat.get('id')!r} would have no units (left out: "
+                    f"{', '.join(ids)}); buy replacements or keep one in",
+                    f"paikalle {seat.get('id')!r} ei jäisi yksiköitä (pois: {', '.join(ids)}); "
+                    "osta täydennyksiä tai pidä yksi mukana",
+                )
     if missing:
         text = ", ".join(missing)
         raise CampaignError(

@@ -21,6 +21,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from taistelukentta import __version__
+from taistelukentta.server.campaigns import CampaignStore
 from taistelukentta.server.db import is_postgres, make_engine, upgrade
 from taistelukentta.server.games import GameStore, StoreError
 from taistelukentta.server.hub import Hub, PgListener
@@ -131,6 +132,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         store.listeners.append(hub.wake)
         hub.bind(asyncio.get_running_loop())
         app.state.store = store
+        app.state.campaigns = CampaignStore(store)
         app.state.hub = hub
         listener = None
         if is_postgres(engine):
@@ -187,12 +189,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             error_body("internal", "internal error", "sisäinen virhe"), status_code=500
         )
 
-    from taistelukentta.server.routes import editor, games, live, table
+    from taistelukentta.server.routes import campaigns, editor, games, live, table
 
     app.include_router(games.router)
     app.include_router(live.router)
     app.include_router(table.router)
     app.include_router(editor.router)
+    app.include_router(campaigns.router)
 
     dist = settings.web_dist
     if (dist / "index.html").is_file():

@@ -21,7 +21,7 @@ import hmac
 import json
 import secrets
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -61,6 +61,7 @@ from taistelukentta.rules import (
     new_game,
     next_seat,
 )
+from taistelukentta.rules.campaign_battle import apply_overlay
 from taistelukentta.rules.orders import parse_order
 from taistelukentta.server.db import is_postgres
 from taistelukentta.server.models import EntryRow, GameRow, SeatRow, SnapshotRow
@@ -282,9 +283,16 @@ def scenario_ids(extra: tuple[Path, ...] = ()) -> dict[str, Path]:
     return out
 
 
-def scenario_for(ref: str, options: dict[str, Any], extra: tuple[Path, ...] = ()) -> Scenario:
+def scenario_for(
+    ref: str,
+    options: dict[str, Any],
+    extra: tuple[Path, ...] = (),
+    overlay: Mapping[str, Any] | None = None,
+) -> Scenario:
     """The scenario ``ref`` (bundled, or in an ``extra`` folder) with rule ``options``
-    applied (one object per combination, so the engine's per-scenario caches are shared).
+    applied (one object per combination, so the engine's per-scenario caches are shared);
+    ``overlay``: a campaign's units in its Blue slots (issue 12,
+    :func:`~taistelukentta.rules.campaign_battle.apply_overlay`).
     StoreError 422 for an unknown scenario or a bad option."""
     files = scenario_ids(extra)
     if ref not in files:
@@ -296,7 +304,7 @@ def scenario_for(ref: str, options: dict[str, Any], extra: tuple[Path, ...] = ()
             f"tuntematon skenaario {ref!r} (valmiit: {known})",
         )
     path = files[ref]
-    key = json.dumps([str(path), options], sort_keys=True)
+    key = json.dumps([str(path), options, overlay], sort_keys=True)
     with _SCENARIO_LOCK:
         cached = _SCENARIOS.get(key)
         if cached is not None:
@@ -306,6 +314,8 @@ def scenario_for(ref: str, options: dict[str, Any], extra: tuple[Path, ...] = ()
             data = parse_toml(text, str(path))
             if options:
                 data["options"] = {**data.get("options", {}), **options}
+            if overlay is not None:
+                data = apply_overlay(data, overlay)
             scenario = scenario_from_data(data, source=ref, base_dir=path.parent, default_id=ref)
         except TkError as exc:
             raise StoreError(422, "bad_options", exc.message("en"), exc.message("fi")) from None
@@ -392,7 +402,9 @@ class GameStore:
     # -- loading ----------------------------------------------------------------------
 
     def _load(self, s: Session, row: GameRow) -> Game:
-        scenario = scenario_for(row.scenario, dict(row.options), self.settings.scenario_dirs)
+        scenario = scenario_for(
+            row.scenario, dict(row.options), self.settings.scenario_dirs, row.blue_overlay
+        )
         seed = parse_seed(row.seed)
         rows = s.scalars(
             select(EntryRow).where(EntryRow.game_id == row.id).order_by(EntryRow.seq)
@@ -576,10 +588,15 @@ class GameStore:
         options: dict[str, Any],
         computer: list[str],
         level: str = "baseline",
+        *,
+        overlay: Mapping[str, Any] | None = None,
+        seed: Seed | None = None,
     ) -> Created:
-        """A new game with a fresh secret seed; a token for every seat."""
-        scenario = scenario_for(scenario_ref, options, self.settings.scenario_dirs)
-        seed = new_seed() if self.settings.fixed_seed is None else self.settings.fixed_seed
+        """A new game with a fresh secret seed (``seed``: a chosen one, for a CLI run);
+        a token for every seat. ``overlay``: a campaign battle's Blue units."""
+        scenario = scenario_for(scenario_ref, options, self.settings.scenario_dirs, overlay)
+        if seed is None:
+            seed = new_seed() if self.settings.fixed_seed is None else self.settings.fixed_seed
         state = new_game(scenario, seed)
         seats = [*state.seats("blue"), GM_SEAT]
         unknown = [c for c in computer if c not in seats]
@@ -604,6 +621,7 @@ class GameStore:
                     version=0,
                     finished=False,
                     created_at=_now(),
+                    blue_overlay=dict(overlay) if overlay is not None else None,
                 )
             )
             s.flush()
@@ -748,6 +766,12 @@ class GameStore:
             return
         with contextlib.suppress(RuntimeError):  # shutting down
             self._bots.submit(self._play_computer, game_id)
+
+    def play_computer_now(self, game_id: str) -> None:
+        """Play the computer seats of ``game_id`` in this thread until a human seat is to
+        play or the game is over (``tk20 campaign battle --computer``)."""
+        while self._computer_step(game_id):
+            self._changed(game_id)
 
     def _play_computer(self, game_id: str) -> None:
         while not self._closed:

@@ -46,6 +46,9 @@ class GameRow(Base):
     version: Mapped[int] = mapped_column(Integer, default=0)
     finished: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    blue_overlay: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    """A campaign battle: the roster units in the scenario's Blue slots
+    (:func:`taistelukentta.rules.campaign_battle.battle_overlay`); None for other games."""
 
 
 class SeatRow(Base):
@@ -93,3 +96,37 @@ class SnapshotRow(Base):
     orders: Mapped[int] = mapped_column(Integer)
     last_order_seq: Mapped[int] = mapped_column(Integer)
     state: Mapped[str] = mapped_column(Text)
+
+
+class CampaignRow(Base):
+    """One campaign (RULES.md §17): its roster state (``Roster.to_dict``), versioned like a
+    game (every accepted write is +1)."""
+
+    __tablename__ = "campaigns"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(String(100))
+    state: Mapped[dict[str, Any]] = mapped_column(JSON)
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    co_spends: Mapped[bool] = mapped_column(Boolean, default=False)
+    """Option: the CO seat may spend TP too (the GM always may)."""
+    game_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    """The battle under way (None between battles)."""
+    battle: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    """The battle under way: its scenario, overlay (roster unit per Blue slot), left out."""
+    idem: Mapped[dict[str, Any]] = mapped_column(JSON)
+    """Idempotency keys of recent writes → the version they produced."""
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class CampaignSeatRow(Base):
+    """A campaign seat's token (``gm``, ``co``, a platoon seat …), stored only hashed."""
+
+    __tablename__ = "campaign_seats"
+    __table_args__ = (UniqueConstraint("campaign_id", "seat", name="uq_campaign_seats"),)
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    campaign_id: Mapped[str] = mapped_column(
+        ForeignKey("campaigns.id", ondelete="CASCADE"), index=True
+    )
+    seat: Mapped[str] = mapped_column(String(32))
