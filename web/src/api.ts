@@ -43,7 +43,7 @@ export class ApiError extends Error {
   }
 }
 
-async function answer<T>(res: Response): Promise<T> {
+export async function answer<T>(res: Response): Promise<T> {
   const text = await res.text();
   let body: unknown;
   try {

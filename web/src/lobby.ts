@@ -2,6 +2,7 @@
 // rule options and computer seats; the creator (the GM) gets every seat's link to copy.
 
 import { createGame, listScenarios, scenarioDetail } from "./api";
+import { campaignForm } from "./campaign";
 import { clear, h } from "./dom";
 import { lang, setLang, t, tx, type Lang } from "./i18n";
 import { errorText } from "./table";
@@ -49,6 +50,7 @@ export class Lobby {
     if (error) main.append(h("p", { class: "error", role: "alert" }, error));
     main.append(h("h2", {}, t("scenarios")));
     for (const s of this.scenarios) main.append(this.scenarioCard(s));
+    main.append(campaignForm(this.scenarios.map((s) => ({ id: s.id, title: tx(s.title) }))));
     this.root.append(main);
   }
 

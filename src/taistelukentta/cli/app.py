@@ -46,6 +46,7 @@ COMMANDS: dict[str, str] = {
     # command groups (typer lists them after the plain commands)
     "odds": "odds_cmds",
     "db": "server_cmds",
+    "campaign": "campaign_cmds",
 }
 """Every ``tk20`` command and the module that adds it (``register(app)``)."""
 
@@ -59,6 +60,7 @@ MODULES: tuple[str, ...] = (
     "schema_cmds",
     "balance_cmds",
     "map_cmds",
+    "campaign_cmds",
 )
 """The command modules in help order: their plain commands in this order, then their
 command groups in this order (``COMMANDS`` is ordered so)."""

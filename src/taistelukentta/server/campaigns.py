@@ -15,6 +15,7 @@ history — nothing of Red (no Red unit, no Red VP, no Red losses by name).
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import json
 import secrets
@@ -514,7 +515,10 @@ class CampaignStore:
             raise _bad(exc) from None
         # The game is made outside the campaign's write (SQLite has one writer at a time);
         # the campaign then takes it only if nothing changed meanwhile.
-        created = self.games.create(scenario, {}, list(computer), overlay=overlay, seed=seed)
+        chosen = None
+        if seed is not None:  # a chosen seed (CLI runs): its 32 HMAC-scheme bytes
+            chosen = hashlib.sha256(f"tk20-campaign-seed:{seed}".encode()).digest()
+        created = self.games.create(scenario, {}, list(computer), overlay=overlay, seed=chosen)
         with self._write.begin() as s:
             row = self._locked_row(s, campaign_id)
             self._check_version(row, seen)
