@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -42,7 +43,7 @@ def act(server: Server, cid: str, token: str, action: str, **body: Any) -> httpx
     )
 
 
-def test_create_read_permissions_and_bad_input(server: Server) -> None:
+def test_create_read_permissions_and_bad_input(server: Server, tmp_path: Path) -> None:
     made = new_campaign(server)
     cid, seats = made["id"], made["seats"]
     assert set(seats) == {"gm", "co", "pl1", "pl2"}
@@ -129,6 +130,16 @@ def test_create_read_permissions_and_bad_input(server: Server) -> None:
     ids = {u["id"] for u in co_view["units"] if u["side"] == "blue"}
     assert "1R1" in ids and "1R2" not in ids
     assert act(server, cid, gm, "rename KP X").status_code == 409
+    # the battle's export carries the roster overlay: tk20 verify replays it
+    from taistelukentta.server.verify import verify_export
+
+    exported = httpx.get(
+        f"{server.base}/api/games/{game}/export", headers=_auth(r.json()["seats"]["gm"]["token"])
+    )
+    assert exported.status_code == 200 and '"blue_overlay"' in exported.text
+    path = tmp_path / "battle.json"
+    path.write_text(exported.text, encoding="utf-8")
+    assert verify_export(path)["ok"]
     assert httpx.post(battles, json={"scenario": "demo"}, headers=_auth(gm)).status_code == 409
 
 

@@ -46,4 +46,6 @@ def export_text(game: Game) -> str:
     doc["server_game"] = game.id
     if game.options:
         doc["options"] = game.options
+    if game.overlay is not None:
+        doc["blue_overlay"] = game.overlay
     return json.dumps(doc, ensure_ascii=False, indent=1) + "\n"

@@ -156,6 +156,8 @@ class Game:
     """How a game file names the scenario: a bundled id as is, else the file's path."""
     computer_level: str = "baseline"
     """The computer player of its seats (``bots.players.BOT_NAMES``)."""
+    overlay: dict[str, Any] | None = None
+    """A campaign battle: the roster units in the scenario's Blue slots (issue 12)."""
     _legal: dict[str, list[str]] = field(default_factory=dict)
     _legal_at: int = -1
 
@@ -420,6 +422,7 @@ class GameStore:
             state=new_game(scenario, seed),
             scenario_file=self._scenario_file(row.scenario),
             computer_level=computer_level_of(row.computer),
+            overlay=dict(row.blue_overlay) if row.blue_overlay is not None else None,
         )
         effective: list[int] = []
         blue = 0
@@ -638,6 +641,7 @@ class GameStore:
             scenario=scenario,
             state=state,
             scenario_file=self._scenario_file(scenario_ref),
+            overlay=dict(overlay) if overlay is not None else None,
         )
         with self._locked(game_id):
             self._games.setdefault(game_id, game)

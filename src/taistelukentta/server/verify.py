@@ -48,8 +48,11 @@ def verify_export(path: Path | str) -> dict[str, Any]:
     options = doc.get("options") or {}
     if not isinstance(options, dict):
         raise DataError(str(p), ["options: expected an object"])
+    overlay = doc.get("blue_overlay")
+    if overlay is not None and not isinstance(overlay, dict):
+        raise DataError(str(p), ["blue_overlay: expected an object"])
     if record.scenario in bundled_ids():
-        scenario = scenario_for(record.scenario, options)
+        scenario = scenario_for(record.scenario, options, overlay=overlay)
     else:
         scenario = load_scenario(record.scenario)
     state = new_game(scenario, record.seed)
