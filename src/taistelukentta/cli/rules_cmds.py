@@ -229,7 +229,7 @@ def units_cmd(
             "Sarakkeet: TK taistelukunto · M moraali · TT taitotaso · L liike (ruutuja) · "
             "S suoja (puolustus ilman maastoa) · H häive · TI tuli-isku (vahinkonoppa) · "
             "TP hinta (täydennyspisteinä). Aseiden tunnukset käyvät käskyihin "
-            "(`attack 1R1 R12 with pst_ohjus`); `tk20 unit ID` näyttää kortin kokonaan.",
+            "(`hyökkää 1R1 R12 aseella pst_ohjus`); `tk20 unit ID` näyttää kortin kokonaan.",
             "Columns: Str strength (TK) · Mor morale (M) · Skl skill (TT) · Mv movement "
             "(cells) · Prot protection (S, defence without terrain) · Stl stealth (H) · FP "
             "firepower (TI, damage die) · TP cost (replacement points). Weapon ids go into orders "
