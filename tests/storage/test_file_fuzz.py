@@ -168,3 +168,20 @@ def test_a_side_copy_of_the_wrong_type_is_named_on_opening(
     with pytest.raises(TkError, match=rf"state\.events\[0\]\.visible\.blue\.{key}"):
         open_game(path)
     _check(json.dumps(doc), tmp_path)
+
+
+def test_a_tactic_turn_that_is_not_a_number_is_named_on_opening(
+    game_doc: dict[str, Any], tmp_path: Path
+) -> None:
+    """Found by the slow fuzz: ext.company.tactics_used[i][0] = "" opened and then failed
+    inside `show` (int(""))."""
+    doc = copy.deepcopy(game_doc)
+    used = doc["state"]["ext"]["company"].setdefault("tactics_used", [])
+    used.append([1, "painopiste"])
+    used[0][0] = ""
+    _rehash(doc)
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    with pytest.raises(TkError, match=r"state\.ext\.company\.tactics_used: .*item 0"):
+        open_game(path)
+    _check(json.dumps(doc), tmp_path)

@@ -27,6 +27,7 @@ from pydantic import (
     StrictBool,
     StrictInt,
     StrictStr,
+    field_validator,
 )
 from pydantic import ValidationError as PydanticValidationError
 
@@ -310,6 +311,7 @@ class CompanyExtModel(BaseModel):
     tactics_used: list[
         Annotated[list[StrictInt | StrictStr], Field(min_length=2, max_length=2)]
     ] = []
+    """Each company tactic used: [turn, tactic name]."""
     motti_used: StrictBool = False
     co_lost: StrictInt = 0
     leaderless: StrictBool = False
@@ -318,6 +320,14 @@ class CompanyExtModel(BaseModel):
     company_kp: StrictInt = 0
     flagged: list[StrictStr] = []
     painopiste: dict[StrictStr, Json] = {}
+
+    @field_validator("tactics_used")
+    @classmethod
+    def _turn_then_name(cls, value: list[list[int | str]]) -> list[list[int | str]]:
+        for i, (turn, name) in enumerate(value):
+            if isinstance(turn, bool) or not isinstance(turn, int) or not isinstance(name, str):
+                raise ValueError(f"item {i}: expected [turn number, tactic name]")
+        return value
 
 
 class StrikeModel(BaseModel):
