@@ -48,22 +48,46 @@ class Game:
         self.post_base = post_base
         self.ws_bases = ws_bases
         self.arrived: dict[str, dict[int, float]] = {s: {} for s in SEATS}
+        self.changed = asyncio.Event()
+        self.reconnects: list[str] = []
 
     async def listen(self, seat: str) -> None:
-        url = f"{self.ws_bases[seat]}/api/games/{self.id}/ws?after=0&token={self.tokens[seat]}"
-        async with websockets.connect(url, open_timeout=60) as ws:
-            async for raw in ws:
-                msg = json.loads(raw)
-                self.arrived[seat][msg["version"]] = time.perf_counter()
+        """Record every message's arrival; a closed connection is opened again with
+        ``after`` = the last version received (as a real client resumes), and counted."""
+        last = 0
+        while True:
+            url = (
+                f"{self.ws_bases[seat]}/api/games/{self.id}/ws"
+                f"?after={last}&token={self.tokens[seat]}"
+            )
+            try:
+                async with websockets.connect(url, open_timeout=60) as ws:
+                    async for raw in ws:
+                        msg = json.loads(raw)
+                        self.arrived[seat][msg["version"]] = time.perf_counter()
+                        last = msg["version"]
+                        self.changed.set()
+                reason = "closed by the server"
+            except (websockets.ConnectionClosed, OSError, TimeoutError) as exc:
+                reason = f"{type(exc).__name__}: {exc}"
+            self.reconnects.append(f"{seat}: {reason}")
+            await asyncio.sleep(0.1)
 
-
-async def _wait(cond: Any, timeout: float = 30.0) -> bool:
-    end = time.perf_counter() + timeout
-    while not cond():
-        if time.perf_counter() > end:
-            return False
-        await asyncio.sleep(0.0005)
-    return True
+    async def wait_for(self, cond: Any, timeout: float = 30.0) -> bool:
+        """Until ``cond()`` holds (checked whenever a message arrives) or ``timeout``."""
+        end = time.perf_counter() + timeout
+        while not cond():
+            self.changed.clear()
+            if cond():
+                break
+            remaining = end - time.perf_counter()
+            if remaining <= 0:
+                return False
+            try:
+                await asyncio.wait_for(self.changed.wait(), remaining)
+            except TimeoutError:
+                return bool(cond())
+        return True
 
 
 async def drive(
@@ -72,13 +96,20 @@ async def drive(
     orders: int,
     rng: random.Random,
     out: dict[str, list[float]],
+    pace: float = 0.0,
 ) -> None:
-    """Give ``orders`` orders in ``game``; record latencies and reference GETs."""
+    """Give ``orders`` orders in ``game``; record latencies and reference GETs. ``pace``:
+    at most one order every ``pace`` seconds (a table's players think between orders);
+    0 = each order as soon as the previous one has reached every seat."""
     gm_version = 0
     given = 0
     headers = {s: {"Authorization": f"Bearer {game.tokens[s]}"} for s in SEATS}
     base = f"{game.post_base}/api/games/{game.id}"
+    start = time.perf_counter() + rng.random() * pace
     while given < orders:
+        wait = start + given * pace - time.perf_counter()
+        if wait > 0:
+            await asyncio.sleep(wait)
         listing = None
         seat = ""
         for seat in SEATS:
@@ -104,9 +135,13 @@ async def drive(
         expect = [("gm", gm_version)]
         if seat != "gm":
             expect += [(s, version) for s in ("co", "pl1", "pl2")]
-        ok = await _wait(lambda want=tuple(expect): all(v in game.arrived[s] for s, v in want))
+        ok = await game.wait_for(
+            lambda want=tuple(expect): all(v in game.arrived[s] for s, v in want)
+        )
         if not ok:
+            missing = [f"{s}@{v}" for s, v in expect if v not in game.arrived[s]]
             out["lost"].append(1.0)
+            out["missing"].append(f"{game.id}: {', '.join(missing)}")
             return
         out["latency"].append(max(game.arrived[s][v] for s, v in expect) - t0)
         given += 1
@@ -115,7 +150,7 @@ async def drive(
         out["reference"].append(time.perf_counter() - t1)
 
 
-async def run(bases: list[str], games: int, orders: int) -> dict[str, float]:
+async def run(bases: list[str], games: int, orders: int, pace: float = 0.0) -> dict[str, Any]:
     """The measured run against servers at ``bases`` (one or two)."""
     limits = httpx.Limits(max_connections=games * 2, max_keepalive_connections=games * 2)
     async with httpx.AsyncClient(timeout=60, limits=limits) as http:
@@ -127,10 +162,10 @@ async def run(bases: list[str], games: int, orders: int) -> dict[str, float]:
             all_games.append(Game(created, bases[0], ws))
         listeners = [asyncio.create_task(g.listen(s)) for g in all_games for s in SEATS]
         await asyncio.sleep(1.0)
-        out: dict[str, list[float]] = {"latency": [], "reference": [], "lost": []}
+        out: dict[str, list[Any]] = {"latency": [], "reference": [], "lost": [], "missing": []}
         t0 = time.perf_counter()
         await asyncio.gather(
-            *(drive(g, http, orders, random.Random(i), out) for i, g in enumerate(all_games))
+            *(drive(g, http, orders, random.Random(i), out, pace) for i, g in enumerate(all_games))
         )
         wall = time.perf_counter() - t0
         for task in listeners:
@@ -148,10 +183,15 @@ async def run(bases: list[str], games: int, orders: int) -> dict[str, float]:
         "orders_per_s": len(lat) / wall,
         "reference_p50_ms": ref * 1000,
         "p95_over_reference": p95 / ref,
+        "pace_s": pace,
+        "reconnects": [r for g in all_games for r in g.reconnects],
+        "missing": out["missing"],
     }
 
 
-def _measure(kind: str, processes: int, games: int, orders: int, folder: Path) -> dict[str, Any]:
+def _measure(
+    kind: str, processes: int, games: int, orders: int, folder: Path, pace: float
+) -> dict[str, Any]:
     if kind == "sqlite":
         url = f"sqlite:///{folder / f'bench-{processes}.sqlite3'}"
     else:
@@ -161,7 +201,7 @@ def _measure(kind: str, processes: int, games: int, orders: int, folder: Path) -
         url = fresh_pg_database(admin)
     servers = [Server(url, folder / f"server-{kind}-{i}.log").start() for i in range(processes)]
     try:
-        result = asyncio.run(run([s.base for s in servers], games, orders))
+        result = asyncio.run(run([s.base for s in servers], games, orders, pace))
     finally:
         for s in servers:
             s.stop()
@@ -176,6 +216,12 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=50)
     ap.add_argument("--orders", type=int, default=30, help="orders per game")
     ap.add_argument("--db", choices=("sqlite", "postgres", "both"), default="both")
+    ap.add_argument(
+        "--pace",
+        type=float,
+        default=0.0,
+        help="seconds between a game's orders (0: as fast as the server answers)",
+    )
     ap.add_argument("--two-processes", action="store_true")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
@@ -183,16 +229,19 @@ def main() -> None:
     results = []
     with tempfile.TemporaryDirectory() as tmp:
         for kind in kinds:
-            results.append(_measure(kind, 1, args.games, args.orders, Path(tmp)))
+            results.append(_measure(kind, 1, args.games, args.orders, Path(tmp), args.pace))
             if args.two_processes and kind == "postgres":
-                results.append(_measure(kind, 2, args.games, args.orders, Path(tmp)))
+                results.append(_measure(kind, 2, args.games, args.orders, Path(tmp), args.pace))
     for r in results:
         print(
             f"{r['db']:8} processes={r['processes']} games={r['games']} orders={r['orders']} "
             f"lost={r['lost']}  p50 {r['p50_ms']:.1f} ms  p95 {r['p95_ms']:.1f} ms  "
             f"{r['orders_per_s']:.0f} orders/s  reference GET p50 {r['reference_p50_ms']:.1f} ms"
-            f"  (p95 = {r['p95_over_reference']:.1f}x reference)"
+            f"  (p95 = {r['p95_over_reference']:.1f}x reference)  pace {r['pace_s']} s"
+            f"  reconnects={len(r['reconnects'])}"
         )
+        for line in [*r["missing"], *r["reconnects"]][:20]:
+            print("   ", line)
     if args.json:
         print(json.dumps(results))
 

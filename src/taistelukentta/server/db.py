@@ -51,9 +51,15 @@ def make_engine(url: str) -> Engine:
     url = normalize_url(url)
     if url.startswith("sqlite"):
         path = make_url(url).database
+        pool: dict[str, Any] = {}
         if path and path != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
-        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+            # A pool as large as the server's worker threads: a connection is opened (and
+            # its pragmas run) once, not per request.
+            pool = {"pool_size": 20, "max_overflow": 40}
+        engine = create_engine(
+            url, connect_args={"check_same_thread": False, "timeout": 30}, **pool
+        )
 
         @event.listens_for(engine, "connect")
         def _on_connect(dbapi_conn: Any, _record: Any) -> None:

@@ -21,13 +21,14 @@ import hmac
 import json
 import secrets
 import threading
+from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import Engine, select, text
 from sqlalchemy.exc import IntegrityError
@@ -65,8 +66,10 @@ from taistelukentta.rules.campaign_battle import apply_overlay
 from taistelukentta.rules.orders import parse_order
 from taistelukentta.server.db import is_postgres
 from taistelukentta.server.models import EntryRow, GameRow, SeatRow, SnapshotRow
-from taistelukentta.server.present import event_copies
+from taistelukentta.server.present import event_copies, seat_view, viewer_of
 from taistelukentta.server.settings import Settings
+
+T = TypeVar("T")
 
 NOTIFY_CHANNEL = "tk20_games"
 COMMITMENT_SCHEME = "sha256"
@@ -134,6 +137,10 @@ class Entry:
     blue_seen: bool = False
     blue_version: int = 0
     """Blue's version after this entry."""
+    copies: dict[str, list[dict[str, Any]]] = field(default_factory=dict, compare=False)
+    """Per reader (``gm``/``blue``): its copies of the events, built on first use."""
+    messages: dict[str, str] = field(default_factory=dict, compare=False)
+    """Per reader: the WebSocket message text, built on first use."""
 
 
 @dataclass
@@ -158,20 +165,35 @@ class Game:
     """The computer player of its seats (``bots.players.BOT_NAMES``)."""
     overlay: dict[str, Any] | None = None
     """A campaign battle: the roster units in the scenario's Blue slots (issue 12)."""
-    _legal: dict[str, list[str]] = field(default_factory=dict)
-    _legal_at: int = -1
+    _memo: dict[tuple[str, str], Any] = field(default_factory=dict)
+    _memo_at: int = -1
+
+    def memo(self, kind: str, seat: str, build: Callable[[GameState], T]) -> T:
+        """``build(state)`` for ``seat`` at the current version, worked out once per version
+        and shared by every request and connection (call with the game held, i.e. inside
+        :meth:`GameStore.reading`). At most one value per (kind, seat) is kept: the cache
+        is bounded by the game's seats, and a new version drops the old values."""
+        if self._memo_at != self.version:
+            self._memo = {}
+            self._memo_at = self.version
+        key = (kind, seat)
+        if key in self._memo:
+            hit: T = self._memo[key]
+            return hit
+        value = build(self.state)
+        self._memo[key] = value
+        return value
 
     def legal(self, seat: str) -> list[str]:
         """The seat's legal orders now in notation, worked out once per version (every
-        seat's client asks after every change)."""
-        if self._legal_at != self.version:
-            self._legal = {}
-            self._legal_at = self.version
-        hit = self._legal.get(seat)
-        if hit is None:
-            hit = [str(o) for o in legal_orders(self.state, seat)]
-            self._legal[seat] = hit
-        return hit
+        seat's client asks after every change; a seat that does not act gets ``[]``
+        without any work, see :func:`legal_orders`)."""
+        return self.memo("legal", seat, lambda st: [str(o) for o in legal_orders(st, seat)])
+
+    def view(self, seat: str) -> dict[str, Any]:
+        """The seat's view now (:func:`seat_view`), built once per version. The same dict
+        goes to every caller: never modify it."""
+        return self.memo("view", seat, lambda st: seat_view(st, seat))
 
     @property
     def version(self) -> int:
@@ -196,10 +218,39 @@ class Game:
         return [*self.state.seats("blue"), GM_SEAT]
 
     def copies(self, entry: Entry, seat: str) -> list[dict[str, Any]]:
-        """The seat's copies of what ``entry`` did."""
-        if entry.kind == "undo":
-            return [{"kind": "undo", "data": {}}]
-        return event_copies(self.state, entry.events, seat)
+        """The seat's copies of what ``entry`` did (built once per entry and reader: every
+        Blue seat reads Blue's copy). Shared: never modify them."""
+        viewer = viewer_of(self.state, seat)
+        hit = entry.copies.get(viewer)
+        if hit is None:
+            if entry.kind == "undo":
+                hit = [{"kind": "undo", "data": {}}]
+            else:
+                hit = event_copies(self.state, entry.events, seat)
+            entry.copies[viewer] = hit
+        return hit
+
+    def message(self, entry: Entry, seat: str) -> str:
+        """The WebSocket message ``{"version", "events"}`` of ``entry`` for ``seat`` as JSON
+        text, serialised once per entry and reader."""
+        viewer = viewer_of(self.state, seat)
+        hit = entry.messages.get(viewer)
+        if hit is None:
+            body = {"version": self.entry_version(entry, seat), "events": self.copies(entry, seat)}
+            hit = json.dumps(body, ensure_ascii=False, separators=(",", ":"))
+            entry.messages[viewer] = hit
+        return hit
+
+    def messages_after(self, seat: str, after: int) -> list[tuple[int, str]]:
+        """``(version, message text)`` of every entry the seat has a message about after
+        its version ``after`` (what :meth:`changes_after` gives, serialised)."""
+        blue = seat != GM_SEAT
+        entries = self.entries[self._first_after(seat, after) :]
+        return [
+            (self.entry_version(e, seat), self.message(e, seat))
+            for e in entries
+            if not blue or e.blue_seen
+        ]
 
     def changes_after(self, seat: str, after: int) -> list[dict[str, Any]]:
         """``{"version", "events"}`` for every entry the seat has a message about after
@@ -346,7 +397,14 @@ class Applied:
 
 class GameStore:
     """Games in the database, cached per process. Thread-safe; every method blocks (call
-    it from a worker thread, never on the event loop)."""
+    it from a worker thread, never on the event loop).
+
+    Locks: per game a *writer* lock (one write of a game at a time in this process) and a
+    short *hold* lock (the cached game object while it is read or a committed entry is
+    added). A write works out the order on the cached state first and takes the database's
+    write lock only for the insert and the version bump (on SQLite behind a process-wide
+    lock, so writers queue in Python instead of in SQLite's busy back-off); readers never
+    wait for a write's database work."""
 
     def __init__(self, engine: Engine, settings: Settings) -> None:
         self.engine = engine
@@ -356,12 +414,15 @@ class GameStore:
         self._write = sessionmaker(
             engine.execution_options(tk20_write=True), expire_on_commit=False
         )
-        self._games: dict[str, Game] = {}
-        self._locks: dict[str, threading.RLock] = {}
+        self._games: OrderedDict[str, Game] = OrderedDict()
+        self._holds: dict[str, threading.RLock] = {}
+        self._writers: dict[str, threading.RLock] = {}
         self._guard = threading.Lock()
+        self._sqlite_writer = threading.Lock()
         self._tokens: dict[str, tuple[str, str]] = {}
-        self.listeners: list[Callable[[str], None]] = []
-        """Called (from a worker thread) with a game id after each committed change."""
+        self.listeners: list[Callable[[str, int], None]] = []
+        """Called (from a worker thread) with a game id and its new (GM) version after
+        each committed change."""
         self._bots = ThreadPoolExecutor(max_workers=4, thread_name_prefix="tk20-bot")
         self._closed = False
 
@@ -370,14 +431,46 @@ class GameStore:
         self._closed = True
         self._bots.shutdown(wait=True, cancel_futures=True)
 
-    # -- locking ----------------------------------------------------------------------
+    # -- locking and the cache ----------------------------------------------------------
+
+    def _lock_of(self, table: dict[str, threading.RLock], game_id: str) -> threading.RLock:
+        with self._guard:
+            return table.setdefault(game_id, threading.RLock())
 
     @contextmanager
-    def _locked(self, game_id: str) -> Iterator[None]:
-        with self._guard:
-            lock = self._locks.setdefault(game_id, threading.RLock())
-        with lock:
+    def _hold(self, game_id: str) -> Iterator[None]:
+        with self._lock_of(self._holds, game_id):
             yield
+
+    @contextmanager
+    def _writer(self, game_id: str) -> Iterator[None]:
+        with self._lock_of(self._writers, game_id):
+            yield
+
+    @contextmanager
+    def _transaction(self) -> Iterator[Session]:
+        """A write transaction (SQLite: ``BEGIN IMMEDIATE`` behind the process's writer
+        lock; PostgreSQL: the caller locks the game row)."""
+        if self.postgres:
+            with self._write.begin() as s:
+                yield s
+        else:
+            with self._sqlite_writer, self._write.begin() as s:
+                yield s
+
+    def _cached(self, game_id: str) -> Game | None:
+        with self._guard:
+            game = self._games.get(game_id)
+            if game is not None:
+                self._games.move_to_end(game_id)
+            return game
+
+    def _cache_put(self, game: Game) -> None:
+        with self._guard:
+            self._games[game.id] = game
+            self._games.move_to_end(game.id)
+            while len(self._games) > max(1, self.settings.cached_games):
+                self._games.popitem(last=False)
 
     # -- tokens -----------------------------------------------------------------------
 
@@ -400,8 +493,6 @@ class GameStore:
         if ref in bundled_ids():
             return ref
         return str(scenario_ids(self.settings.scenario_dirs)[ref].resolve())
-
-    # -- loading ----------------------------------------------------------------------
 
     def _load(self, s: Session, row: GameRow) -> Game:
         scenario = scenario_for(
@@ -478,23 +569,18 @@ class GameStore:
             state, _ = apply(state, seat, parse_order(notation))
         return state
 
-    def _fresh(self, s: Session, game_id: str, *, lock: bool = False) -> tuple[Game, GameRow]:
-        """The game at the database's version (``lock``: the row locked for a write)."""
-        if len(game_id) > 32:
-            raise _not_found()
-        stmt = select(GameRow).where(GameRow.id == game_id)
-        if lock and self.postgres:
-            stmt = stmt.with_for_update()
-        row = s.scalars(stmt).first()
+    def _fresh(self, s: Session, game_id: str) -> Game:
+        """The game at least at the database's version (call holding the game)."""
+        row = s.get(GameRow, game_id)
         if row is None:
             raise _not_found()
-        game = self._games.get(game_id)
+        game = self._cached(game_id)
         if game is None or game.version > row.version:
             game = self._load(s, row)
-            self._games[game_id] = game
+            self._cache_put(game)
         elif game.version < row.version:
             game = self._catch_up(s, game, row)
-        return game, row
+        return game
 
     def _catch_up(self, s: Session, game: Game, row: GameRow) -> Game:
         rows = s.scalars(
@@ -504,7 +590,7 @@ class GameStore:
         ).all()
         if any(r.kind == "undo" for r in rows) or len(rows) != row.version - game.version:
             fresh = self._load(s, row)
-            self._games[game.id] = fresh
+            self._cache_put(fresh)
             return fresh
         for r in rows:
             state, events = apply(game.state, r.seat, parse_order(r.notation or ""))
@@ -523,29 +609,67 @@ class GameStore:
             game.push(entry, state, [*game.effective, r.seq])
         return game
 
+    def _db_version(self, game_id: str) -> int:
+        """The game's version in the database (404 StoreError if there is no such game)."""
+        if len(game_id) > 32:
+            raise _not_found()
+        with self._read() as s:
+            version = s.scalar(select(GameRow.version).where(GameRow.id == game_id))
+        if version is None:
+            raise _not_found()
+        return int(version)
+
+    def _at_least(self, game_id: str, version: int) -> Game:
+        """The cached game, caught up from the database if it is older than ``version``
+        (call holding the game)."""
+        game = self._cached(game_id)
+        if game is None or game.version < version:
+            with self._read() as s:
+                game = self._fresh(s, game_id)
+        return game
+
     def game(self, game_id: str) -> Game:
         """The game at the database's current version (404 StoreError if none)."""
-        with self._locked(game_id), self._read() as s:
-            game, _ = self._fresh(s, game_id)
+        with self.reading(game_id) as game:
             return game
 
     @contextmanager
     def reading(self, game_id: str) -> Iterator[Game]:
-        """The current game, held locked while the caller reads it."""
-        with self._locked(game_id):
-            with self._read() as s:
-                game, _ = self._fresh(s, game_id)
-            yield game
+        """The current game (at least the database's version when called), held while the
+        caller reads it: no committed entry is added meanwhile."""
+        version = self._db_version(game_id)
+        with self._hold(game_id):
+            yield self._at_least(game_id, version)
+
+    def cached_messages(
+        self, game_id: str, seat: str, after: int, version: int
+    ) -> list[tuple[int, str]] | None:
+        """The WebSocket messages of ``seat`` after its version ``after`` from the cache
+        alone, if the cached game has reached the (GM) ``version`` a wake-up announced;
+        None when the database must be read. Never blocks on a lock (callable on the
+        event loop); the cached game's entries only ever grow."""
+        with self._guard:
+            game = self._games.get(game_id)
+        if game is None or game.version < version:
+            return None
+        return game.messages_after(seat, after)
+
+    def messages(self, game_id: str, seat: str, after: int) -> list[tuple[int, str]]:
+        """The WebSocket messages of ``seat`` after its version ``after``, at least up to
+        the database's version."""
+        with self.reading(game_id) as game:
+            return game.messages_after(seat, after)
 
     # -- writing ----------------------------------------------------------------------
 
-    def _notify(self, s: Session, game_id: str) -> None:
+    def _notify(self, s: Session, game_id: str, version: int) -> None:
         if self.postgres:
-            s.execute(text("SELECT pg_notify(:c, :p)"), {"c": NOTIFY_CHANNEL, "p": game_id})
+            payload = f"{game_id}:{version}"
+            s.execute(text("SELECT pg_notify(:c, :p)"), {"c": NOTIFY_CHANNEL, "p": payload})
 
-    def _changed(self, game_id: str) -> None:
+    def _changed(self, game_id: str, version: int) -> None:
         for listener in list(self.listeners):
-            listener(game_id)
+            listener(game_id, version)
 
     def _append(
         self,
@@ -583,7 +707,29 @@ class GameStore:
                     state=json.dumps(state.to_dict(), separators=(",", ":")),
                 )
             )
-        self._notify(s, game.id)
+        self._notify(s, game.id, entry.seq)
+
+    def _commit(
+        self, game: Game, base: int, entry: Entry, state: GameState, effective: list[int]
+    ) -> bool:
+        """Write ``entry`` if the database is still at the version ``base`` the entry was
+        worked out on, then add it to the cache. False (nothing written) when another
+        process wrote first: the caller catches up and decides again."""
+        with self._transaction() as s:
+            stmt = select(GameRow).where(GameRow.id == game.id)
+            if self.postgres:
+                stmt = stmt.with_for_update()
+            row = s.scalars(stmt).first()
+            if row is None:
+                raise _not_found()
+            if row.version != base:
+                return False
+            self._append(s, game, row, entry, state, effective)
+        with self._hold(game.id):
+            cached = self._cached(game.id)
+            if cached is not None and cached.version == base:
+                cached.push(entry, state, effective)
+        return True
 
     def create(
         self,
@@ -612,7 +758,7 @@ class GameStore:
             )
         game_id = secrets.token_hex(8)
         tokens = {seat: secrets.token_urlsafe(24) for seat in seats}
-        with self._write.begin() as s:
+        with self._transaction() as s:
             s.add(
                 GameRow(
                     id=game_id,
@@ -643,8 +789,9 @@ class GameStore:
             scenario_file=self._scenario_file(scenario_ref),
             overlay=dict(overlay) if overlay is not None else None,
         )
-        with self._locked(game_id):
-            self._games.setdefault(game_id, game)
+        with self._hold(game_id):
+            if self._cached(game_id) is None:
+                self._cache_put(game)
         self.kick(game_id)
         return Created(game, tokens)
 
@@ -656,30 +803,32 @@ class GameStore:
         StoreError: 409 ``stale_version`` (with the current version), 422 ``invalid_order``
         / ``illegal_order`` / ``idempotency_key_reused``, 403 ``computer_seat``. The same
         ``key`` again returns the first answer without applying anything."""
-        with self._locked(game_id):
-            with self._write.begin() as s:
-                game, row = self._fresh(s, game_id, lock=True)
-                if key is not None and (seat, key) in game.keys:
-                    return self._replayed(game, seat, key, order_text)
-                if seat in game.computer:
-                    raise StoreError(
-                        403,
-                        "computer_seat",
-                        "the computer plays this seat",
-                        "tätä paikkaa pelaa tietokone",
-                    )
-                current = game.seat_version(seat)
-                if version != current:
-                    raise StoreError(
-                        409,
-                        "stale_version",
-                        f"version {version} is not the current version {current}",
-                        f"versio {version} ei ole nykyinen versio {current}",
-                        {"version": current},
-                    )
+        with self._writer(game_id):
+            while True:
+                with self.reading(game_id) as game:
+                    if key is not None and (seat, key) in game.keys:
+                        return self._replayed(game, seat, key, order_text)
+                    if seat in game.computer:
+                        raise StoreError(
+                            403,
+                            "computer_seat",
+                            "the computer plays this seat",
+                            "tätä paikkaa pelaa tietokone",
+                        )
+                    current = game.seat_version(seat)
+                    if version != current:
+                        raise StoreError(
+                            409,
+                            "stale_version",
+                            f"version {version} is not the current version {current}",
+                            f"versio {version} ei ole nykyinen versio {current}",
+                            {"version": current},
+                        )
+                    base, blue, before = game.version, game.blue_version, game.state
+                    effective = [*game.effective, base + 1]
                 try:
                     order = parse_order(order_text)
-                    state, events = apply(game.state, seat, order)
+                    state, events = apply(before, seat, order)
                 except TkError as exc:
                     code = (
                         "invalid_order"
@@ -687,24 +836,13 @@ class GameStore:
                         else ("illegal_order")
                     )
                     raise StoreError(422, code, exc.message("en"), exc.message("fi")) from None
-                seq = game.version + 1
+                notation = format_order(order)
                 evs = tuple(events)
-                entry = Entry(
-                    seq,
-                    seat,
-                    "order",
-                    format_order(order),
-                    key,
-                    evs,
-                    0,
-                    True,
-                    game.blue_version + 1,
-                )
-                effective = [*game.effective, seq]
-                self._append(s, game, row, entry, state, effective)
-            game.push(entry, state, effective)
-            answer = Applied(game.seat_version(seat), game.copies(entry, seat))
-        self._changed(game_id)
+                entry = Entry(base + 1, seat, "order", notation, key, evs, 0, True, blue + 1)
+                if self._commit(game, base, entry, state, effective):
+                    break
+            answer = Applied(game.entry_version(entry, seat), game.copies(entry, seat))
+        self._changed(game_id, entry.seq)
         self.kick(game_id)
         return answer
 
@@ -726,38 +864,30 @@ class GameStore:
     def undo(self, game_id: str) -> Applied:
         """The GM takes back the last order (and the computer's orders after the last
         human order): the state is replayed from the log; every seat gets ``undo``."""
-        with self._locked(game_id):
-            with self._write.begin() as s:
-                game, row = self._fresh(s, game_id, lock=True)
-                effective = list(game.effective)
-                if not effective:
-                    raise StoreError(
-                        409, "nothing_to_undo", "no order to take back", "ei peruttavaa käskyä"
-                    )
-                by_seq = {e.seq: e for e in game.entries}
-                taken = 0
-                while effective:
-                    last = by_seq[effective.pop()]
-                    taken += 1
-                    if last.seat not in game.computer:
-                        break
-                state = self._state_of(s, game, effective)
-                seq = game.version + 1
-                entry = Entry(
-                    seq,
-                    GM_SEAT,
-                    "undo",
-                    str(taken),
-                    None,
-                    (),
-                    taken,
-                    True,
-                    game.blue_version + 1,
-                )
-                self._append(s, game, row, entry, state, effective)
-            game.push(entry, state, effective)
-            answer = Applied(game.seat_version(GM_SEAT), game.copies(entry, GM_SEAT))
-        self._changed(game_id)
+        with self._writer(game_id):
+            while True:
+                with self.reading(game_id) as game:
+                    effective = list(game.effective)
+                    if not effective:
+                        raise StoreError(
+                            409, "nothing_to_undo", "no order to take back", "ei peruttavaa käskyä"
+                        )
+                    by_seq = {e.seq: e for e in game.entries}
+                    taken = 0
+                    while effective:
+                        last = by_seq[effective.pop()]
+                        taken += 1
+                        if last.seat not in game.computer:
+                            break
+                    base, blue = game.version, game.blue_version
+                    with self._read() as s:
+                        state = self._state_of(s, game, effective)
+                n = str(taken)
+                entry = Entry(base + 1, GM_SEAT, "undo", n, None, (), taken, True, blue + 1)
+                if self._commit(game, base, entry, state, effective):
+                    break
+            answer = Applied(game.entry_version(entry, GM_SEAT), game.copies(entry, GM_SEAT))
+        self._changed(game_id, entry.seq)
         self.kick(game_id)
         return answer
 
@@ -765,8 +895,11 @@ class GameStore:
 
     def kick(self, game_id: str) -> None:
         """Let the computer play its seats of ``game_id`` (in the background) if it is
-        their turn."""
+        their turn. A game without computer seats costs nothing here."""
         if not self.settings.run_computer or self._closed:
+            return
+        cached = self._cached(game_id)
+        if cached is not None and not cached.computer:
             return
         with contextlib.suppress(RuntimeError):  # shutting down
             self._bots.submit(self._play_computer, game_id)
@@ -774,8 +907,8 @@ class GameStore:
     def play_computer_now(self, game_id: str) -> None:
         """Play the computer seats of ``game_id`` in this thread until a human seat is to
         play or the game is over (``tk20 campaign battle --computer``)."""
-        while self._computer_step(game_id):
-            self._changed(game_id)
+        while (played := self._computer_step(game_id)) is not None:
+            self._changed(game_id, played)
 
     def _play_computer(self, game_id: str) -> None:
         while not self._closed:
@@ -783,27 +916,29 @@ class GameStore:
                 played = self._computer_step(game_id)
             except (IntegrityError, StoreError):
                 return
-            if not played:
+            if played is None:
                 return
-            self._changed(game_id)
+            self._changed(game_id, played)
 
-    def _computer_step(self, game_id: str) -> bool:
-        with self._locked(game_id):
-            with self._write.begin() as s:
-                game, row = self._fresh(s, game_id, lock=True)
-                seat = next_seat(game.state)
-                if seat is None or seat not in game.computer:
-                    return False
-                seq = game.version + 1
+    def _computer_step(self, game_id: str) -> int | None:
+        """One order of a computer seat if one is to act (its version), else None."""
+        with self._writer(game_id):
+            while True:
+                with self.reading(game_id) as game:
+                    seat = next_seat(game.state)
+                    if seat is None or seat not in game.computer:
+                        return None
+                    base, blue, before = game.version, game.blue_version, game.state
+                    effective = [*game.effective, base + 1]
                 # The bot reads only its seat's view (bot_order); seeded from the secret
                 # seed so nobody can foresee its choices.
-                bot = make_bot(game.computer_level, _bot_seed(game.seed, game.id, seq))
-                order = bot_order(game.state, seat, bot)
-                state, events = apply(game.state, seat, order)
+                bot = make_bot(game.computer_level, _bot_seed(game.seed, game.id, base + 1))
+                order = bot_order(before, seat, bot)
+                state, events = apply(before, seat, order)
                 evs = tuple(events)
                 seen = _blue_seen(state, seat, "order", evs)
                 entry = Entry(
-                    seq,
+                    base + 1,
                     seat,
                     "order",
                     format_order(order),
@@ -811,9 +946,7 @@ class GameStore:
                     evs,
                     0,
                     seen,
-                    game.blue_version + int(seen),
+                    blue + int(seen),
                 )
-                effective = [*game.effective, seq]
-                self._append(s, game, row, entry, state, effective)
-            game.push(entry, state, effective)
-        return True
+                if self._commit(game, base, entry, state, effective):
+                    return entry.seq

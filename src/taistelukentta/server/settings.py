@@ -53,6 +53,9 @@ class Settings:
     database_url: str = field(default_factory=default_database_url)
     snapshot_every: int = 25
     """A state snapshot is stored every this many log entries (fast load)."""
+    cached_games: int = 512
+    """How many games a process keeps in memory (least recently used dropped first; a
+    dropped game is loaded again from its newest snapshot)."""
     run_computer: bool = True
     """Play the computer seats (tests of the raw log may switch it off)."""
     web_dist: Path = field(default_factory=web_dist_dir)

@@ -7,6 +7,7 @@ blocking database work belongs. Every answer about a game is built by
 
 from __future__ import annotations
 
+import json
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, Query, Request, Response
@@ -17,7 +18,7 @@ from taistelukentta.rules.orders import parse_order
 from taistelukentta.server import odds as odds_mod
 from taistelukentta.server.deps import GameId, Seat, Store
 from taistelukentta.server.games import COMMITMENT_SCHEME, StoreError, scenario_for, scenario_ids
-from taistelukentta.server.present import seat_view, side_of
+from taistelukentta.server.present import side_of
 from taistelukentta.server.schemas import (
     Change,
     ChangesOut,
@@ -97,19 +98,36 @@ def whoami(game_id: GameId, auth: Seat, store: Store) -> SeatInfo:
         )
 
 
+def _json(body: dict[str, Any]) -> bytes:
+    return json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
 @router.get("/games/{game_id}/view", response_model=ViewOut, responses=_ERR)
-def get_view(game_id: GameId, auth: Seat, store: Store) -> ViewOut:
+def get_view(game_id: GameId, auth: Seat, store: Store) -> Response:
     """The seat's view (``tk20 show --as SEAT --json``) at its version."""
+    seat = auth.seat
     with store.reading(game_id) as game:
-        return ViewOut(version=game.seat_version(auth.seat), view=seat_view(game.state, auth.seat))
+        version = game.seat_version(seat)
+        # Serialised once per version and seat, shared by every request of the seat.
+        body = game.memo(
+            "view.json", seat, lambda _st: _json({"version": version, "view": game.view(seat)})
+        )
+    return Response(body, media_type="application/json")
 
 
 @router.get("/games/{game_id}/orders", response_model=OrdersOut, responses=_ERR)
-def get_orders(game_id: GameId, auth: Seat, store: Store) -> OrdersOut:
+def get_orders(game_id: GameId, auth: Seat, store: Store) -> Response:
     """The seat's legal orders now, in notation."""
+    seat = auth.seat
     with store.reading(game_id) as game:
-        orders = [] if auth.seat in game.computer else game.legal(auth.seat)
-        return OrdersOut(version=game.seat_version(auth.seat), orders=list(orders))
+        version = game.seat_version(seat)
+        computer = seat in game.computer
+        body = game.memo(
+            "orders.json",
+            seat,
+            lambda _st: _json({"version": version, "orders": [] if computer else game.legal(seat)}),
+        )
+    return Response(body, media_type="application/json")
 
 
 @router.get("/games/{game_id}/odds", response_model=OddsOut, responses=_ERR)

@@ -4,7 +4,9 @@ The token comes as the ``token`` query parameter or in the first message
 ``{"token": T, "after": N}``. The server sends ``{"version", "events"}`` for each change
 after version ``after`` (default: the seat's current version, i.e. only new changes), in
 order and without gaps: on every wake-up it reads the log after the last version it sent.
-A reconnecting client passes the last version it got as ``after``. Errors are sent as
+A reconnecting client passes the last version it got as ``after``. A wake-up after a
+commit of this process is served from the process's cache (each change is serialised once
+per reader, not per connection); see :mod:`taistelukentta.server.hub`. Errors are sent as
 ``{"error": {...}}`` and the socket is closed (4401 unknown token, 4404 no such game).
 """
 
@@ -99,25 +101,32 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
         if not accepted:
             await ws.accept()
 
-        def changes(since: int) -> list[dict[str, Any]]:
-            with store.reading(game_id) as game:
-                return game.changes_after(auth.seat, since)
-
+        seat = auth.seat
+        generation = hub.generation
+        read_db = True  # the first round reads the database; later ones the cache if it can
         reader = asyncio.ensure_future(_drain(ws))
         try:
             while True:
                 wake.clear()
-                for change in await run_in_threadpool(changes, sent):
-                    await ws.send_json(change)
-                    sent = change["version"]
+                if hub.generation != generation:  # notifications may have been missed
+                    generation = hub.generation
+                    read_db = True
+                messages = None
+                if not read_db:
+                    messages = store.cached_messages(game_id, seat, sent, hub.known(game_id))
+                if messages is None:
+                    messages = await run_in_threadpool(store.messages, game_id, seat, sent)
+                for version, message in messages:
+                    await ws.send_text(message)
+                    sent = version
                 waiter = asyncio.ensure_future(wake.wait())
                 done, _ = await asyncio.wait(
                     {waiter, reader}, timeout=POLL_SECONDS, return_when=asyncio.FIRST_COMPLETED
                 )
-                if reader in done:
-                    waiter.cancel()
-                    return
                 waiter.cancel()
+                if reader in done:
+                    return
+                read_db = not done  # no wake-up for POLL_SECONDS: check the database
         finally:
             reader.cancel()
             with contextlib.suppress(BaseException):

@@ -17,12 +17,11 @@ from taistelukentta.content.scenario import bundled_scenarios
 from taistelukentta.errors import TkError
 from taistelukentta.grid.gamemap import GameMap
 from taistelukentta.grid.sight import line_of_sight
-from taistelukentta.rules import GM_SEAT, legal_orders
+from taistelukentta.rules import GM_SEAT
 from taistelukentta.rules.engine import apply
 from taistelukentta.rules.orders import parse_order
 from taistelukentta.server.deps import GameId, Seat, Store
 from taistelukentta.server.games import StoreError, scenario_for
-from taistelukentta.server.present import seat_view
 from taistelukentta.server.schemas import ErrorOut, ViewOut
 from taistelukentta.server.settings import MAX_ORDER_CHARS
 from taistelukentta.server.table_schemas import (
@@ -144,7 +143,7 @@ def cost(
             parsed = parse_order(order)
         except TkError as exc:
             raise StoreError(422, "invalid_order", exc.message("en"), exc.message("fi")) from None
-        if auth.seat in game.computer or parsed not in legal_orders(state, auth.seat):
+        if auth.seat in game.computer or str(parsed) not in game.legal(auth.seat):
             raise StoreError(
                 422,
                 "not_legal",
@@ -169,4 +168,4 @@ def view_as(
     if auth.seat != GM_SEAT:
         raise StoreError(403, "gm_only", "only the GM may do this", "vain pelinjohtaja voi")
     with store.reading(game_id) as game:
-        return ViewOut(version=game.seat_version(auth.seat), view=seat_view(game.state, side))
+        return ViewOut(version=game.seat_version(auth.seat), view=game.view(side))
