@@ -95,7 +95,7 @@ async def drive(
     http: httpx.AsyncClient,
     orders: int,
     rng: random.Random,
-    out: dict[str, list[float]],
+    out: dict[str, list[Any]],
     pace: float = 0.0,
 ) -> None:
     """Give ``orders`` orders in ``game``; record latencies and reference GETs. ``pace``:
