@@ -1,5 +1,9 @@
 """Odds of an order for the API: the engine's estimates from the seat's side's knowledge,
-each modifier named with the rule that gives it."""
+each modifier named with the rule that gives it.
+
+An attack's terms are the ones :func:`taistelukentta.rules.terms.attack_terms` gives
+(through :func:`taistelukentta.views.attack_estimate`), the very list resolution uses: the
+rule IDs are never kept here, so the odds a seat is shown and the roll cannot drift."""
 
 from __future__ import annotations
 
@@ -9,25 +13,19 @@ from taistelukentta.rules import GameState, Order
 from taistelukentta.rules.context import cache_for
 from taistelukentta.rules.orders import OrderKind
 from taistelukentta.rules.state import Side
+from taistelukentta.rules.terms import Term
 from taistelukentta.views import attack_estimate, strike_estimate
 
 KINDS = (OrderKind.ATTACK, OrderKind.FIRE, OrderKind.STRIKE, OrderKind.ORGANIC)
 
-_RULE_OF = {
-    "skill": "R-ATK-2",
-    "weapon": "R-ATK-2",
-    "elevation": "R-TER-5",
-    "shaken": "R-MOR-2",
-    "pinned": "R-ATK-4",
-    "company": "R-CO-5",
-    "abilities": "R-AB-1",
-    "fire_support": "R-FD-1",
-    "mines": "R-MINE-1",
-}
+_TERM_VALUE = {"advantage": 1, "disadvantage": -1}
 
 
-def _rule(name: str) -> str:
-    return _RULE_OF.get(name, "R-ATK-2")
+def term_out(term: Term) -> dict[str, Any]:
+    """One term of a roll for the API: ``value`` is its amount (bonus, defence) or +1 /
+    -1 for advantage / disadvantage."""
+    value = _TERM_VALUE.get(term.kind, term.amount)
+    return {"name": term.name, "value": value, "rule": term.rule, "kind": term.kind}
 
 
 def strike_delay(state: GameState, side: Side, order: Order) -> dict[str, Any]:
@@ -80,15 +78,12 @@ def odds_of(state: GameState, side: Side, order: Order) -> dict[str, Any]:
         return {
             "kind": order.kind.value,
             "odds": odds,
-            "terms": [{"name": "scatter", "value": 0, "rule": rule}],
+            "terms": [{"name": "scatter", "value": 0, "rule": rule, "kind": "scatter"}],
         }
     assert order.unit is not None and order.target is not None
     a = attack_estimate(state, side, order.unit, order.target, order.cell, order.weapon)
     outcomes = {k: float(v) for k, v in a.odds.outcomes().items()}
-    terms = [{"name": n, "value": v, "rule": _rule(n)} for n, v in a.modifiers]
-    terms.append({"name": "defence", "value": a.defence, "rule": "R-ATK-3"})
-    terms += [{"name": r, "value": 1, "rule": "R-ATK-7"} for r in a.advantage_reasons]
-    terms += [{"name": r, "value": -1, "rule": "R-ATK-7"} for r in a.disadvantage_reasons]
+    terms = [term_out(t) for t in a.terms]
     return {
         "kind": order.kind.value,
         "odds": {

@@ -99,11 +99,16 @@ class SeatInfo(BaseModel):
 
 
 class OddsTerm(BaseModel):
-    """One modifier of a roll, with the rule that gives it."""
+    """One modifier of a roll, with the rule that gives it (an attack's terms are
+    ``rules.terms.attack_terms``, the list resolution uses)."""
 
     name: str
     value: int
+    """The amount (``bonus``, ``defence``), or +1 / -1 (``advantage`` / ``disadvantage``)."""
     rule: str
+    kind: Literal["bonus", "defence", "advantage", "disadvantage", "scatter"]
+    """How it counts: added to the attack bonus or to the defence, advantage,
+    disadvantage; ``scatter`` for a fire request's scatter roll."""
 
 
 class OddsOut(BaseModel):

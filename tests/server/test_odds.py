@@ -1,0 +1,92 @@
+"""``GET /odds`` over a real server: an attack's terms are the ones resolution uses
+(``rules.terms.attack_terms``), each with its rule ID, from the seat's own knowledge."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from taistelukentta.content.scenario import load_scenario
+from taistelukentta.rules import GameState
+from taistelukentta.server.odds import term_out
+from taistelukentta.views import attack_estimate
+from tests.server.live import Seat, cleanup_db, create, new_db_url, running, seats
+
+
+def _game_with_a_target(clients: dict[str, Seat]) -> tuple[Seat, str]:
+    """pl1 (the computer plays the other seats) moves its units east each turn until it may
+    fire at or attack a SPOTTED enemy (fire preferred); (pl1, that order)."""
+    pl1 = clients["pl1"]
+    moves_in: dict[int, int] = {}
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        body = pl1.get("/orders").json()
+        hits = [o for o in body["orders"] if re.match(r"^(fire|attack) \S+ \S+$", o)]
+        hits.sort(key=lambda o: not o.startswith("fire"))
+        if hits:
+            return pl1, hits[0]
+        if not body["orders"]:
+            if pl1.view()["view"]["finished"]:
+                break
+            time.sleep(0.1)
+            continue
+        turn = pl1.view()["view"]["turn_no"]
+        moves = [o for o in body["orders"] if o.startswith("move ")]
+        order = "done"
+        if moves and moves_in.get(turn, 0) < 3:  # every unit east, one move each a turn
+            order = max(moves, key=lambda o: int(o.rsplit(" ", 1)[1].split(",")[0]))
+            moves_in[turn] = moves_in.get(turn, 0) + 1
+        r = pl1.order(order, body["version"])
+        assert r.status_code in (200, 409), r.text
+    pytest.skip("no target came into sight")
+
+
+def test_r_atk_2_odds_terms_are_the_resolution_terms_with_rule_ids(tmp_path: Path) -> None:
+    url = new_db_url("sqlite", tmp_path)
+    try:
+        env = {"TK20_TEST_FIXED_SEED": "5a" * 32}
+        with running(url, tmp_path / "server.log", env=env) as server:
+            game = create(server, computer=["gm", "co", "pl2"])
+            clients = seats(server, game)
+            pl1, order = _game_with_a_target(clients)
+            answer = pl1.get("/odds", order=order)
+            assert answer.status_code == 200, answer.text
+            odds = answer.json()
+            # the server's answer is the engine's estimate, term for term
+            doc = json.loads(clients["gm"].get("/export").text)
+            state = GameState.from_dict(doc["state"], load_scenario("demo"))
+            _kind, unit, target = order.split()
+            est = attack_estimate(state, "blue", unit, target)
+            assert odds["terms"] == [term_out(t) for t in est.terms]
+            bonus = [t for t in odds["terms"] if t["kind"] == "bonus"]
+            defence = [t for t in odds["terms"] if t["kind"] == "defence"]
+            assert sum(t["value"] for t in bonus) == odds["odds"]["bonus"]
+            assert sum(t["value"] for t in defence) == odds["odds"]["defence"]
+            assert all(re.fullmatch(r"R-[A-Z]+-\d+", t["rule"]) for t in odds["terms"])
+            if not order.startswith("fire "):
+                return  # an attack order is carried out later, from where the unit is then
+            # ... and the roll of direct fire (at once) uses the same terms (the GM's copy)
+            gm_before = clients["gm"].get("/events").json()["version"]
+            r = pl1.order(order, odds["version"])
+            assert r.status_code == 200, r.text
+            changes = clients["gm"].get("/events", after=gm_before).json()["changes"]
+            kinds = [e["kind"] for c in changes for e in c["events"]]
+            assert "attack" in kinds, (order, kinds)
+            attack: dict[str, Any] = next(
+                e["data"] for c in changes for e in c["events"] if e["kind"] == "attack"
+            )
+            assert attack["modifiers"] == {t["name"]: t["value"] for t in bonus}
+            assert attack["bonus"] == odds["odds"]["bonus"]
+            assert attack["defence"] == odds["odds"]["defence"]
+            shown_dis = [t["name"] for t in odds["terms"] if t["kind"] == "disadvantage"]
+            assert attack["disadvantage_reasons"] == shown_dis
+            shown_adv = [t["name"] for t in odds["terms"] if t["kind"] == "advantage"]
+            # R-ATK-6: the target's confusion is the only term Blue cannot know
+            assert [r for r in attack["advantage_reasons"] if r != "confused"] == shown_adv
+    finally:
+        cleanup_db(url)
