@@ -118,3 +118,37 @@ def test_the_computer_column_reads_rows_written_before_levels() -> None:
         value = computer_column(["co", "gm"], level)
         assert computer_seats(value) == ["co", "gm"] and computer_level_of(value) == level
     assert computer_seats(["gm"]) == ["gm"] and computer_level_of(["gm"]) == "baseline"
+
+
+def test_export_keeps_the_games_rule_options_for_replay_and_verify(
+    server: Server, tmp_path: Path
+) -> None:
+    """A game started with rule options: its export names them, ``tk20 replay`` and
+    ``tk20 verify`` replay under them,
+    and a broken option in the file is a clear error."""
+    options = {"stacking_limit": 1, "los_corner": "block_either"}
+    created = create(server, options=options)
+    clients = seats(server, created)
+    for name in ("co", "pl1", "gm"):
+        body = clients[name].get("/orders").json()
+        if body["orders"]:
+            move = next((o for o in body["orders"] if o.startswith("move ")), "done")
+            assert clients[name].order(move, body["version"]).status_code == 200
+    export = clients["gm"].get("/export")
+    assert export.status_code == 200
+    doc = json.loads(export.text)
+    assert doc["options"] == options
+    path = tmp_path / "options.json"
+    path.write_text(export.text, encoding="utf-8")
+    replay = _tk20("replay", str(path), "--json")
+    assert replay.returncode == 0, replay.stdout + replay.stderr
+    report = json.loads(replay.stdout)
+    assert report["options"] == options and report["state_hash"] == doc["state_hash"]
+    verify = _tk20("verify", str(path), "--json")
+    assert verify.returncode == 0, verify.stdout + verify.stderr
+    doc["options"] = {"stacking_limit": "many"}
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    broken = _tk20("replay", str(path))
+    assert broken.returncode != 0
+    assert "stacking_limit" in broken.stdout + broken.stderr
+    assert "Traceback" not in broken.stdout + broken.stderr

@@ -829,6 +829,7 @@ def replay_cmd(game: GameArg, json_out: JsonFlag = False) -> None:
             {
                 "ok": ok,
                 "orders": len(record.orders),
+                "options": record.options,
                 "state_hash": replayed,
                 "saved_hash": record.state_hash,
                 "problems": problems,

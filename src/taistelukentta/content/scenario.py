@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
@@ -379,17 +379,18 @@ def bundled_scenarios() -> list[ScenarioInfo]:
     return infos
 
 
-def load_scenario(name_or_path: str) -> Scenario:
-    """Load a bundled scenario by id (``"demo"``) or any scenario file by path.
+def load_scenario(name_or_path: str, options: Mapping[str, Any] | None = None) -> Scenario:
+    """Load a bundled scenario by id (``"demo"``) or any scenario file by path; ``options``
+    (rule options, as ``[options]`` in the file) override the file's.
 
     Raises ArgumentError for a name that is neither, DataError for a broken file.
     """
     ids = bundled_ids()
     if name_or_path in ids:
-        return load_scenario_file(scenarios_dir() / f"{name_or_path}.toml")
+        return load_scenario_file(scenarios_dir() / f"{name_or_path}.toml", options)
     path = Path(name_or_path)
     if path.is_file():
-        return load_scenario_file(path)
+        return load_scenario_file(path, options)
     known = ", ".join(ids) or "-"
     raise ArgumentError(
         f"unknown scenario {name_or_path!r}: neither a bundled scenario ({known}) "
@@ -399,8 +400,8 @@ def load_scenario(name_or_path: str) -> Scenario:
     )
 
 
-def load_scenario_file(path: Path | str) -> Scenario:
-    """Load and check one scenario file."""
+def load_scenario_file(path: Path | str, options: Mapping[str, Any] | None = None) -> Scenario:
+    """Load and check one scenario file (``options`` override its ``[options]``)."""
     p = Path(path)
     try:
         text = p.read_text(encoding="utf-8")
@@ -409,6 +410,8 @@ def load_scenario_file(path: Path | str) -> Scenario:
     except (OSError, UnicodeDecodeError) as exc:
         raise DataError(str(p), [f"cannot read file: {exc}"]) from None
     data = parse_toml(text, str(p))
+    if options:
+        data["options"] = {**data.get("options", {}), **options}
     return scenario_from_data(data, source=str(p), text=text, base_dir=p.parent, default_id=p.stem)
 
 

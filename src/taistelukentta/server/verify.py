@@ -45,16 +45,13 @@ def verify_export(path: Path | str) -> dict[str, Any]:
         problems.append(f"commitment_scheme: unknown scheme {scheme!r}")
     elif seed_commitment(record.seed) != commitment:
         problems.append("seed_commitment: the seed does not match the published commitment")
-    options = doc.get("options") or {}
-    if not isinstance(options, dict):
-        raise DataError(str(p), ["options: expected an object"])
     overlay = doc.get("blue_overlay")
     if overlay is not None and not isinstance(overlay, dict):
         raise DataError(str(p), ["blue_overlay: expected an object"])
     if record.scenario in bundled_ids():
-        scenario = scenario_for(record.scenario, options, overlay=overlay)
+        scenario = scenario_for(record.scenario, record.options, overlay=overlay)
     else:
-        scenario = load_scenario(record.scenario)
+        scenario = load_scenario(record.scenario, record.options)
     state = new_game(scenario, record.seed)
     replayed = list(state.events)
     for i, entry in enumerate(record.orders):

@@ -67,6 +67,9 @@ class GameRecord:
     human: str | None = None
     """``tk20 play``: the side the human plays (``"blue"``/``"red"``); the computer plays
     the other. None for games driven order by order (``tk20 order``)."""
+    options: dict[str, Any] = field(default_factory=dict)
+    """Rule options the game was started with on top of the scenario's (a server game's
+    ``options``); written only when there are some."""
 
     def to_json(self) -> str:
         """The file's text (stable key order, UTF-8 friendly)."""
@@ -85,6 +88,8 @@ class GameRecord:
             "log_hash": log_hash(self.state),
             "state": self.state,
         }
+        if self.options:
+            doc["options"] = self.options
         return json.dumps(doc, ensure_ascii=False, indent=1) + "\n"
 
 
@@ -138,7 +143,14 @@ def parse_game(text: str, source: str) -> GameRecord:
                 "was edited?); `tk20 replay` checks the orders"
             ],
         )
-    return GameRecord(doc["scenario"], seed, orders, state, doc.get("state_hash"), doc.get("human"))
+    options = doc.get("options") or {}
+    if not isinstance(options, dict) or not all(
+        isinstance(v, bool | int | float | str) for v in options.values()
+    ):
+        raise DataError(source, ["options: expected an object of rule options"])
+    return GameRecord(
+        doc["scenario"], seed, orders, state, doc.get("state_hash"), doc.get("human"), options
+    )
 
 
 def load_game(path: Path | str) -> GameRecord:
