@@ -469,6 +469,17 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        AbilitiesView: {
+            disabled: {
+                [key: string]: {
+                    [key: string]: number;
+                };
+            };
+            hidden: string[];
+            wave_bonus_turn: {
+                [key: string]: number;
+            };
+        };
         BattleUnderWay: {
             game: string | null;
             left_out: string[];
@@ -630,6 +641,47 @@ export interface components {
             changes: components["schemas"]["Change"][];
             version: number;
         };
+        CommandView: {
+            co_seat: string | null;
+            co_unit: string | null;
+            /** @default null */
+            company_kp: number | null;
+            confirmed: string[];
+            leaderless: boolean;
+            links: {
+                [key: string]: boolean;
+            };
+            motti_used: boolean;
+            promotion_due: boolean;
+            reconnoitred: string[];
+            report_done: boolean;
+            restored: string[];
+            tactic_this_turn: boolean;
+            tactics_used: [
+                number,
+                string
+            ][];
+            transfers_this_turn: string[];
+        };
+        ContactView: {
+            /** @default null */
+            area: [
+                number,
+                number,
+                number
+            ] | null;
+            /** @default null */
+            card: string | null;
+            /** @default null */
+            cell: [
+                number,
+                number
+            ] | null;
+            label: string;
+            level: string;
+            /** @default null */
+            unit: string | null;
+        };
         CostOut: {
             kp: number;
             order: string;
@@ -657,6 +709,7 @@ export interface components {
             } | null;
             map_ref?: string | null;
         };
+        EmptySection: Record<string, never>;
         ErrorBody: {
             code: string;
             message: {
@@ -666,6 +719,20 @@ export interface components {
         };
         ErrorOut: {
             error: components["schemas"]["ErrorBody"];
+        };
+        EventView: {
+            data: {
+                [key: string]: unknown;
+            };
+            kind: string;
+        };
+        FireSupportView: {
+            pending: components["schemas"]["PendingStrikeView"][];
+            /** @default null */
+            requests_left: number | null;
+            rounds_left: {
+                [key: string]: number;
+            };
         };
         GameCreate: {
             computer?: string[];
@@ -688,12 +755,149 @@ export interface components {
             };
             seed_commitment: string;
         };
+        GMCommandView: {
+            co_seat: string | null;
+            co_unit: string | null;
+            /** @default null */
+            company_kp: number | null;
+            confirmed: string[];
+            leaderless: boolean;
+            links: {
+                [key: string]: boolean;
+            };
+            motti_used: boolean;
+            promotion_due: boolean;
+            reconnoitred: string[];
+            report_done: boolean;
+            restored: string[];
+            state: {
+                [key: string]: unknown;
+            };
+            tactic_this_turn: boolean;
+            tactics_used: [
+                number,
+                string
+            ][];
+            transfers_this_turn: string[];
+        };
+        GMFireSupportView: {
+            pending: components["schemas"]["GMPendingStrikeView"][];
+            requests_left: {
+                [key: string]: number;
+            };
+            rounds_left: {
+                [key: string]: number;
+            };
+        };
+        GMMinesView: {
+            blue: components["schemas"]["MinesView"];
+            /** @default null */
+            fields: components["schemas"]["MinefieldView"][] | null;
+            red: components["schemas"]["MinesView"];
+        };
+        GMObjectiveView: {
+            cells: [
+                number,
+                number
+            ][];
+            holder_at_start: ("blue" | "red") | null;
+            id: string;
+            name: components["schemas"]["LocalText"];
+            occupied_by: ("blue" | "red")[];
+            vp: number;
+        };
+        GMPendingStrikeView: {
+            boost: number;
+            cell: [
+                number,
+                number
+            ];
+            /** @default null */
+            contact: string | null;
+            danger: boolean;
+            /** @default null */
+            delay: number | null;
+            /** @default null */
+            delay_die: number | null;
+            due: number;
+            id: string;
+            kind: string;
+            observer: string;
+            requested: number;
+            seat: string;
+            /** @enum {string} */
+            side: "blue" | "red";
+            /** @default null */
+            skilled: boolean | null;
+            /** @default null */
+            unit: string | null;
+            /** @default null */
+            weapon: string | null;
+        };
+        GMView: {
+            /** @default null */
+            abilities: components["schemas"]["AbilitiesView"] | components["schemas"]["EmptySection"] | null;
+            /** @enum {string} */
+            active_side: "blue" | "red";
+            /** @default null */
+            command: components["schemas"]["GMCommandView"] | components["schemas"]["EmptySection"] | null;
+            command_points: {
+                [key: string]: number;
+            };
+            contacts: {
+                [key: string]: components["schemas"]["ContactView"][];
+            };
+            destroyed: components["schemas"]["Losses"];
+            dice: string;
+            done: string[];
+            finished: boolean;
+            /** @default null */
+            fire_support: components["schemas"]["GMFireSupportView"] | components["schemas"]["EmptySection"] | null;
+            format: number;
+            log: components["schemas"]["EventView"][];
+            map: components["schemas"]["MapSize"];
+            /** @default null */
+            mines: components["schemas"]["GMMinesView"] | components["schemas"]["EmptySection"] | null;
+            objectives: components["schemas"]["GMObjectiveView"][];
+            phase: string;
+            rounds: number;
+            scenario: string;
+            seat: string | null;
+            seed_commitment: string | null;
+            side: null;
+            title: components["schemas"]["LocalText"];
+            turn: number;
+            turn_no: number;
+            units: components["schemas"]["OwnUnitView"][];
+            /** @default null */
+            victory_points: {
+                [key: string]: number;
+            } | null;
+            viewer: string;
+            /** @default null */
+            winner: ("blue" | "red") | "draw" | null;
+        };
+        KnownMinefieldCell: {
+            cell: [
+                number,
+                number
+            ];
+            type: string | null;
+        };
+        LocalText: {
+            en: string;
+            fi: string;
+        };
         LosOut: {
             cover: number;
             distance: number;
             limited_by: string | null;
             rule: string;
             visible: boolean;
+        };
+        Losses: {
+            blue: string[];
+            red: string[];
         };
         MapOut: {
             elevation: number[][];
@@ -709,6 +913,33 @@ export interface components {
             victory?: components["schemas"]["VictoryOut"] | null;
             width: number;
         };
+        MapSize: {
+            height: number;
+            width: number;
+        };
+        MinefieldView: {
+            cells: [
+                number,
+                number
+            ][];
+            id: string;
+            owner: string;
+            type: string;
+        };
+        MinesView: {
+            clear: [
+                number,
+                number
+            ][];
+            immobilised: string[];
+            in_minefield: {
+                [key: string]: [
+                    number,
+                    number
+                ];
+            };
+            known: components["schemas"]["KnownMinefieldCell"][];
+        };
         OddsOut: {
             kind: string;
             odds: {
@@ -719,6 +950,8 @@ export interface components {
             version: number;
         };
         OddsTerm: {
+            /** @enum {string} */
+            kind: "bonus" | "defence" | "advantage" | "disadvantage" | "scatter";
             name: string;
             rule: string;
             value: number;
@@ -730,6 +963,52 @@ export interface components {
         OrdersOut: {
             orders: string[];
             version: number;
+        };
+        OwnLosses: {
+            own: string[];
+        };
+        OwnUnitView: {
+            action: string | null;
+            armoured: boolean;
+            card: string;
+            cell: [
+                number,
+                number
+            ];
+            /** @default null */
+            commanded: boolean | null;
+            cover: number;
+            disabled_abilities: {
+                [key: string]: number;
+            };
+            fired: boolean;
+            group: string;
+            id: string;
+            max_strength: number;
+            moved: boolean;
+            movement: number;
+            name: components["schemas"]["LocalText"];
+            protection: number;
+            reconned: boolean;
+            seat: string;
+            /** @enum {string} */
+            side: "blue" | "red";
+            statuses: string[];
+            strength: number;
+            weapon: components["schemas"]["WeaponView"];
+        };
+        PendingStrikeView: {
+            cell: [
+                number,
+                number
+            ];
+            id: string;
+            kind: string;
+            observer: string;
+            /** @default null */
+            unit: string | null;
+            /** @default null */
+            weapon: string | null;
         };
         PlaytestIn: {
             /** @default 3 */
@@ -788,6 +1067,103 @@ export interface components {
             token: string;
             url: string;
         };
+        SeatView: {
+            /** @default null */
+            abilities: components["schemas"]["AbilitiesView"] | null;
+            /** @enum {string} */
+            active_side: "blue" | "red";
+            /** @default null */
+            command: components["schemas"]["CommandView"] | components["schemas"]["EmptySection"] | null;
+            command_points: {
+                [key: string]: number;
+            };
+            contacts: components["schemas"]["ContactView"][];
+            destroyed: components["schemas"]["OwnLosses"];
+            dice: string;
+            done: string[];
+            finished: boolean;
+            /** @default null */
+            fire_support: components["schemas"]["FireSupportView"] | null;
+            format: number;
+            log: components["schemas"]["EventView"][];
+            map: components["schemas"]["MapSize"];
+            /** @default null */
+            mines: components["schemas"]["MinesView"] | null;
+            objectives: components["schemas"]["SideObjectiveView"][];
+            phase: string;
+            rounds: number;
+            scenario: string;
+            seat: string;
+            seat_command_points: number;
+            seed_commitment: string | null;
+            /** @enum {string} */
+            side: "blue" | "red";
+            title: components["schemas"]["LocalText"];
+            turn: number;
+            turn_no: number;
+            units: (components["schemas"]["OwnUnitView"] | components["schemas"]["UnitView"])[];
+            /** @default null */
+            victory_points: {
+                [key: string]: number;
+            } | null;
+            viewer: string;
+            /** @default null */
+            winner: ("blue" | "red") | "draw" | null;
+        };
+        SideObjectiveView: {
+            cells: [
+                number,
+                number
+            ][];
+            enemy_seen: boolean;
+            holder_at_start: ("blue" | "red") | null;
+            id: string;
+            name: components["schemas"]["LocalText"];
+            own_present: boolean;
+            vp: number;
+        };
+        SideView: {
+            /** @default null */
+            abilities: components["schemas"]["AbilitiesView"] | null;
+            /** @enum {string} */
+            active_side: "blue" | "red";
+            /** @default null */
+            command: components["schemas"]["CommandView"] | components["schemas"]["EmptySection"] | null;
+            command_points: {
+                [key: string]: number;
+            };
+            contacts: components["schemas"]["ContactView"][];
+            destroyed: components["schemas"]["OwnLosses"];
+            dice: string;
+            done: string[];
+            finished: boolean;
+            /** @default null */
+            fire_support: components["schemas"]["FireSupportView"] | null;
+            format: number;
+            log: components["schemas"]["EventView"][];
+            map: components["schemas"]["MapSize"];
+            /** @default null */
+            mines: components["schemas"]["MinesView"] | null;
+            objectives: components["schemas"]["SideObjectiveView"][];
+            phase: string;
+            rounds: number;
+            scenario: string;
+            seat: string | null;
+            seed_commitment: string | null;
+            /** @enum {string} */
+            side: "blue" | "red";
+            title: components["schemas"]["LocalText"];
+            turn: number;
+            turn_no: number;
+            units: (components["schemas"]["OwnUnitView"] | components["schemas"]["UnitView"])[];
+            /** @default null */
+            victory_points: {
+                [key: string]: number;
+            } | null;
+            viewer: string;
+            /** @default null */
+            winner: ("blue" | "red") | "draw" | null;
+        };
         TextOut: {
             en: string;
             fi: string;
@@ -795,6 +1171,23 @@ export interface components {
         TomlOut: {
             problems: components["schemas"]["Problem"][];
             toml: string;
+        };
+        UnitView: {
+            armoured: boolean;
+            card: string;
+            cell: [
+                number,
+                number
+            ];
+            cover: number;
+            id: string;
+            max_strength: number;
+            name: components["schemas"]["LocalText"];
+            protection: number;
+            /** @enum {string} */
+            side: "blue" | "red";
+            statuses: string[];
+            strength: number;
         };
         ValidateOut: {
             ok: boolean;
@@ -806,9 +1199,18 @@ export interface components {
         };
         ViewOut: {
             version: number;
-            view: {
-                [key: string]: unknown;
-            };
+            view: components["schemas"]["SeatView"] | components["schemas"]["SideView"] | components["schemas"]["GMView"];
+        };
+        WeaponView: {
+            at_damage: string | null;
+            bonus: number;
+            damage: string;
+            damage_divisor: number;
+            damage_type: string;
+            id: string;
+            indirect: boolean;
+            min_range: number | null;
+            range: number;
         };
     };
     responses: never;

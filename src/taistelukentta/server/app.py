@@ -197,6 +197,27 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(editor.router)
     app.include_router(campaigns.router)
 
+    def openapi() -> dict[str, Any]:
+        """The OpenAPI document, with the view models a ``view`` answer refers to."""
+        if app.openapi_schema is None:
+            from fastapi.openapi.utils import get_openapi
+
+            from taistelukentta.server.schemas import view_components
+
+            doc = get_openapi(
+                title=app.title,
+                version=app.version,
+                description=app.description,
+                routes=app.routes,
+            )
+            schemas = doc.setdefault("components", {}).setdefault("schemas", {})
+            for name, schema in view_components().items():
+                schemas.setdefault(name, schema)
+            app.openapi_schema = doc
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
+
     dist = settings.web_dist
     if (dist / "index.html").is_file():
         app.mount("/", StaticFiles(directory=dist, html=True), name="web")

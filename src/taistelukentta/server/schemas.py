@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, WithJsonSchema
 
 from taistelukentta.server.settings import MAX_ORDER_CHARS, MAX_VERSION
 
@@ -60,11 +60,52 @@ class OrderPost(_Strict):
     version: int = Field(ge=0, le=MAX_VERSION, description="The seat's version it saw.")
 
 
+VIEW_MODELS = ("SeatView", "SideView", "GMView")
+"""The view models (``taistelukentta.views.models``) a ``view`` answer is one of."""
+
+_ViewJson = Annotated[
+    dict[str, Any],
+    WithJsonSchema({"anyOf": [{"$ref": f"#/components/schemas/{m}"} for m in VIEW_MODELS]}),
+]
+"""A view as the server sends it (built by ``present.seat_view``; its schema is the view
+models', added to the OpenAPI document by :func:`view_components`)."""
+
+
+def view_components() -> dict[str, Any]:
+    """The OpenAPI components of the view models: the views' JSON Schema (``tk20 schema``)
+    restricted to what the views use, with one server difference: an event in a view's
+    ``log`` carries no ``seq`` (the server leaves the engine's global event numbers out)."""
+    import json
+
+    from taistelukentta.views.models import view_schema
+
+    defs: dict[str, Any] = view_schema()["$defs"]
+    wanted: set[str] = set()
+    todo = list(VIEW_MODELS)
+    while todo:
+        name = todo.pop()
+        if name in wanted:
+            continue
+        wanted.add(name)
+        text = json.dumps(defs[name])
+        todo += [ref.split('"', 1)[0] for ref in text.split('"$ref": "#/$defs/')[1:]]
+    out = json.loads(
+        json.dumps({n: defs[n] for n in sorted(wanted)}).replace(
+            '"#/$defs/', '"#/components/schemas/'
+        )
+    )
+    event = out.get("EventView")
+    if event is not None:
+        event["properties"].pop("seq", None)
+        event["required"] = [r for r in event.get("required", []) if r != "seq"]
+    return dict(out)
+
+
 class ViewOut(BaseModel):
     """A seat's view of the game at its version."""
 
     version: int
-    view: dict[str, Any]
+    view: _ViewJson
 
 
 class OrdersOut(BaseModel):
