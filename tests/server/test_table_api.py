@@ -3,6 +3,8 @@ scenario detail (routes/table.py)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import httpx
 
 from taistelukentta.content.scenario import load_scenario
@@ -110,3 +112,36 @@ def test_view_as_a_side_is_gm_only_and_is_that_sides_view(server: Server) -> Non
     assert s["gm"].get("/view-as", side="gm").status_code == 422
     denied = s["co"].get("/view-as", side="red")
     assert denied.status_code == 403 and denied.json()["error"]["code"] == "gm_only"
+
+
+def test_view_answers_match_their_declared_openapi_models(server: Server) -> None:
+    """``/view`` and ``/view-as`` answers validate against the typed view models the
+    OpenAPI document declares (SeatView / SideView / GMView; the generated TypeScript
+    types are made from the same document), also after orders."""
+    import jsonschema
+
+    doc = httpx.get(f"{server.base}/openapi.json", timeout=30).json()
+    schemas = doc["components"]["schemas"]
+    view_out = schemas["ViewOut"]
+    assert {r["$ref"].rsplit("/", 1)[1] for r in view_out["properties"]["view"]["anyOf"]} == {
+        "SeatView",
+        "SideView",
+        "GMView",
+    }
+
+    def check(answer: dict[str, Any], model: str) -> None:
+        root = {"components": doc["components"], "$ref": f"#/components/schemas/{model}"}
+        jsonschema.validate(answer["view"], root)
+        jsonschema.validate(answer, {"components": doc["components"], **view_out})
+
+    clients = seats(server, create(server))
+    for _ in range(3):
+        for name, model in (("co", "SeatView"), ("pl1", "SeatView"), ("gm", "GMView")):
+            check(clients[name].view(), model)
+        for side in ("blue", "red"):
+            r = clients["gm"].get("/view-as", side=side)
+            assert r.status_code == 200, r.text
+            check(r.json(), "SideView")
+        body = clients["co"].get("/orders").json()
+        move = next((o for o in body["orders"] if o.startswith("move ")), "done")
+        assert clients["co"].order(move, body["version"]).status_code == 200
