@@ -1,7 +1,7 @@
 """Server benchmark (issue 10): N concurrent games through HTTP + WebSocket.
 
 Run by hand: ``.venv/bin/python benchmarks/bench_server.py [--games 50] [--orders 30]
-[--db sqlite|postgres|both] [--two-processes]``. Not part of the tests. PostgreSQL needs
+[--db sqlite|postgres|both] [--two-processes] [--pace S]``. Not part of the tests. PostgreSQL needs
 ``TK20_TEST_PG_URL`` (``scripts/test-postgres`` prints one).
 
 Each game has a WebSocket open for every seat (co, pl1, pl2, gm). One driver per game gives
@@ -14,6 +14,11 @@ a trivial authenticated GET (``/seat``) measured between the orders of the same 
 the ratio. ``--two-processes`` (PostgreSQL): two servers on one database; each game posts
 through the first and has half its WebSockets on the second, so every order crosses
 LISTEN/NOTIFY; it prints the one-process run on the same database kind beside it.
+``--pace S``: a game gives at most one order every S seconds (players think); without it
+the drivers give orders as fast as the server answers, so the run measures a saturated
+server. A WebSocket the server closes is opened again with ``after`` = the last version
+received, as a client resumes; such reconnects are counted and printed, and so is every
+message that did not arrive within 30 s.
 """
 
 from __future__ import annotations
