@@ -95,3 +95,42 @@ def test_r_rec_5_the_models_agree_with_what_the_engine_numbers() -> None:
     assert any(f.startswith("order (other)") for f in found), found
     assert any(f.startswith("strike_hit (other)") for f in found), found
     assert any(f.startswith("made_up") for f in found), found
+
+
+def _declared(model: type) -> list[tuple[str, str, object]]:
+    return [(n, repr(f.annotation), f.default) for n, f in model.model_fields.items()]  # type: ignore[attr-defined]
+
+
+def test_models_with_the_same_fields_share_one_base() -> None:
+    """Two audiences' models of a kind that declare the same fields are built from one
+    fields base (views/events.py ``…Fields``), so they cannot drift apart; the base gives
+    both the same JSON for the same data (the GM's model allows more keys, the side's
+    model does not)."""
+    from taistelukentta.views.events import EventData, GMEventData
+    from taistelukentta.views.models import ViewModel
+
+    plain = {ViewModel, EventData, GMEventData}
+    shared = 0
+    for kind, models in EVENT_MODELS.items():
+        present = [m for m in (models.gm, models.own, models.other) if m is not None]
+        for i, a in enumerate(present):
+            for b in present[i + 1 :]:
+                if a is b or _declared(a) != _declared(b):
+                    continue
+                common = [
+                    c
+                    for c in a.__mro__
+                    if c in b.__mro__ and isinstance(c, type) and issubclass(c, ViewModel)
+                ]
+                assert any(c not in plain for c in common), (kind, a.__name__, b.__name__)
+                shared += 1
+                data = {n: None for n in a.model_fields}
+                assert a.model_validate(data).model_dump_json() == (
+                    b.model_validate(data).model_dump_json()
+                )
+        if models.gm is not None:
+            assert models.gm.model_config.get("extra") == "allow", kind
+        for side_model in (models.own, models.other):
+            if side_model is not None:
+                assert side_model.model_config.get("extra") == "forbid", kind
+    assert shared >= 20

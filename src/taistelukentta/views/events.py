@@ -89,7 +89,9 @@ class AreaAttackGM(GMEventData):
     rolls: tuple[RollView, ...] | None = None
 
 
-class AreaAttackOther(EventData):
+class AreaAttackFields(ViewModel):
+    """The fields AreaAttackOther, AreaAttackOwn share (their JSON is the same)."""
+
     attacker: UnitRef = None
     weapon: str | None = None
     cell: Cell | None = None
@@ -103,18 +105,12 @@ class AreaAttackOther(EventData):
     rolls: tuple[RollView, ...] | None = None
 
 
-class AreaAttackOwn(EventData):
-    attacker: UnitRef = None
-    weapon: str | None = None
-    cell: Cell | None = None
-    radius: int | None = None
-    modifiers: dict[str, Any] | None = None
-    bonus: int | None = None
-    natural: int | None = None
-    total: int | None = None
-    targets: tuple[Any, ...] | None = None
-    setback: str | None = None
-    rolls: tuple[RollView, ...] | None = None
+class AreaAttackOther(AreaAttackFields, EventData):
+    """The other side's copy (AreaAttackFields)."""
+
+
+class AreaAttackOwn(AreaAttackFields, EventData):
+    """The owner side's copy (AreaAttackFields)."""
 
 
 class AttackVoidGM(GMEventData):
@@ -156,7 +152,9 @@ class AttackGM(GMEventData):
     rerolled: bool | None = None
 
 
-class AttackOther(EventData):
+class AttackFields(ViewModel):
+    """The fields AttackOther, AttackOwn share (their JSON is the same)."""
+
     attacker: UnitRef = None
     target: UnitRef = None
     kind: str | None = None
@@ -179,27 +177,12 @@ class AttackOther(EventData):
     rerolled: bool | None = None
 
 
-class AttackOwn(EventData):
-    attacker: UnitRef = None
-    target: UnitRef = None
-    kind: str | None = None
-    modifiers: dict[str, Any] | None = None
-    bonus: int | None = None
-    advantage: str | None = None
-    advantage_reasons: tuple[Any, ...] | None = None
-    disadvantage_reasons: tuple[Any, ...] | None = None
-    defence: int | None = None
-    cover: int | None = None
-    natural: int | None = None
-    total: int | None = None
-    margin: int | None = None
-    effect: str | None = None
-    damage: int | None = None
-    damage_type: str | None = None
-    setback: str | None = None
-    rolls: tuple[RollView, ...] | None = None
-    weapon: str | None = None
-    rerolled: bool | None = None
+class AttackOther(AttackFields, EventData):
+    """The other side's copy (AttackFields)."""
+
+
+class AttackOwn(AttackFields, EventData):
+    """The owner side's copy (AttackFields)."""
 
 
 class CoLostGM(GMEventData):
@@ -212,12 +195,18 @@ class CoLostOwn(EventData):
     leaderless: bool | None = None
 
 
-class CommandLinkGM(GMEventData):
+class CommandLinkFields(ViewModel):
+    """The fields CommandLinkGM, CommandLinkOwn share (their JSON is the same)."""
+
     out_of_link: tuple[Any, ...] | None = None
 
 
-class CommandLinkOwn(EventData):
-    out_of_link: tuple[Any, ...] | None = None
+class CommandLinkGM(CommandLinkFields, GMEventData):
+    """The game master's copy (CommandLinkFields)."""
+
+
+class CommandLinkOwn(CommandLinkFields, EventData):
+    """The owner side's copy (CommandLinkFields)."""
 
 
 class ConfirmedTargetGM(GMEventData):
@@ -256,18 +245,21 @@ class DamageGM(GMEventData):
     reason: str | None = None
 
 
-class DamageOther(EventData):
+class DamageFields(ViewModel):
+    """The fields DamageOther, DamageOwn share (their JSON is the same)."""
+
     unit: UnitRef = None
     amount: int | None = None
     strength: int | None = None
     reason: str | None = None
 
 
-class DamageOwn(EventData):
-    unit: UnitRef = None
-    amount: int | None = None
-    strength: int | None = None
-    reason: str | None = None
+class DamageOther(DamageFields, EventData):
+    """The other side's copy (DamageFields)."""
+
+
+class DamageOwn(DamageFields, EventData):
+    """The owner side's copy (DamageFields)."""
 
 
 class DestroyedGM(GMEventData):
@@ -276,33 +268,42 @@ class DestroyedGM(GMEventData):
     reason: str | None = None
 
 
-class DestroyedOther(EventData):
+class DestroyedFields(ViewModel):
+    """The fields DestroyedOther, DestroyedOwn share (their JSON is the same)."""
+
     unit: UnitRef = None
     cell: Cell | None = None
     reason: str | None = None
 
 
-class DestroyedOwn(EventData):
-    unit: UnitRef = None
-    cell: Cell | None = None
-    reason: str | None = None
+class DestroyedOther(DestroyedFields, EventData):
+    """The other side's copy (DestroyedFields)."""
 
 
-class FireDirectionGM(GMEventData):
+class DestroyedOwn(DestroyedFields, EventData):
+    """The owner side's copy (DestroyedFields)."""
+
+
+class FireDirectionFields(ViewModel):
+    """The fields FireDirectionGM, FireDirectionOwn share (their JSON is the same)."""
+
     observer: str | None = None
     need: int | None = None
     ok: bool | None = None
     rolls: tuple[RollView, ...] | None = None
 
 
-class FireDirectionOwn(EventData):
-    observer: str | None = None
-    need: int | None = None
-    ok: bool | None = None
-    rolls: tuple[RollView, ...] | None = None
+class FireDirectionGM(FireDirectionFields, GMEventData):
+    """The game master's copy (FireDirectionFields)."""
 
 
-class GameOverGM(GMEventData):
+class FireDirectionOwn(FireDirectionFields, EventData):
+    """The owner side's copy (FireDirectionFields)."""
+
+
+class GameOverFields(ViewModel):
+    """The fields GameOverGM, GameOverSeen share (their JSON is the same)."""
+
     winner: str | None = None
     reason: str | None = None
     vp: dict[str, Any] | None = None
@@ -310,26 +311,29 @@ class GameOverGM(GMEventData):
     eliminated: str | None = None
 
 
-class GameOverSeen(EventData):
-    winner: str | None = None
-    reason: str | None = None
-    vp: dict[str, Any] | None = None
-    detail: dict[str, Any] | None = None
-    eliminated: str | None = None
+class GameOverGM(GameOverFields, GMEventData):
+    """The game master's copy (GameOverFields)."""
 
 
-class GameStartedGM(GMEventData):
+class GameOverSeen(GameOverFields, EventData):
+    """Either side's copy (GameOverFields)."""
+
+
+class GameStartedFields(ViewModel):
+    """The fields GameStartedGM, GameStartedSeen share (their JSON is the same)."""
+
     scenario: str | None = None
     rounds: int | None = None
     dice: str | None = None
     seed_commitment: str | None = None
 
 
-class GameStartedSeen(EventData):
-    scenario: str | None = None
-    rounds: int | None = None
-    dice: str | None = None
-    seed_commitment: str | None = None
+class GameStartedGM(GameStartedFields, GMEventData):
+    """The game master's copy (GameStartedFields)."""
+
+
+class GameStartedSeen(GameStartedFields, EventData):
+    """Either side's copy (GameStartedFields)."""
 
 
 class HiddenGM(GMEventData):
@@ -344,28 +348,36 @@ class HiddenOwn(EventData):
     reason: str | None = None
 
 
-class KpGM(GMEventData):
+class KpFields(ViewModel):
+    """The fields KpGM, KpOwn share (their JSON is the same)."""
+
     seat: str | None = None
     kp: int | None = None
     pool: str | None = None
 
 
-class KpOwn(EventData):
-    seat: str | None = None
-    kp: int | None = None
-    pool: str | None = None
+class KpGM(KpFields, GMEventData):
+    """The game master's copy (KpFields)."""
 
 
-class KpTransferGM(GMEventData):
+class KpOwn(KpFields, EventData):
+    """The owner side's copy (KpFields)."""
+
+
+class KpTransferFields(ViewModel):
+    """The fields KpTransferGM, KpTransferOwn share (their JSON is the same)."""
+
     from_: str | None = Field(default=None, alias="from")
     to: str | None = None
     kp: int | None = None
 
 
-class KpTransferOwn(EventData):
-    from_: str | None = Field(default=None, alias="from")
-    to: str | None = None
-    kp: int | None = None
+class KpTransferGM(KpTransferFields, GMEventData):
+    """The game master's copy (KpTransferFields)."""
+
+
+class KpTransferOwn(KpTransferFields, EventData):
+    """The owner side's copy (KpTransferFields)."""
 
 
 class MineClearGM(GMEventData):
@@ -458,14 +470,19 @@ class MineSearchOwn(EventData):
     type: str | None = None
 
 
-class MinefieldsPlacedGM(GMEventData):
+class MinefieldsPlacedFields(ViewModel):
+    """The fields MinefieldsPlacedGM, MinefieldsPlacedOwn share (their JSON is the same)."""
+
     side: str | None = None
     fields: tuple[Any, ...] | None = None
 
 
-class MinefieldsPlacedOwn(EventData):
-    side: str | None = None
-    fields: tuple[Any, ...] | None = None
+class MinefieldsPlacedGM(MinefieldsPlacedFields, GMEventData):
+    """The game master's copy (MinefieldsPlacedFields)."""
+
+
+class MinefieldsPlacedOwn(MinefieldsPlacedFields, EventData):
+    """The owner side's copy (MinefieldsPlacedFields)."""
 
 
 class MinesLaidGM(GMEventData):
@@ -543,26 +560,35 @@ class MoveOwn(EventData):
     stopped_by: str | None = None
 
 
-class OrderGM(GMEventData):
+class OrderFields(ViewModel):
+    """The fields OrderGM, OrderOwn share (their JSON is the same)."""
+
     seat: str | None = None
     order: str | None = None
     cost: int | None = None
 
 
-class OrderOwn(EventData):
-    seat: str | None = None
-    order: str | None = None
-    cost: int | None = None
+class OrderGM(OrderFields, GMEventData):
+    """The game master's copy (OrderFields)."""
 
 
-class PhaseGM(GMEventData):
+class OrderOwn(OrderFields, EventData):
+    """The owner side's copy (OrderFields)."""
+
+
+class PhaseFields(ViewModel):
+    """The fields PhaseGM, PhaseSeen share (their JSON is the same)."""
+
     phase: str | None = None
     side: str | None = None
 
 
-class PhaseSeen(EventData):
-    phase: str | None = None
-    side: str | None = None
+class PhaseGM(PhaseFields, GMEventData):
+    """The game master's copy (PhaseFields)."""
+
+
+class PhaseSeen(PhaseFields, EventData):
+    """Either side's copy (PhaseFields)."""
 
 
 class PromotedGM(GMEventData):
@@ -583,12 +609,18 @@ class RallyGM(GMEventData):
     unit: str | None = None
 
 
-class RallyOther(EventData):
+class RallyFields(ViewModel):
+    """The fields RallyOther, RallyOwn share (their JSON is the same)."""
+
     unit: UnitRef = None
 
 
-class RallyOwn(EventData):
-    unit: UnitRef = None
+class RallyOther(RallyFields, EventData):
+    """The other side's copy (RallyFields)."""
+
+
+class RallyOwn(RallyFields, EventData):
+    """The owner side's copy (RallyFields)."""
 
 
 class ReconGM(GMEventData):
@@ -629,13 +661,19 @@ class ReconReportOwn(EventData):
     unit: UnitRef = None
 
 
-class SeatDoneGM(GMEventData):
+class SeatDoneFields(ViewModel):
+    """The fields SeatDoneGM, SeatDoneOwn share (their JSON is the same)."""
+
     seat: str | None = None
     phase: str | None = None
     auto: bool | None = None
     """The seat's phase ended by itself (no unit of it could act)."""
     units: tuple[dict[str, Any], ...] | None = None
     """Own units and why each could not act (``{unit, reason}``)."""
+
+
+class SeatDoneGM(SeatDoneFields, GMEventData):
+    """The game master's copy (SeatDoneFields)."""
 
 
 class SeatDoneOther(EventData):
@@ -643,13 +681,8 @@ class SeatDoneOther(EventData):
     phase: str | None = None
 
 
-class SeatDoneOwn(EventData):
-    seat: str | None = None
-    phase: str | None = None
-    auto: bool | None = None
-    """The seat's phase ended by itself (no unit of it could act)."""
-    units: tuple[dict[str, Any], ...] | None = None
-    """Own units and why each could not act (``{unit, reason}``)."""
+class SeatDoneOwn(SeatDoneFields, EventData):
+    """The owner side's copy (SeatDoneFields)."""
 
 
 class SetbackGM(GMEventData):
@@ -657,14 +690,19 @@ class SetbackGM(GMEventData):
     setback: str | None = None
 
 
-class SetbackOther(EventData):
+class SetbackFields(ViewModel):
+    """The fields SetbackOther, SetbackOwn share (their JSON is the same)."""
+
     unit: UnitRef = None
     setback: str | None = None
 
 
-class SetbackOwn(EventData):
-    unit: UnitRef = None
-    setback: str | None = None
+class SetbackOther(SetbackFields, EventData):
+    """The other side's copy (SetbackFields)."""
+
+
+class SetbackOwn(SetbackFields, EventData):
+    """The owner side's copy (SetbackFields)."""
 
 
 class SitovaMarkGM(GMEventData):
@@ -672,14 +710,19 @@ class SitovaMarkGM(GMEventData):
     marks: int | None = None
 
 
-class SitovaMarkOther(EventData):
+class SitovaMarkFields(ViewModel):
+    """The fields SitovaMarkOther, SitovaMarkOwn share (their JSON is the same)."""
+
     unit: UnitRef = None
     marks: int | None = None
 
 
-class SitovaMarkOwn(EventData):
-    unit: UnitRef = None
-    marks: int | None = None
+class SitovaMarkOther(SitovaMarkFields, EventData):
+    """The other side's copy (SitovaMarkFields)."""
+
+
+class SitovaMarkOwn(SitovaMarkFields, EventData):
+    """The owner side's copy (SitovaMarkFields)."""
 
 
 class StatusGM(GMEventData):
@@ -689,18 +732,21 @@ class StatusGM(GMEventData):
     reason: str | None = None
 
 
-class StatusOther(EventData):
+class StatusFields(ViewModel):
+    """The fields StatusOther, StatusOwn share (their JSON is the same)."""
+
     unit: UnitRef = None
     status: str | None = None
     on: bool | None = None
     reason: str | None = None
 
 
-class StatusOwn(EventData):
-    unit: UnitRef = None
-    status: str | None = None
-    on: bool | None = None
-    reason: str | None = None
+class StatusOther(StatusFields, EventData):
+    """The other side's copy (StatusFields)."""
+
+
+class StatusOwn(StatusFields, EventData):
+    """The owner side's copy (StatusFields)."""
 
 
 class StrikeBoostedGM(GMEventData):
@@ -814,13 +860,19 @@ class StrikeOrderedOwn(EventData):
     weapon: str | None = None
 
 
-class TacticGM(GMEventData):
+class TacticFields(ViewModel):
+    """The fields TacticGM, TacticOwn share (their JSON is the same)."""
+
     tactic: str | None = None
     seat: str | None = None
     cell: Cell | None = None
     radius: int | None = None
     dc: int | None = None
     units: tuple[Any, ...] | None = None
+
+
+class TacticGM(TacticFields, GMEventData):
+    """The game master's copy (TacticFields)."""
 
 
 class TacticOther(EventData):
@@ -830,37 +882,32 @@ class TacticOther(EventData):
     dc: int | None = None
 
 
-class TacticOwn(EventData):
-    tactic: str | None = None
-    seat: str | None = None
-    cell: Cell | None = None
-    radius: int | None = None
-    dc: int | None = None
-    units: tuple[Any, ...] | None = None
+class TacticOwn(TacticFields, EventData):
+    """The owner side's copy (TacticFields)."""
 
 
-class TurnEndedGM(GMEventData):
+class TurnFields(ViewModel):
+    """The fields of turn_started and turn_ended, every audience (their JSON is the same)."""
+
     round: int | None = None
     side: str | None = None
     turn_no: int | None = None
 
 
-class TurnEndedSeen(EventData):
-    round: int | None = None
-    side: str | None = None
-    turn_no: int | None = None
+class TurnEndedGM(TurnFields, GMEventData):
+    """The game master's copy (TurnFields)."""
 
 
-class TurnStartedGM(GMEventData):
-    round: int | None = None
-    side: str | None = None
-    turn_no: int | None = None
+class TurnEndedSeen(TurnFields, EventData):
+    """Either side's copy (TurnFields)."""
 
 
-class TurnStartedSeen(EventData):
-    round: int | None = None
-    side: str | None = None
-    turn_no: int | None = None
+class TurnStartedGM(TurnFields, GMEventData):
+    """The game master's copy (TurnFields)."""
+
+
+class TurnStartedSeen(TurnFields, EventData):
+    """Either side's copy (TurnFields)."""
 
 
 class AbilityDisabledGM(GMEventData):
