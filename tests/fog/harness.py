@@ -4,8 +4,9 @@ until that side legitimately learns the secret.
 
 A *world* is a scenario built from the bundled data with one change. Both worlds start
 from the same 256-bit seed. The dice are *coupled* (:class:`CoupledRoller`): a roll's dice
-depend only on the seed, its purpose and how many rolls of that purpose came before, so a
-roll made in only one world (against a unit only it has) does not shift the others. This
+depend only on the seed, the side turn, its purpose, the units it is about and how many
+rolls of that kind came before in the turn, so a roll made in only one world (against a
+unit only it has, by a unit whose secret orders differ) does not shift the others. This
 models an unpredictable stream — the game's real HMAC stream gives an observer no way to
 tell one position of it from another — while keeping the comparison exact.
 
@@ -24,6 +25,7 @@ import dataclasses
 import hashlib
 import json
 import random
+import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -51,31 +53,82 @@ from taistelukentta.rules.orders import OrderKind
 from taistelukentta.rules.state import Side, other_side
 from taistelukentta.views import redact, view_for
 
+UNIT_NAMES = (
+    "attacker",
+    "target",
+    "unit",
+    "uid",
+    "scout",
+    "observer",
+    "firer",
+    "victim",
+    "defender",
+    "mover",
+    "co",
+    "u",
+)
+"""Local names under which the rules hold the units a roll is about (an id or a unit)."""
+
+
+def _units_of_roll(known: frozenset[str], depth: int = 12) -> str:
+    """The units a roll is about: the unit ids (or units) held under :data:`UNIT_NAMES` in
+    the nearest calling frame of the rules that holds any, sorted; "" when none does (a
+    roll about no unit, e.g. a strike's scatter)."""
+    frame = sys._getframe(3)  # _units_of_roll <- _start <- roll/d20 <- the rules
+    for _ in range(depth):
+        if frame is None:
+            break
+        if frame.f_globals.get("__name__", "").startswith("taistelukentta."):
+            found = set()
+            local = frame.f_locals
+            for name in UNIT_NAMES:
+                value = local.get(name)
+                uid = value if isinstance(value, str) else getattr(value, "id", None)
+                if isinstance(uid, str) and uid in known:
+                    found.add(uid)
+            if found:
+                return ",".join(sorted(found))
+        frame = frame.f_back
+    return ""
+
 
 class CoupledRoller(Roller):
-    """Dice keyed by (seed, purpose, count of that purpose so far, die index).
+    """Dice keyed by (seed, side turn, purpose, the units the roll is about, how many
+    rolls of that key came before in the turn, die index).
 
-    ``forced``: purposes (by prefix) whose every die shows a fixed face — how two worlds
-    differ only in a secret roll (a strike's delay)."""
+    A roll made in one world only (by or against a unit only it has, or by a unit whose
+    secret orders differ) then shifts no other roll: another unit's roll, or the same
+    units' roll in another turn, has another key. The units are read from the calling
+    rules code (:func:`_units_of_roll`). ``forced``: purposes (by prefix) whose every die
+    shows a fixed face — how two worlds differ only in a secret roll (a strike's delay)."""
 
     def __init__(
         self,
         seed: bytes | int,
         counts: dict[str, int] | None = None,
         forced: dict[str, int] | None = None,
+        turn: int = 0,
+        units: frozenset[str] = frozenset(),
     ) -> None:
         super().__init__(seed)
-        self._counts: dict[str, int] = dict(counts or {})
+        prefix = f"{turn}|"
+        # only this turn's counts are kept (the state carries them from order to order)
+        self._counts: dict[str, int] = {
+            k: v for k, v in (counts or {}).items() if k.startswith(prefix)
+        }
         self._forced: dict[str, int] = dict(forced or {})
+        self._turn = turn
+        self._units = units
         self._key = ""
         self._face: int | None = None
         self._i = 0
         self._base = seed.hex() if isinstance(seed, bytes) else str(seed)
 
     def _start(self, purpose: str) -> None:
-        n = self._counts.get(purpose, 0)
-        self._counts[purpose] = n + 1
-        self._key = f"{purpose}#{n}"
+        key = f"{self._turn}|{purpose}|{_units_of_roll(self._units)}"
+        n = self._counts.get(key, 0)
+        self._counts[key] = n + 1
+        self._key = f"{key}#{n}"
         self._face = next((v for k, v in self._forced.items() if purpose.startswith(k)), None)
         self._i = 0
 
@@ -103,7 +156,14 @@ class CoupledRoller(Roller):
 
 def _coupled(state: GameState) -> Roller:
     base = Roller.from_state(state.roller)
-    r = CoupledRoller(base.seed, state.roller.get("counts"), state.roller.get("forced"))
+    known = frozenset(state.units) | frozenset(p.id for _, _, p in state.scenario.placements())
+    r = CoupledRoller(
+        base.seed,
+        state.roller.get("counts"),
+        state.roller.get("forced"),
+        turn=state.turn_no,
+        units=known,
+    )
     r._seq = base.rolls_made
     return r
 
