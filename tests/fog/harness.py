@@ -30,6 +30,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from types import FrameType
 from typing import Any
 
 import pytest
@@ -74,7 +75,7 @@ def _units_of_roll(known: frozenset[str], depth: int = 12) -> str:
     """The units a roll is about: the unit ids (or units) held under :data:`UNIT_NAMES` in
     the nearest calling frame of the rules that holds any, sorted; "" when none does (a
     roll about no unit, e.g. a strike's scatter)."""
-    frame = sys._getframe(3)  # _units_of_roll <- _start <- roll/d20 <- the rules
+    frame: FrameType | None = sys._getframe(3)  # <- _start <- roll/d20 <- the rules
     for _ in range(depth):
         if frame is None:
             break
