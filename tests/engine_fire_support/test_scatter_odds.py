@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from taistelukentta.dice.roller import Roller
 from taistelukentta.odds.strike import SCATTER_MODES, strike_odds
 from taistelukentta.rules.fire_support import roll_scatter
-from taistelukentta.rules.strike_geometry import WEAPONS, Cell, adjacent_ring
+from taistelukentta.rules.strike_geometry import WEAPONS, Cell, StrikeWeapon, adjacent_ring
 
 
 class _NeedDie(Exception):
@@ -42,7 +42,12 @@ class _Branching(Roller):
 
 
 def engine_distribution(
-    weapon: str, contact: str, scatter: str, *, reroll: bool = False
+    weapon: str | StrikeWeapon,
+    contact: str,
+    scatter: str,
+    *,
+    reroll: bool = False,
+    known_shift: bool = True,
 ) -> tuple[dict[Cell, Fraction], dict[Cell, Fraction]]:
     """Exact P(hit) and P(morale test) per cell of the engine's ``roll_scatter``."""
     hit: dict[Cell, Fraction] = defaultdict(Fraction)
@@ -52,8 +57,15 @@ def engine_distribution(
         prefix = stack.pop()
         roller = _Branching(prefix)
         try:
+            w = WEAPONS[weapon] if isinstance(weapon, str) else weapon
             sc = roll_scatter(
-                roller, WEAPONS[weapon], (0, 0), contact, scatter=scatter, reroll=reroll
+                roller,
+                w,
+                (0, 0),
+                contact,
+                scatter=scatter,
+                reroll=reroll,
+                known_shift=known_shift,
             )
         except _NeedDie as need:
             stack.extend([*prefix, v] for v in range(1, need.sides + 1))

@@ -951,7 +951,7 @@ export interface components {
         };
         OddsTerm: {
             /** @enum {string} */
-            kind: "bonus" | "defence" | "advantage" | "disadvantage" | "scatter";
+            kind: "bonus" | "defence" | "advantage" | "disadvantage" | "scatter" | "delay";
             name: string;
             rule: string;
             value: number;

@@ -29,7 +29,9 @@ from taistelukentta.bots.knowledge import (
     shot_value,
 )
 from taistelukentta.content.options import RuleOptions
+from taistelukentta.odds.strike import CellOdds, terms_odds
 from taistelukentta.rules.orders import Order, OrderKind
+from taistelukentta.rules.terms import StrikeSituation, StrikeTerms, strike_terms
 from taistelukentta.views.models import (
     CommandView,
     FireSupportView,
@@ -379,10 +381,39 @@ def _count_near(s: Seen, cell: Cell, dist: int) -> int:
     return sum(1 for p, _ in s.contact_points() if cheb(p, cell) <= dist)
 
 
+def strike_view_terms(s: Seen, order: Order) -> StrikeTerms | None:
+    """The terms of an off-board request (``rules.terms.strike_terms``, as resolution
+    uses them, with the game's options) from the seat's view: the contact it has on the
+    aimed cell (a SPOTTED contact there, else a KNOWN area) and its observer's TT from
+    the public card. None when the order names no weapon or cell."""
+    if order.cell is None or order.word is None:
+        return None
+    spotted = any(c.cell == order.cell for c in s.view.contacts)
+    obs = s.own.get(order.observer or "")
+    c = card(obs.card) if obs is not None else None
+    skilled = c is not None and c.stats.training >= s.opts.skilled_observer_skill
+    situation = StrikeSituation(
+        "off_board", order.word, contact="spotted" if spotted else "known", skilled=skilled
+    )
+    try:
+        return strike_terms(situation, s.opts)
+    except ValueError:
+        return None
+
+
+def _footprint_at(cells: Iterable[CellOdds], aimed: Cell) -> dict[Cell, CellOdds]:
+    """A strike's footprint odds (relative to the aimed cell) by map cell."""
+    return {(aimed[0] + c.dx, aimed[1] + c.dy): c for c in cells}
+
+
 def strike(s: Seen, src: OrderSource, rng: random.Random) -> Order | None:
     """An off-board K9/MLRS request (R-OFF-1) by the company commander when at least two
     enemy contacts lie within one cell of a listed aim, no own unit within three cells of
-    it, and requests remain; SPOTTED contacts weigh more."""
+    it, and requests remain. The request's exact footprint (R-OFF-3/4 from
+    :func:`strike_view_terms`) decides further: never an aim whose area or morale ring
+    could reach an own unit (a KNOWN contact's shift reaches further than three cells);
+    the best aim has the most enemy contacts expected under it (SPOTTED ones weigh
+    double)."""
     fs = s.fire
     if not (s.co and fs is not None and (fs.requests_left or 0) > 0):
         return None
@@ -390,14 +421,24 @@ def strike(s: Seen, src: OrderSource, rng: random.Random) -> Order | None:
         return None
     if len(s.contact_points()) < STRIKE_MIN_CONTACTS:
         return None
-    found = [
-        (_cluster(s, o.cell, 1), o)
-        for o in src.of_kind(OrderKind.STRIKE)
-        if o.cell is not None
-        and not o.flags
-        and not _own_near(s, o.cell, 3)
-        and _count_near(s, o.cell, 1) >= STRIKE_MIN_CONTACTS
-    ]
+    found: list[tuple[Fraction, Order]] = []
+    for o in src.of_kind(OrderKind.STRIKE):
+        if o.cell is None or o.flags or _own_near(s, o.cell, 3):
+            continue
+        if _count_near(s, o.cell, 1) < STRIKE_MIN_CONTACTS:
+            continue
+        terms = strike_view_terms(s, o)
+        if terms is None:
+            continue
+        odds = _footprint_at(terms_odds(terms).cells, o.cell)
+        if any((c := odds.get(u.cell)) is not None and c.p_morale_test > 0 for u in s.own.values()):
+            continue
+        expected = Fraction(0)
+        for p, spotted in s.contact_points():
+            c = odds.get(p)
+            if c is not None:
+                expected += c.p_hit * (2 if spotted else 1)
+        found.append((expected, o))
     return _best(found, rng)
 
 

@@ -19,13 +19,15 @@ from taistelukentta.dice.roller import Advantage
 from taistelukentta.errors import TkError
 from taistelukentta.i18n import num, pct, term, tr
 from taistelukentta.odds.exact import attack_odds, morale_odds, recon_odds
-from taistelukentta.odds.strike import strike_odds
+from taistelukentta.odds.strike import terms_odds
 from taistelukentta.rules.strike_geometry import WEAPONS
 from taistelukentta.rules.terms import (
     MoraleSituation,
     ReconSituation,
+    StrikeSituation,
     morale_terms,
     recon_terms,
+    strike_terms,
 )
 
 #: Sane ranges of the numeric arguments (inclusive); anything outside is a typo.
@@ -258,9 +260,20 @@ def strike_cmd(
             "--contact", help="Tulenjohtajan kontakti / the observer's contact: known | spotted."
         ),
     ],
+    skilled: Annotated[
+        bool,
+        typer.Option(
+            "--skilled",
+            help="Taitava tulenjohtaja (R-FD-3) / a skilled observer (TT at least the option's).",
+        ),
+    ] = False,
     json_out: JsonFlag = False,
 ) -> None:
-    """Epäorgaanisen iskun osumakuvio (R-OFF-3/4) / exact footprint of an off-board strike."""
+    """Epäorgaanisen iskun osumakuvio (R-OFF-3/4) / exact footprint of an off-board strike.
+
+    The request's terms are the engine's (``rules.terms.strike_terms``) under the rule
+    options in force: the weapon's area and dice, the scatter mode, the KNOWN contact's
+    shift and the skilled observer's reroll or shorter delay."""
     if weapon not in WEAPONS:
         fail(
             tr(
@@ -275,9 +288,12 @@ def strike_cmd(
                 f"--contact: unknown level {contact!r}; choose known | spotted",
             )
         )
-    opts = _options()
-    odds = strike_odds(weapon, contact, scatter=opts.scatter)
-    w = WEAPONS[weapon]
+    situation = StrikeSituation(
+        "off_board", weapon, contact="known" if contact == "known" else "spotted", skilled=skilled
+    )
+    terms = strike_terms(situation, _options())
+    odds = terms_odds(terms)
+    w = terms.weapon_shape()
     if json_out:
         print_json(
             {
@@ -287,6 +303,12 @@ def strike_cmd(
                 "aimed_hit": float(odds.p_aimed_hit),
                 "damage": {"soft": w.damage_soft, "armoured": w.damage_armoured},
                 "requests": w.requests,
+                "delay": {"min": terms.delay_min, "max": terms.delay_max},
+                "morale_dc": terms.morale_dc,
+                "terms": [
+                    {"name": t.name, "rule": t.rule, "kind": t.kind, "amount": t.amount}
+                    for t in terms.terms
+                ],
                 "cells": [
                     {
                         "dx": c.dx,
@@ -332,11 +354,13 @@ def strike_cmd(
             f"Maaliruutu: osuma {_pct(aimed.p_hit)}, odotettu vahinko "
             f"{_number(aimed.expected_damage_soft)} (jalkaväki) / "
             f"{_number(aimed.expected_damage_armoured)} (panssari). "
-            f"'·' = vain moraalitesti (DC 13). Pyyntöjä: {w.requests}.",
+            f"'·' = vain moraalitesti (DC {terms.morale_dc}). Pyyntöjä: {w.requests}. "
+            f"Viive {terms.delay_min}–{terms.delay_max} vuoroa.",
             f"Aimed cell: hit {_pct(aimed.p_hit)}, expected damage "
             f"{_number(aimed.expected_damage_soft)} (soft) / "
             f"{_number(aimed.expected_damage_armoured)} (armoured). "
-            f"'·' = morale test only (DC 13). Requests used: {w.requests}.",
+            f"'·' = morale test only (DC {terms.morale_dc}). Requests used: {w.requests}. "
+            f"Delay {terms.delay_min}–{terms.delay_max} turns.",
         ),
         highlight=False,
     )

@@ -20,8 +20,8 @@ side sees nothing until impact.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, replace
+from typing import Any, Literal
 
 from taistelukentta.dice.roller import Roller
 from taistelukentta.errors import IllegalOrderError, InvalidOrderError
@@ -50,6 +50,7 @@ from taistelukentta.rules.strike_geometry import (
     footprint,
     shift,
 )
+from taistelukentta.rules.terms import StrikeSituation, StrikeTerms, strike_terms
 
 MODULE = "fire_support"
 OBSERVER_ABILITY = "tulenjohto"
@@ -187,17 +188,65 @@ def _on_map(cache: ScenarioCache, cell: Cell) -> bool:
 
 
 def off_board_weapon(cache: ScenarioCache, kind: str) -> StrikeWeapon:
-    """K9/MLRS with the scenario's options (R-OFF-1, R-OFF-3)."""
-    o = cache.opts
-    if kind == "k9":
-        return StrikeWeapon("k9", o.k9_area, o.k9_damage_soft, o.k9_damage_armoured, 1)
-    if kind == "mlrs":
-        return StrikeWeapon(
-            "mlrs", o.mlrs_area, o.mlrs_damage_soft, o.mlrs_damage_armoured, o.mlrs_requests
+    """K9/MLRS with the scenario's options (R-OFF-1, R-OFF-3; ``rules.terms.strike_terms``)."""
+    if kind not in STRIKE_KINDS:
+        raise _illegal(
+            f"unknown strike type {kind!r}; choose k9 or mlrs",
+            f"tuntematon iskun tyyppi {kind!r}; valitse k9 tai mlrs",
         )
-    raise _illegal(
-        f"unknown strike type {kind!r}; choose k9 or mlrs",
-        f"tuntematon iskun tyyppi {kind!r}; valitse k9 tai mlrs",
+    return strike_terms(StrikeSituation("off_board", kind), cache.opts).weapon_shape()
+
+
+def organic_situation(cache: ScenarioCache, support: UnitState, boost: int = 0) -> StrikeSituation:
+    """The facts of an organic strike by ``support`` (its card's indirect weapon; R-ORG-1,
+    R-ATK-9: against an armoured target its AT dice count in full), with the CO's boost."""
+    weapon = _indirect_weapon(cache, support)
+    card = cache.card(support)
+    soft = weapon.damage if weapon is not None else card.stats.firepower
+    dtype = weapon.damage_type if weapon is not None else "FRAG"
+    if weapon is not None and weapon.at_damage:
+        armoured, armoured_type = weapon.at_damage, "AT"
+    else:
+        armoured, armoured_type = soft, dtype
+    return StrikeSituation(
+        "organic",
+        weapon.id if weapon is not None else card.basic_weapon.id,
+        boost=boost,
+        damage_soft=soft,
+        damage_armoured=armoured,
+        damage_type=dtype,
+        armoured_damage_type=armoured_type,
+    )
+
+
+def skilled_observer(cache: ScenarioCache, observer: UnitState) -> bool:
+    """R-FD-3: the observer's TT reaches ``skilled_observer_skill``."""
+    return cache.skill(observer) >= cache.opts.skilled_observer_skill
+
+
+def strike_situation(state: GameState, side: Side, order: Order) -> StrikeSituation:
+    """The facts of ``side``'s ``strike``/``organic`` order as that side knows them: its
+    own support unit and observer, its own best contact on the aimed cell (R-FD-1,
+    R-OFF-4). ValueError when the order names no weapon or support unit of the side."""
+    cache = cache_for(state)
+    observer = state.units.get(order.observer or "")
+    skilled = observer is not None and observer.side == side and skilled_observer(cache, observer)
+    if order.kind == OrderKind.ORGANIC:
+        unit = state.units.get(order.unit or "")
+        if unit is None or unit.side != side:
+            raise ValueError(f"no support unit {order.unit!r} of {side}")
+        return replace(organic_situation(cache, unit), skilled=skilled)
+    level = ContactLevel.NONE
+    if order.cell is not None:
+        level = contact_level_at(state.contacts[side], order.cell)
+    kind = order.word or ""
+    if kind not in STRIKE_KINDS:
+        raise ValueError(f"unknown strike type {kind!r}; choose k9 or mlrs")
+    return StrikeSituation(
+        "off_board",
+        kind,
+        contact="spotted" if level == ContactLevel.SPOTTED else "known",
+        skilled=skilled,
     )
 
 
@@ -580,7 +629,7 @@ def execute_organic(tx: Tx, seat: str, order: Order, plan: Plan) -> None:
         "observer": observer.id,
         "cell": list(order.cell),
         "requested": tx.turn_no,
-        "due": tx.turn_no + 2 * tx.opts.organic_delay,
+        "due": tx.turn_no + 2 * strike_terms(organic_situation(tx.cache, m), tx.opts).delay_min,
         "danger": "danger" in order.flags,
         "boost": 0,
     }
@@ -812,16 +861,18 @@ def execute_strike(tx: Tx, seat: str, order: Order, plan: Plan) -> None:
     _end_observer_hidden(tx, observer.id)
     if not _direction_succeeds(tx, observer, "off_board"):
         return
-    weapon = off_board_weapon(tx.cache, order.word)
+    skilled = skilled_observer(tx.cache, observer)
+    contact: Literal["spotted", "known"] = "spotted" if level == ContactLevel.SPOTTED else "known"
+    terms = strike_terms(
+        StrikeSituation("off_board", order.word, contact=contact, skilled=skilled), tx.opts
+    )
     tx.take_rolls()
-    delay, die = delay_for(tx.roller, order.word, tx.opts.off_board_delay)
-    skilled = tx.cache.skill(observer) >= tx.opts.skilled_observer_skill
-    if skilled and tx.opts.skilled_observer == "delay_minus_1":
-        delay = max(1, delay - 1)
+    rolled, die = delay_for(tx.roller, order.word, terms.delay_mode)
+    delay = terms.delay(rolled)
     rolls = tx.take_rolls()
     ext = _ext_tx(tx)
     used = dict(ext.get("requests_used", {}))
-    used[side] = int(used.get(side, 0)) + weapon.requests
+    used[side] = int(used.get(side, 0)) + terms.requests
     ext["requests_used"] = used
     strike = {
         "id": _strike_id(tx, ext, side),
@@ -836,7 +887,7 @@ def execute_strike(tx: Tx, seat: str, order: Order, plan: Plan) -> None:
         "delay_die": die,
         "due": tx.turn_no + 2 * delay,
         "danger": "danger" in order.flags,
-        "contact": "spotted" if level == ContactLevel.SPOTTED else "known",
+        "contact": contact,
         "skilled": skilled,
         "boost": 0,
     }
@@ -897,45 +948,24 @@ def _land_organic(tx: Tx, strike: dict[str, Any]) -> None:
         data = {"strike": strike["id"], "unit": strike["unit"], "reason": "support_destroyed"}
         tx.emit("strike_cancelled", data, {side: data})
         return
-    cache = tx.cache
     cell: Cell = (strike["cell"][0], strike["cell"][1])
-    cells = organic_area(cache, cell)
-    weapon = _indirect_weapon(cache, m)
-    soft = weapon.damage if weapon is not None else cache.card(m).stats.firepower
-    dtype = weapon.damage_type if weapon is not None else "FRAG"
+    cells = organic_area(tx.cache, cell)
     # R-ATK-9 as direct fire: against an armoured target the weapon's separate AT damage
     # (PST) is rolled and counts in full; without AT dice its own damage and type apply.
-    if weapon is not None and weapon.at_damage:
-        armoured, armoured_type = weapon.at_damage, "AT"
-    else:
-        armoured, armoured_type = soft, dtype
-    _impact(
-        tx,
-        strike,
-        cells,
-        [],
-        soft=soft,
-        armoured=armoured,
-        damage_type=dtype,
-        armoured_damage_type=armoured_type,
-        bonus=int(strike.get("boost", 0)),
-        dc=tx.opts.organic_morale_dc,
-        extra={"aimed": [cell[0], cell[1]]},
-    )
+    situation = organic_situation(tx.cache, m, boost=int(strike.get("boost", 0)))
+    terms = strike_terms(situation, tx.opts)
+    _impact(tx, strike, cells, [], terms, extra={"aimed": [cell[0], cell[1]]})
 
 
 def _land_off_board(tx: Tx, strike: dict[str, Any]) -> None:
-    weapon = off_board_weapon(tx.cache, strike["weapon"])
+    situation = StrikeSituation(
+        "off_board", strike["weapon"], contact=strike["contact"], skilled=bool(strike["skilled"])
+    )
+    terms = strike_terms(situation, tx.opts)
     aimed: Cell = (strike["cell"][0], strike["cell"][1])
     tx.take_rolls()
     sc = roll_scatter(
-        tx.roller,
-        weapon,
-        aimed,
-        strike["contact"],
-        scatter=tx.opts.scatter,
-        known_shift=tx.opts.known_contact_shift == "d2_d8_direction",
-        reroll=bool(strike["skilled"]) and tx.opts.skilled_observer == "reroll_scatter_die",
+        tx.roller, terms.weapon_shape(), aimed, strike["contact"], **terms.scatter_options()
     )
     cells = [c for c in sc.cells if _on_map(tx.cache, c)]
     ring = [c for c in adjacent_ring(sc.cells) if _on_map(tx.cache, c)]
@@ -944,11 +974,7 @@ def _land_off_board(tx: Tx, strike: dict[str, Any]) -> None:
         strike,
         cells,
         ring,
-        soft=weapon.damage_soft,
-        armoured=weapon.damage_armoured,
-        damage_type=None,
-        bonus=0,
-        dc=tx.opts.off_board_morale_dc,
+        terms,
         extra={
             "aimed": [aimed[0], aimed[1]],
             "corner": sc.corner,
@@ -965,29 +991,27 @@ def _impact(
     strike: dict[str, Any],
     cells: list[Cell],
     ring: list[Cell],
+    terms: StrikeTerms,
     *,
-    soft: str,
-    armoured: str,
-    damage_type: str | None,
-    bonus: int,
-    dc: int,
     extra: dict[str, Any],
-    armoured_damage_type: str | None = None,
 ) -> None:
     """Damage every unit in ``cells`` (own units: danger close d6), then morale tests for
-    every unit in ``cells`` and ``ring`` (R-OFF-3, R-ORG-1, R-FD-5).
+    every unit in ``cells`` and ``ring`` (R-OFF-3, R-ORG-1, R-FD-5), as ``terms`` say.
 
-    ``damage_type`` applies to soft targets, ``armoured_damage_type`` (default: the same)
-    to armoured ones (R-ATK-9); ``None`` = the amount counts as rolled. ``bonus`` (the
-    CO's boost, R-FD-4) is added to the damage after its type met the target, so it is
-    never halved with FRAG damage."""
+    ``terms.damage_type`` applies to soft targets, ``armoured_damage_type`` to armoured
+    ones (R-ATK-9); ``None`` = the amount counts as rolled. ``terms.bonus`` (the CO's
+    boost, R-FD-4) is added to the damage after its type met the target, so it is never
+    halved with FRAG damage."""
+    soft, armoured = terms.damage_soft, terms.damage_armoured
+    damage_type, armoured_damage_type = terms.damage_type, terms.armoured_damage_type
+    bonus, dc = terms.bonus, terms.morale_dc
     side: Side = strike["side"]
     enemy = other_side(side)
     inside = set(cells)
     near = set(ring)
     hit = sorted(u.id for u in tx.units.values() if u.cell in inside)
     tested = sorted(u.id for u in tx.units.values() if u.cell in near)
-    hits_hidden = tx.opts.strike_hits_hidden
+    hits_hidden = terms.hits_hidden
     if not hits_hidden:
         hit = [uid for uid in hit if not _is_hidden(tx, tx.units[uid])]
         tested = [uid for uid in tested if not _is_hidden(tx, tx.units[uid])]
@@ -1008,7 +1032,7 @@ def _impact(
     touched = any(tx.units[uid].side == enemy for uid in hit + tested)
     enemy_view = {"weapon": label, "cells": area} if touched else None
     tx.emit("strike_landed", data, {side: own_view, enemy: enemy_view})
-    per_unit = tx.opts.strike_damage_per_unit
+    per_unit = terms.per_unit
     shared: dict[str, int] = {}
     for uid in hit:
         unit = tx.units.get(uid)
@@ -1031,7 +1055,7 @@ def _impact(
         danger_roll: int | None = None
         if unit.side == side:
             danger_roll = tx.roller.roll("d6", f"strike:danger_close:{label}").total
-            amount = amount // 2 if danger_roll <= tx.opts.danger_close_hit_max else 0
+            amount = amount // 2 if danger_roll <= terms.danger_close_hit_max else 0
         # No strike id here: the unit's side may be the enemy, and ids count every strike.
         info: dict[str, Any] = {"weapon": label, "amount": amount, "rolls": tx.take_rolls()}
         if bonus:

@@ -5,7 +5,12 @@ player (``bots.knowledge``) — R-ATK-2, R-ATK-3, R-ATK-4, R-ATK-6, R-ATK-7, R-A
 R-TER-5, R-MOR-2, R-TK-1.
 
 A recon roll's terms are :func:`recon_terms` (R-REC-1/2), used by the engine's recon and
-by ``tk20 odds recon``.
+by ``tk20 odds recon``; a morale test's :func:`morale_terms`. A fire request's terms are
+:func:`strike_terms` (R-ORG-1, R-OFF-1…4, R-FD-3/4): the engine's request (delay) and
+impact (scatter, damage, morale DC) in ``rules.fire_support``, the footprint odds a side is
+shown (``views.strike_estimate`` → ``odds.strike.terms_odds``, ``tk20 odds strike``, the
+server's odds and its delay range) and the bot's choice of aim (``bots.commander``) all
+build them from the same :class:`StrikeSituation`.
 
 The maths lives in one pure function, :func:`attack_terms`, which turns an
 :class:`AttackSituation` (the facts the terms depend on) and the game's rule options into
@@ -25,8 +30,11 @@ from taistelukentta.content.options import RuleOptions
 from taistelukentta.dice.expr import DiceExpr
 from taistelukentta.dice.opposed import TieRule
 from taistelukentta.dice.roller import Advantage
+from taistelukentta.rules.strike_geometry import StrikeWeapon
 
-TermKind = Literal["bonus", "advantage", "disadvantage", "defence"]
+TermKind = Literal["bonus", "advantage", "disadvantage", "defence", "scatter", "delay"]
+"""How a term counts: added to a roll's bonus or to the defence, advantage or
+disadvantage; a fire request's ``scatter`` (its dice) or ``delay`` (turns added)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -298,5 +306,172 @@ def morale_terms(s: MoraleSituation, opts: RuleOptions) -> MoraleTerms:
         bonus=s.morale - s.marks + s.strength + s.modules,
         suppressed_at=opts.morale_suppressed_at,
         retreat_at=opts.morale_retreat_at,
+        terms=tuple(terms),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class StrikeSituation:
+    """The facts a fire request's terms depend on (R-ORG-1, R-OFF-1…4, R-FD-3/4), as the
+    one who asks knows them: the requesting side knows its own observer and support unit
+    and its own best contact on the aimed cell."""
+
+    kind: Literal["organic", "off_board"]
+    weapon: str
+    """Off-board: ``k9`` or ``mlrs``; organic: the support unit's indirect weapon id."""
+    contact: Literal["spotted", "known"] = "spotted"
+    """The requesting side's contact on the aimed cell (R-OFF-4: a KNOWN one shifts)."""
+    skilled: bool = False
+    """The observer's TT reaches ``skilled_observer_skill`` (R-FD-3)."""
+    boost: int = 0
+    """The CO's boost of an organic strike, added to its damage (R-FD-4)."""
+    damage_soft: str | None = None
+    """Organic: the support weapon's damage dice (its card)."""
+    damage_armoured: str | None = None
+    """Organic: its dice against an armoured target (its AT dice, else its damage)."""
+    damage_type: str | None = None
+    armoured_damage_type: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class StrikeTerms:
+    """Everything a fire request needs from order to impact, under the game's options:
+    the impact area (``size`` cells square off-board, ``radius`` around the aimed cell
+    organic), the scatter (mode, the KNOWN contact's extra shift, the skilled observer's
+    reroll), the delay in the side's own turns, the damage dice per target type with the
+    boost added after the damage type, the morale DC of the units in and next to the area,
+    and the danger-close d6. ``terms`` lists what the situation changed, with rule IDs."""
+
+    kind: Literal["organic", "off_board"]
+    weapon: str
+    size: int
+    radius: int
+    requests: int
+    contact: Literal["spotted", "known"]
+    scatter: str | None
+    """Off-board: the ``scatter`` mode (R-OFF-4); None: organic fire does not scatter."""
+    known_shift: bool
+    reroll: bool
+    delay_mode: Literal["fixed", "d6_table", "by_calibre"]
+    delay_min: int
+    delay_max: int
+    delay_minus: int
+    """Turns taken off the rolled delay (R-FD-3 ``delay_minus_1``; at least 1 remains)."""
+    damage_soft: str
+    damage_armoured: str
+    damage_type: str | None
+    """Applied to soft targets (None: the amount counts as rolled)."""
+    armoured_damage_type: str | None
+    bonus: int
+    morale_dc: int
+    per_unit: bool
+    """Damage rolled for each unit hit (else once per dice expression)."""
+    hits_hidden: bool
+    danger_close_hit_max: int
+    """An own unit under the strike takes half damage on a d6 of at most this (R-FD-5)."""
+    terms: tuple[Term, ...]
+
+    def weapon_shape(self) -> StrikeWeapon:
+        """The off-board weapon's footprint and dice (``rules.strike_geometry``)."""
+        return StrikeWeapon(
+            self.weapon, self.size, self.damage_soft, self.damage_armoured, self.requests
+        )
+
+    def delay(self, rolled: int) -> int:
+        """The delay after the skilled observer's reduction (at least 1 turn)."""
+        return max(1, rolled - self.delay_minus)
+
+    def scatter_options(self) -> dict[str, Any]:
+        """The keywords of :func:`~taistelukentta.rules.fire_support.roll_scatter` and
+        :func:`~taistelukentta.odds.strike.strike_odds` after weapon, aimed cell and
+        contact."""
+        return {
+            "scatter": self.scatter or "corner",
+            "known_shift": self.known_shift,
+            "reroll": self.reroll,
+        }
+
+
+def strike_terms(s: StrikeSituation, opts: RuleOptions) -> StrikeTerms:
+    """The terms of a fire request under the game's options: one function for the
+    engine's request and impact (:mod:`taistelukentta.rules.fire_support`), the odds a
+    side is shown (``views.strike_estimate``, ``tk20 odds strike``, the server's odds)
+    and the computer player's choice of aim (``bots.commander``)."""
+    terms: list[Term] = []
+    if s.kind == "organic":
+        if s.damage_soft is None:
+            raise ValueError("an organic strike's terms need the support weapon's damage")
+        soft = s.damage_soft
+        if s.boost:
+            terms.append(Term("R-FD-4", "boost", s.boost))
+        r = opts.organic_area_radius
+        return StrikeTerms(
+            kind="organic",
+            weapon=s.weapon,
+            size=2 * r + 1,
+            radius=r,
+            requests=0,
+            contact=s.contact,
+            scatter=None,
+            known_shift=False,
+            reroll=False,
+            delay_mode="fixed",
+            delay_min=opts.organic_delay,
+            delay_max=opts.organic_delay,
+            delay_minus=0,
+            damage_soft=soft,
+            damage_armoured=s.damage_armoured or soft,
+            damage_type=s.damage_type,
+            armoured_damage_type=s.armoured_damage_type or s.damage_type,
+            bonus=s.boost,
+            morale_dc=opts.organic_morale_dc,
+            per_unit=opts.strike_damage_per_unit,
+            hits_hidden=opts.strike_hits_hidden,
+            danger_close_hit_max=opts.danger_close_hit_max,
+            terms=tuple(terms),
+        )
+    if s.weapon == "k9":
+        size, soft, requests = opts.k9_area, opts.k9_damage_soft, 1
+        armoured = opts.k9_damage_armoured
+    elif s.weapon == "mlrs":
+        size, soft, requests = opts.mlrs_area, opts.mlrs_damage_soft, opts.mlrs_requests
+        armoured = opts.mlrs_damage_armoured
+    else:
+        raise ValueError(f"unknown strike type {s.weapon!r}; choose k9 or mlrs")
+    terms.append(Term("R-OFF-4", "scatter", 0, "scatter"))
+    known_shift = opts.known_contact_shift == "d2_d8_direction"
+    if s.contact == "known" and known_shift:
+        terms.append(Term("R-OFF-4", "known_contact", 0, "scatter"))
+    reroll = s.skilled and opts.skilled_observer == "reroll_scatter_die"
+    if reroll:
+        terms.append(Term("R-FD-3", "skilled_observer", 0, "scatter"))
+    delay_minus = 1 if s.skilled and opts.skilled_observer == "delay_minus_1" else 0
+    if delay_minus:
+        terms.append(Term("R-FD-3", "skilled_observer", -delay_minus, "delay"))
+    by_calibre = opts.off_board_delay == "by_calibre"
+    lo, hi = (2, 5) if by_calibre else (1, 3)
+    return StrikeTerms(
+        kind="off_board",
+        weapon=s.weapon,
+        size=size,
+        radius=0,
+        requests=requests,
+        contact=s.contact,
+        scatter=opts.scatter,
+        known_shift=known_shift,
+        reroll=reroll,
+        delay_mode="by_calibre" if by_calibre else "d6_table",
+        delay_min=max(1, lo - delay_minus),
+        delay_max=max(1, hi - delay_minus),
+        delay_minus=delay_minus,
+        damage_soft=soft,
+        damage_armoured=armoured,
+        damage_type=None,
+        armoured_damage_type=None,
+        bonus=0,
+        morale_dc=opts.off_board_morale_dc,
+        per_unit=opts.strike_damage_per_unit,
+        hits_hidden=opts.strike_hits_hidden,
+        danger_close_hit_max=opts.danger_close_hit_max,
         terms=tuple(terms),
     )

@@ -11,9 +11,10 @@ from typing import Any
 
 from taistelukentta.rules import GameState, Order
 from taistelukentta.rules.context import cache_for
+from taistelukentta.rules.fire_support import strike_situation
 from taistelukentta.rules.orders import OrderKind
 from taistelukentta.rules.state import Side
-from taistelukentta.rules.terms import Term
+from taistelukentta.rules.terms import StrikeTerms, Term, strike_terms
 from taistelukentta.views import attack_estimate, strike_estimate
 
 KINDS = (OrderKind.ATTACK, OrderKind.FIRE, OrderKind.STRIKE, OrderKind.ORGANIC)
@@ -30,25 +31,31 @@ def term_out(term: Term) -> dict[str, Any]:
 
 def strike_delay(state: GameState, side: Side, order: Order) -> dict[str, Any]:
     """How many of the requesting side's own turns a fire request takes to land, as the
-    rules give it before the order (the seat's own knowledge): organic support a fixed
-    ``organic_delay`` (R-ORG-1); off-board the range of the secret delay roll (R-OFF-2:
-    ``d6_table`` 1–3, ``by_calibre`` d4+1 = 2–5), one less with a skilled observer under
-    ``delay_minus_1`` (R-FD-3, at least 1)."""
-    opts = cache_for(state).opts
-    if order.kind == OrderKind.ORGANIC:
-        n = int(opts.organic_delay)
+    request's terms (``rules.terms.strike_terms`` from the seat's own knowledge) give it
+    before the order: organic support a fixed ``organic_delay`` (R-ORG-1); off-board the
+    range of the secret delay roll (R-OFF-2: ``d6_table`` 1–3, ``by_calibre`` d4+1 =
+    2–5), one less with a skilled observer under ``delay_minus_1`` (R-FD-3, at least 1)."""
+    try:
+        terms: StrikeTerms | None = strike_terms(
+            strike_situation(state, side, order), cache_for(state).opts
+        )
+    except ValueError:
+        terms = None
+    return _delay(state, terms)
+
+
+def _delay(state: GameState, terms: StrikeTerms | None) -> dict[str, Any]:
+    if terms is None or terms.kind == "organic":
+        # None: an organic request naming no support unit of the side (the option alone)
+        n = terms.delay_min if terms is not None else int(cache_for(state).opts.organic_delay)
         return {"min": n, "max": n, "secret": False, "skilled": False, "rule": "R-ORG-1"}
-    lo, hi = (2, 5) if opts.off_board_delay == "by_calibre" else (1, 3)
-    observer = state.units.get(order.observer or "")
-    skilled = (
-        observer is not None
-        and observer.side == side
-        and opts.skilled_observer == "delay_minus_1"
-        and cache_for(state).skill(observer) >= opts.skilled_observer_skill
-    )
-    if skilled:
-        lo, hi = max(1, lo - 1), max(1, hi - 1)
-    return {"min": lo, "max": hi, "secret": True, "skilled": skilled, "rule": "R-OFF-2"}
+    return {
+        "min": terms.delay_min,
+        "max": terms.delay_max,
+        "secret": True,
+        "skilled": terms.delay_minus > 0,
+        "rule": "R-OFF-2",
+    }
 
 
 def odds_of(state: GameState, side: Side, order: Order) -> dict[str, Any]:
@@ -73,13 +80,13 @@ def odds_of(state: GameState, side: Side, order: Order) -> dict[str, Any]:
                 for e in est.exposures
             ],
         }
-        odds["delay"] = strike_delay(state, side, order)
-        rule = "R-ORG-1" if order.kind == OrderKind.ORGANIC else "R-OFF-3"
-        return {
-            "kind": order.kind.value,
-            "odds": odds,
-            "terms": [{"name": "scatter", "value": 0, "rule": rule, "kind": "scatter"}],
-        }
+        odds["delay"] = _delay(state, est.terms)
+        out_terms = [] if est.terms is None else [term_out(t) for t in est.terms.terms]
+        if order.kind == OrderKind.ORGANIC:  # no scatter: the area is certain (R-ORG-1)
+            out_terms.insert(
+                0, {"name": "scatter", "value": 0, "rule": "R-ORG-1", "kind": "scatter"}
+            )
+        return {"kind": order.kind.value, "odds": odds, "terms": out_terms}
     assert order.unit is not None and order.target is not None
     a = attack_estimate(state, side, order.unit, order.target, order.cell, order.weapon)
     outcomes = {k: float(v) for k, v in a.odds.outcomes().items()}

@@ -147,9 +147,10 @@ class OddsTerm(BaseModel):
     value: int
     """The amount (``bonus``, ``defence``), or +1 / -1 (``advantage`` / ``disadvantage``)."""
     rule: str
-    kind: Literal["bonus", "defence", "advantage", "disadvantage", "scatter"]
+    kind: Literal["bonus", "defence", "advantage", "disadvantage", "scatter", "delay"]
     """How it counts: added to the attack bonus or to the defence, advantage,
-    disadvantage; ``scatter`` for a fire request's scatter roll."""
+    disadvantage; ``scatter`` for a fire request's scatter dice, ``delay`` for turns added
+    to its delay (a fire request's terms are ``rules.terms.strike_terms``)."""
 
 
 class OddsOut(BaseModel):

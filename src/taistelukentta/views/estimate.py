@@ -33,7 +33,13 @@ from taistelukentta.rules.orders import Order, OrderKind
 from taistelukentta.rules.recon import ContactLevel
 from taistelukentta.rules.services import AbilitiesApi
 from taistelukentta.rules.state import Side
-from taistelukentta.rules.terms import AttackSituation, Term, attack_terms
+from taistelukentta.rules.terms import (
+    AttackSituation,
+    StrikeTerms,
+    Term,
+    attack_terms,
+    strike_terms,
+)
 
 if TYPE_CHECKING:  # the odds (icepool) are imported only when an estimate is made
     from taistelukentta.odds.exact import AttackOdds
@@ -229,13 +235,18 @@ class StrikeEstimate:
     odds: StrikeOdds | None
     area: tuple[Cell, ...]
     exposures: tuple[StrikeExposure, ...]
+    terms: StrikeTerms | None = None
+    """The request's terms (``rules.terms.strike_terms``; None for an organic request
+    naming no support unit of the side)."""
 
 
 def strike_estimate(state: GameState, side: Side, order: Order) -> StrikeEstimate:
     """Odds of a ``strike k9|mlrs X,Y by O`` or ``organic M X,Y by O`` order of ``side``:
-    the footprint (R-OFF-3/R-OFF-4 with the contact level ``side`` has on the aimed cell and
-    the scenario's ``scatter`` option; R-ORG-1's fixed area) and, for each own unit and
-    each SPOTTED enemy, the chance it is in the impact area or must test morale."""
+    the request's terms (``rules.terms.strike_terms`` from what ``side`` knows: its own
+    observer and support unit, its own contact on the aimed cell; the scenario's options),
+    the footprint (R-OFF-3/R-OFF-4 exactly as resolution rolls it; R-ORG-1's fixed area)
+    and, for each own unit and each SPOTTED enemy, the chance it is in the impact area or
+    must test morale."""
     from taistelukentta.rules import fire_support
 
     if order.kind not in (OrderKind.STRIKE, OrderKind.ORGANIC) or order.cell is None:
@@ -251,6 +262,12 @@ def strike_estimate(state: GameState, side: Side, order: Order) -> StrikeEstimat
         for uid, c in sorted(state.contacts[side].items())
         if c.level == ContactLevel.SPOTTED and c.cell is not None
     ]
+    try:
+        situation = fire_support.strike_situation(state, side, order)
+    except ValueError as exc:
+        if order.kind != OrderKind.ORGANIC:
+            raise ArgumentError(str(exc), str(exc)) from None
+        situation = None  # not the side's support unit: the area alone
     if order.kind == OrderKind.ORGANIC:
         area = tuple(fire_support.organic_area(cache, aimed))
         inside = set(area)
@@ -259,22 +276,14 @@ def strike_estimate(state: GameState, side: Side, order: Order) -> StrikeEstimat
             for uid, own, cell in known
             if cell in inside
         )
-        unit = state.units.get(order.unit or "")
-        weapon = "organic"
-        if unit is not None and unit.side == side:
-            card = cache.card(unit)
-            weapon = next((w.id for w in card.weapons if w.indirect), card.basic_weapon.id)
-        return StrikeEstimate("organic", weapon, aimed, None, None, None, area, exposures)
-    weapon_kind = order.word or ""
-    level = fire_support.contact_level_at(state.contacts[side], aimed)
-    contact = "spotted" if level == ContactLevel.SPOTTED else "known"
-    scatter = cache.opts.scatter
-    try:
-        from taistelukentta.odds.strike import strike_odds
+        terms = None if situation is None else strike_terms(situation, cache.opts)
+        weapon = "organic" if situation is None else situation.weapon
+        return StrikeEstimate("organic", weapon, aimed, None, None, None, area, exposures, terms)
+    assert situation is not None
+    terms = strike_terms(situation, cache.opts)
+    from taistelukentta.odds.strike import terms_odds
 
-        odds = strike_odds(weapon_kind, contact, scatter=scatter)
-    except ValueError as exc:
-        raise ArgumentError(str(exc), str(exc)) from None
+    odds = terms_odds(terms)
     by_offset = {(c.dx, c.dy): c for c in odds.cells}
     out: list[StrikeExposure] = []
     for uid, own, cell in known:
@@ -282,4 +291,14 @@ def strike_estimate(state: GameState, side: Side, order: Order) -> StrikeEstimat
         if c is not None and c.p_morale_test > 0:
             out.append(StrikeExposure(uid, own, cell, c.p_hit, c.p_morale_test))
     area = tuple((aimed[0] + c.dx, aimed[1] + c.dy) for c in odds.cells if c.p_hit > 0)
-    return StrikeEstimate("off_board", weapon_kind, aimed, contact, scatter, odds, area, tuple(out))
+    return StrikeEstimate(
+        "off_board",
+        terms.weapon,
+        aimed,
+        terms.contact,
+        terms.scatter,
+        odds,
+        area,
+        tuple(out),
+        terms,
+    )
