@@ -9,13 +9,22 @@ import pytest
 
 from tests.server.live import Server, running
 from tests.web.browser import chromium, require_browser
+from tests.web.variants import write_variants
 
 
 @pytest.fixture(scope="module")
 def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A server with the bundled scenarios and the demo variants of ``variants.py``."""
     require_browser()
     folder = tmp_path_factory.mktemp("web")
-    with running(f"sqlite:///{folder / 'tk20.sqlite3'}", folder / "server.log") as srv:
+    scenarios = folder / "scenarios"
+    scenarios.mkdir()
+    write_variants(scenarios)
+    with running(
+        f"sqlite:///{folder / 'tk20.sqlite3'}",
+        folder / "server.log",
+        ("--scenarios", str(scenarios)),
+    ) as srv:
         yield srv
 
 

@@ -6,14 +6,13 @@ from __future__ import annotations
 
 import json
 import re
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.server.live import Seat, Server, create, seats
-from tests.web.browser import open_table
+from tests.web.browser import TablePage, open_table
 
 AXE = Path(__file__).resolve().parents[2] / "web" / "node_modules" / "axe-core" / "axe.min.js"
 
@@ -67,21 +66,15 @@ def test_table_and_lobby_pass_axe_without_serious_violations(
 
 
 def _game_with_a_target(server: Server) -> tuple[dict[str, Any], Seat, str]:
-    """A game where the computer plays every seat but pl1, and pl1 has waited ("done")
-    until it may attack or fire at a SPOTTED enemy; (game, pl1, that order)."""
-    game = create(server, computer=["gm", "co", "pl2"])
+    """A game of ``nakyvissa`` (tests/web/variants.py): Red's R13 stands SPOTTED next to
+    1st Platoon from the start, so pl1 may attack it in Blue's first turn; (game, pl1,
+    ``attack 1R1 R13``). By construction: nothing is waited for, nothing can skip."""
+    game = create(server, "nakyvissa")
     pl1 = seats(server, game)["pl1"]
-    for _ in range(200):
-        body = pl1.get("/orders").json()
-        hits = [o for o in body["orders"] if re.match(r"^(fire|attack) \S+ \S+$", o)]
-        if hits:
-            return game, pl1, hits[0]
-        if "done" in body["orders"]:
-            r = pl1.order("done", body["version"])
-            assert r.status_code in (200, 409), r.text
-        else:
-            time.sleep(0.1)
-    pytest.skip("no target came into sight in 200 steps")
+    orders = pl1.get("/orders").json()["orders"]
+    order = "attack 1R1 R13"
+    assert order in orders, orders
+    return game, pl1, order
 
 
 def test_odds_panel_shows_the_engines_odds_with_rule_ids(browser: Any, web_server: Server) -> None:
@@ -166,3 +159,123 @@ def test_gm_switches_to_blues_view_and_undoes_an_order(browser: Any, web_server:
         page.wait_for_timeout(100)
     assert now != moved  # the move was taken back
     page.context.close()
+
+
+def _press_towards(page: Any, start: tuple[int, int], goal: tuple[int, int]) -> None:
+    """Arrow keys from ``start`` to ``goal`` on the focused map."""
+    dx, dy = goal[0] - start[0], goal[1] - start[1]
+    for _ in range(abs(dx)):
+        page.keyboard.press("ArrowRight" if dx > 0 else "ArrowLeft")
+    for _ in range(abs(dy)):
+        page.keyboard.press("ArrowDown" if dy > 0 else "ArrowUp")
+
+
+def _cursor(page: Any) -> str:
+    return str(page.evaluate("document.getElementById('map').dataset.cursor"))
+
+
+def test_orders_given_without_the_mouse_by_the_map_cursor(browser: Any, web_server: Server) -> None:
+    """Issue 11: the map cursor. Tab reaches the map, N selects a unit, the arrows move a
+    visible cursor whose cell is announced (aria-live), Enter picks the cell exactly as a
+    click: a target (the odds shown, the confirmation cancelled with Esc), a move
+    destination, and a mine search's cell from its menu (Esc stops picking, an illegal cell
+    does nothing). No mouse event is sent."""
+    game = create(web_server, "nakyvissa")
+    pl1 = seats(web_server, game)["pl1"]
+    legal = pl1.get("/orders").json()["orders"]
+    tp = open_table(browser, "pl1", game["seats"]["pl1"]["url"])
+    page = tp.page
+    for _ in range(40):  # the map is reachable with Tab
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement?.id") == "map":
+            break
+    assert page.evaluate("document.activeElement?.id") == "map"
+    assert page.evaluate("document.getElementById('map').matches(':focus-visible')")
+    for _ in range(5):  # N: the next own unit, the cursor on it
+        page.keyboard.press("n")
+        if page.evaluate("document.getElementById('map').dataset.selected") == "1R1":
+            break
+    page.wait_for_function("document.getElementById('map').dataset.cursor === '7,6'")
+    info = page.locator("#cursor-info")
+    assert info.get_attribute("aria-live") == "polite"
+    assert "Ruutu 7,6" in info.inner_text() and "1R1" in info.inner_text()
+
+    # A target: the cursor on R13 shows the odds as a hover does; Enter offers the attack.
+    _press_towards(page, (7, 6), (10, 6))
+    assert _cursor(page) == "10,6"
+    assert "Ruutu 10,6" in info.inner_text() and "R13" in info.inner_text()
+    page.locator('#oddsbox .odds[data-order="attack 1R1 R13"]').wait_for(timeout=3000)
+    page.keyboard.press("Enter")
+    page.locator('dialog[open] button.send[data-order="attack 1R1 R13"]').wait_for(timeout=3000)
+    before = tp.version()
+    page.keyboard.press("Escape")  # cancelled: nothing sent, the focus back on the map
+    page.wait_for_function("!document.querySelector('dialog[open]')")
+    assert page.evaluate("document.activeElement?.id") == "map"
+
+    # A move destination: arrows to a legal cell, Enter, Enter confirms (the focused button).
+    moves = {
+        tuple(int(v) for v in o.split()[2].split(",")) for o in legal if o.startswith("move 1R1 ")
+    }
+    goal = min(moves, key=lambda c: (abs(c[0] - 7) + abs(c[1] - 9), c))
+    _press_towards(page, (10, 6), goal)
+    text = info.inner_text()
+    assert f"Ruutu {goal[0]},{goal[1]}" in text and f"move 1R1 {goal[0]},{goal[1]}" in text
+    page.keyboard.press("Enter")
+    order = f"move 1R1 {goal[0]},{goal[1]}"
+    page.locator(f'dialog[open] button.send[data-order="{order}"]').wait_for(timeout=3000)
+    assert page.evaluate("document.activeElement?.dataset.order") == order
+    page.keyboard.press("Enter")
+    _version_after(tp, before)
+    where = {u["id"]: tuple(u["cell"]) for u in pl1.view()["view"]["units"]}
+    assert where["1R1"] == goal
+
+    # A mine search from its menu: the pick button (Enter) puts the cursor on the nearest
+    # cell to pick; Esc stops; an illegal cell does nothing; a legal one is confirmed.
+    page.locator("#map").focus()
+    for _ in range(5):
+        page.keyboard.press("n")
+        if page.evaluate("document.getElementById('map').dataset.selected") == "1R2":
+            break
+    pattern = "search 1R2 X,Y"
+    cells = {
+        tuple(int(v) for v in o.split()[2].split(","))
+        for o in pl1.get("/orders").json()["orders"]
+        if o.startswith("search 1R2 ")
+    }
+    button = page.locator(f'#menu-mines button.pick[data-pattern="{pattern}"]')
+    button.focus()
+    page.keyboard.press("Enter")
+    page.wait_for_function(
+        f"document.getElementById('map').dataset.picking === '{pattern}'", timeout=3000
+    )
+    assert page.evaluate("document.activeElement?.id") == "map"
+    start = tuple(int(v) for v in _cursor(page).split(","))
+    assert start in cells
+    page.keyboard.press("Escape")
+    page.wait_for_function("document.getElementById('map').dataset.picking === ''")
+    button = page.locator(f'#menu-mines button.pick[data-pattern="{pattern}"]')
+    button.focus()
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"document.getElementById('map').dataset.picking === '{pattern}'")
+    far = max(cells)[0] + 3, max(cells)[1]
+    _press_towards(page, start, far)
+    assert "ei valittavissa" in info.inner_text()
+    page.keyboard.press("Enter")  # not a cell to pick: nothing opens
+    assert page.locator("dialog[open]").count() == 0
+    goal = max(cells)
+    _press_towards(page, far, goal)
+    search = f"search 1R2 {goal[0]},{goal[1]}"
+    assert f"Enter: {search}" in info.inner_text()
+    page.keyboard.press("Enter")
+    page.locator(f'dialog[open] button.send[data-order="{search}"]').wait_for(timeout=3000)
+    before = tp.version()
+    page.keyboard.press("Enter")
+    _version_after(tp, before)
+    assert page.evaluate("document.getElementById('map').dataset.picking") == ""
+    log = pl1.view()["view"]["log"]
+    assert log[-1]["kind"] == "mine_search", [e["kind"] for e in log[-5:]]
+    page.context.close()
+
+
+def _version_after(tp: TablePage, before: int) -> None:
+    tp.page.wait_for_function(f"Number(document.body.dataset.version) > {before}", timeout=5000)

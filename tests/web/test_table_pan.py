@@ -66,11 +66,11 @@ def test_pan_on_a_200x200_map_reuses_cached_tiles_and_matches_a_fresh_redraw(
     for _ in range(4):
         page.keyboard.press("+")
     page.wait_for_timeout(150)
-    page.keyboard.press("ArrowRight")
+    page.keyboard.press("Shift+ArrowRight")
     page.wait_for_timeout(150)
     builds = page.evaluate(BUILDS)
     for key in ("ArrowLeft", "ArrowRight", "ArrowLeft", "ArrowRight"):
-        page.keyboard.press(key)
+        page.keyboard.press(f"Shift+{key}")  # on the focused map plain arrows move the cursor
     page.wait_for_timeout(150)
     assert page.evaluate(BUILDS) == builds  # back and forth: every tile from the cache
     page.evaluate(SNAPSHOT, "panned")
@@ -82,7 +82,7 @@ def test_pan_on_a_200x200_map_reuses_cached_tiles_and_matches_a_fresh_redraw(
     assert page.evaluate(APART, ["panned", "fresh"]) == 0
     before = page.evaluate(BUILDS)
     for _ in range(12):
-        page.keyboard.press("ArrowDown")
+        page.keyboard.press("Shift+ArrowDown")
     page.wait_for_timeout(150)
     assert page.evaluate(BUILDS) > before
     page.evaluate(SNAPSHOT, "far")
@@ -91,7 +91,7 @@ def test_pan_on_a_200x200_map_reuses_cached_tiles_and_matches_a_fresh_redraw(
     page.wait_for_timeout(150)
     page.evaluate(SNAPSHOT, "far-fresh")
     assert page.evaluate(APART, ["far", "far-fresh"]) == 0
-    page.keyboard.press("ArrowRight")
+    page.keyboard.press("Shift+ArrowRight")
     page.wait_for_timeout(150)
     page.evaluate(SNAPSHOT, "moved")
     assert page.evaluate(APART, ["moved", "far-fresh"]) > 0.05

@@ -43,6 +43,20 @@ export function cellCentre(vp: Viewport, cell: Cell): [number, number] {
   return [vp.ox + (cell[0] + 0.5) * vp.scale, vp.oy + (cell[1] + 0.5) * vp.scale];
 }
 
+/** The cell of `cells` nearest to `from` (Chebyshev distance, then reading order). */
+export function nearest(cells: readonly Cell[], from: Cell): Cell {
+  let best = cells[0] as Cell;
+  let bd = Infinity;
+  for (const c of cells) {
+    const d = Math.max(Math.abs(c[0] - from[0]), Math.abs(c[1] - from[1]));
+    if (d < bd) {
+      bd = d;
+      best = c;
+    }
+  }
+  return best;
+}
+
 /** Zoom by `factor` keeping screen point (px, py) over the same map point. */
 export function zoomAt(vp: Viewport, factor: number, px: number, py: number): Viewport {
   const scale = clampScale(vp.scale * factor);

@@ -68,6 +68,8 @@ export interface Scene {
   side: string | null;
   selected: string | null;
   hover: Cell | null;
+  /** The keyboard's map cursor (arrow keys on the focused map; Enter picks it). */
+  cursor?: Cell | null;
   los: { from: Cell; to: Cell; clear: boolean } | null;
   mines: { cell: Cell; type: string | null }[];
   ranges?: Ranges | null;
@@ -428,6 +430,17 @@ export class MapRenderer {
       ctx.strokeStyle = "#000";
       ctx.lineWidth = 2;
       ctx.strokeRect(X(scene.hover[0]), Y(scene.hover[1]), s, s);
+    }
+    // The keyboard cursor: a thick dark-and-yellow ring that reads on every fill.
+    if (scene.cursor) {
+      const cx = X(scene.cursor[0]);
+      const cy = Y(scene.cursor[1]);
+      ctx.lineWidth = 4;
+      ctx.strokeStyle = "#111";
+      ctx.strokeRect(cx - 1, cy - 1, s + 2, s + 2);
+      ctx.lineWidth = 2;
+      ctx.strokeStyle = "#ffd400";
+      ctx.strokeRect(cx - 1, cy - 1, s + 2, s + 2);
     }
     // Edge coordinates on all four edges.
     if (layers.grid) this.drawEdges(ctx, vp, w, h, vis);

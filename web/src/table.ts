@@ -5,7 +5,7 @@
 import { ApiError, GameApi, type RevealOut, type Seat } from "./api";
 import { rollsOfEvents, verifyDice } from "./dice";
 import { clear, h } from "./dom";
-import { type Cell, type Viewport, cellAt, cellKey, fitViewport, pan, zoomAt } from "./geometry";
+import { type Cell, type Viewport, cellAt, cellCentre, cellKey, fitViewport, nearest, pan, zoomAt } from "./geometry";
 import { lang, phaseWord, setLang, sideWord, statusWord, t, tx, type Lang } from "./i18n";
 import { eventRow, eventSummary, eventTitle } from "./log";
 import { oddsPanel } from "./odds";
@@ -20,7 +20,9 @@ import { printButton } from "./print";
 import type { ContactView, GameView, MapData, UnitView } from "./types";
 
 const SHORTCUTS: [string, string, string][] = [
-  ["← ↑ → ↓", "Panoroi", "Pan"],
+  ["← ↑ → ↓", "Kartalla: siirrä kursoria (Ctrl: 5 ruutua); muualla: panoroi", "On the map: move the cursor (Ctrl: 5 cells); elsewhere: pan"],
+  ["Shift + ← ↑ → ↓", "Panoroi", "Pan"],
+  ["Enter / välilyönti", "Kartalla: valitse kursorin ruutu (kuin klikkaus)", "On the map: pick the cursor's cell (as a click)"],
   ["+ / −", "Lähennä / loitonna", "Zoom in / out"],
   ["0", "Sovita kartta", "Fit the map"],
   ["R", "Ulottuvuus päälle/pois", "Reach overlay on/off"],
@@ -31,7 +33,7 @@ const SHORTCUTS: [string, string, string][] = [
   ["C", "Kontaktit päälle/pois", "Contacts on/off"],
   ["M", "Tunnetut miinoitteet päälle/pois", "Known minefields on/off"],
   ["N", "Seuraava oma yksikkö", "Next own unit"],
-  ["Enter", "Kirjoita käsky", "Type an order"],
+  ["Enter", "Muualla kuin kartalla: kirjoita käsky", "Off the map: type an order"],
   ["Esc", "Poista valinta / peru ruudun valinta / sulje", "Deselect / stop picking a cell / close"],
   ["?", "Tämä ohje", "This help"],
 ];
@@ -53,6 +55,11 @@ export class Table {
   private vp: Viewport = { scale: 16, ox: 0, oy: 0 };
   private selected: string | null = null;
   private hover: Cell | null = null;
+  /** The keyboard's map cursor: arrow keys on the focused map move it, Enter picks its
+   * cell exactly as a click would (`onClick`). Drawn only while the map has the keyboard's
+   * focus. */
+  private cursor: Cell | null = null;
+  private keyboardCursor = false;
   private los: Scene["los"] = null;
   private losInfo: { visible: boolean; distance: number; cover: number; limited_by: string | null; rule: string } | null = null;
   private layers: Layers = { reach: new Set(), grid: true, objectives: true, contacts: true, mines: true };
@@ -182,7 +189,12 @@ export class Table {
 
   private build(): void {
     clear(this.root);
-    this.canvas = h("canvas", { id: "map", tabindex: 0, "aria-label": "Kartta / map", role: "img" });
+    this.canvas = h("canvas", {
+      id: "map", tabindex: 0, role: "application", "aria-describedby": "cursor-info",
+      "aria-label": lang() === "fi"
+        ? "Kartta: nuolinäppäimet siirtävät kursoria, Enter valitsee ruudun, Esc peruu, ? ohje"
+        : "Map: arrow keys move the cursor, Enter picks the cell, Esc cancels, ? help",
+    });
     const ctx = this.canvas.getContext("2d");
     if (!ctx) throw new Error("no canvas");
     this.ctx = ctx;
@@ -192,6 +204,7 @@ export class Table {
     this.els["los"] = h("p", { id: "losinfo", class: "muted", "aria-live": "polite" });
     this.els["log"] = h("ol", { class: "log", id: "log", "aria-live": "polite" });
     this.els["tip"] = h("div", { class: "tip", id: "tip", role: "tooltip", hidden: true });
+    this.els["cursor"] = h("p", { class: "cursor-info", id: "cursor-info", "aria-live": "polite", "aria-atomic": "true" });
     this.els["error"] = h("div", { class: "error", id: "error", role: "alert", hidden: true });
     const filter = h("input", {
       type: "search", id: "logfilter", placeholder: t("filter"), "aria-label": t("filter"),
@@ -201,7 +214,7 @@ export class Table {
       },
     });
     const logBox = h("details", { class: "logbox", open: true }, h("summary", {}, t("log")), filter, this.els["log"]);
-    const mapBox = h("main", { class: "mapbox", id: "mapbox" }, this.canvas, this.els["tip"]);
+    const mapBox = h("main", { class: "mapbox", id: "mapbox" }, this.canvas, this.els["tip"], this.els["cursor"]);
     this.root.append(this.els["bar"], h("div", { class: "middle" }, mapBox, this.els["panel"]), logBox, this.els["error"]);
     this.bindMap();
     // Re-fit while the user has not zoomed or panned (the panel and the log settle the map's
@@ -251,6 +264,7 @@ export class Table {
       side: v?.side ?? null,
       selected: this.selected,
       hover: this.hover,
+      cursor: this.cursorShown() ? this.cursor : null,
       los: this.showLos ? this.los : null,
       mines,
       ranges: this.showRanges ? this.ranges() : null,
@@ -302,6 +316,7 @@ export class Table {
       d["ranges"] = this.showRanges ? "1" : "";
       d["lastknown"] = String(this.marks.length);
       d["picking"] = this.picking?.pattern ?? "";
+      d["cursor"] = this.cursorShown() && this.cursor ? `${this.cursor[0]},${this.cursor[1]}` : "";
       // The map is drawn and answers clicks: what the speed benchmark waits for.
       if (!document.body.dataset["ready"]) performance.mark("tk20-ready");
       document.body.dataset["ready"] = "1";
@@ -775,10 +790,12 @@ export class Table {
   /** Start picking the cell of a menu's order on the map (its legal cells are lit). */
   private pick(f: Family): void {
     this.picking = f;
+    this.cursor = null;
     this.updateReach();
     this.renderPanel();
     this.draw();
     this.canvas.focus();
+    if (this.canvas.matches(":focus-visible")) this.setCursor(this.startCell());
   }
 
   private stopPicking(): void {
@@ -952,9 +969,12 @@ export class Table {
   confirmOrders(options: ParsedOrder[]): void {
     if (!options.length) return;
     const dlg = h("dialog", { id: "confirm", class: "confirm", "aria-label": t("confirm") });
+    // The focus goes back where it was (the map, for a keyboard player) when the dialog goes.
+    const back = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     const close = () => {
       dlg.close();
       dlg.remove();
+      if (back?.isConnected) back.focus();
     };
     const list = h("ul", {});
     options.slice(0, 12).forEach((o, i) => {
@@ -967,7 +987,10 @@ export class Table {
       }, `${t("confirm")}: ${o.text}`)));
     });
     dlg.append(h("h2", {}, t("orders")), list, h("button", { class: "cancel", onclick: close }, t("cancel")));
-    dlg.addEventListener("cancel", () => dlg.remove());
+    dlg.addEventListener("cancel", (ev) => {
+      ev.preventDefault();
+      close();
+    });
     document.body.append(dlg);
     dlg.showModal();
     for (const o of options.slice(0, 12)) void this.fillCost(dlg, o.text);
@@ -1045,6 +1068,9 @@ export class Table {
     const target = ev.target as HTMLElement | null;
     if (target && (target.tagName === "INPUT" || target.tagName === "SELECT" || target.tagName === "TEXTAREA")) return;
     if (document.querySelector("dialog[open]")) return;
+    // Enter and Space on a button or link press it (never "type an order").
+    if ((ev.key === "Enter" || ev.key === " ") && target?.closest("button, a, summary")) return;
+    if (target === this.canvas && this.cursorKey(ev)) return;
     const step = 60;
     const [w, hgt] = this.size();
     switch (ev.key) {
@@ -1077,7 +1103,99 @@ export class Table {
     const own = (this.view?.units ?? []).filter((u) => this.ownSide(u));
     if (!own.length) return;
     const i = own.findIndex((u) => u.id === this.selected);
-    this.select((own[(i + 1) % own.length] as UnitView).id);
+    const u = own[(i + 1) % own.length] as UnitView;
+    this.select(u.id);
+    if (document.activeElement === this.canvas) this.setCursor(u.cell);
+  }
+
+  // ------------------------------------------------------------------ keyboard cursor
+
+  private cursorShown(): boolean {
+    return this.keyboardCursor && this.cursor !== null && document.activeElement === this.canvas;
+  }
+
+  /** Arrow keys move the cursor (Ctrl/⌘: five cells), Enter or Space picks its cell the
+   * way a click does. Shift+arrows fall through to panning. True when the key was used. */
+  private cursorKey(ev: KeyboardEvent): boolean {
+    const moves: Record<string, [number, number]> = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+    const d = moves[ev.key];
+    if (d && !ev.shiftKey) {
+      const k = ev.ctrlKey || ev.metaKey ? 5 : 1;
+      const from = this.cursor && this.keyboardCursor ? this.cursor : null;
+      this.setCursor(from ? [from[0] + d[0] * k, from[1] + d[1] * k] : this.startCell());
+      ev.preventDefault();
+      return true;
+    }
+    if (ev.key === "Enter" || ev.key === " ") {
+      ev.preventDefault();
+      if (!this.cursor || !this.keyboardCursor) this.setCursor(this.startCell());
+      else this.onClick(this.cursor);
+      return true;
+    }
+    return false;
+  }
+
+  /** Where the cursor starts: the nearest cell to pick, the selected unit, or the map's
+   * visible centre. */
+  private startCell(): Cell {
+    const sel = this.view?.units.find((u) => u.id === this.selected);
+    if (this.picking?.cells.length) {
+      const from = this.cursor ?? sel?.cell ?? this.picking.cells[0] as Cell;
+      return nearest(this.picking.cells, from);
+    }
+    if (sel) return sel.cell;
+    const [w, hgt] = this.size();
+    const c = this.map ? cellAt(this.vp, w / 2, hgt / 2, this.map.width, this.map.height) : null;
+    return c ?? [0, 0];
+  }
+
+  /** Put the cursor on `cell` (clamped to the map), keep it in view, show what is there
+   * (tooltip, line of sight, odds: as a hover) and announce it to screen readers. */
+  private setCursor(cell: Cell): void {
+    if (!this.map) return;
+    const x = Math.min(this.map.width - 1, Math.max(0, cell[0]));
+    const y = Math.min(this.map.height - 1, Math.max(0, cell[1]));
+    this.cursor = [x, y];
+    this.keyboardCursor = true;
+    const [w, hgt] = this.size();
+    const s = this.vp.scale;
+    const margin = Math.min(48, w / 4, hgt / 4);
+    let [px, py] = cellCentre(this.vp, this.cursor);
+    let dx = 0;
+    let dy = 0;
+    if (px < margin + s / 2) dx = margin + s / 2 - px;
+    else if (px > w - margin - s / 2) dx = w - margin - s / 2 - px;
+    if (py < margin + s / 2) dy = margin + s / 2 - py;
+    else if (py > hgt - margin - s / 2) dy = hgt - margin - s / 2 - py;
+    if (dx || dy) {
+      this.vp = pan(this.vp, Math.round(dx), Math.round(dy));
+      this.touched = true;
+      [px, py] = cellCentre(this.vp, this.cursor);
+    }
+    this.onHover(this.cursor, px, py);
+    this.announce(this.cursor);
+  }
+
+  /** The cursor's cell in words for the live region: coordinates, terrain, height, what
+   * stands there and what Enter would do. */
+  private announce(cell: Cell): void {
+    const el = this.els["cursor"];
+    if (!el) return;
+    const fi = lang() === "fi";
+    const terrain = this.renderer ? this.renderer.map.terrain[this.renderer.fillOf(cell[0], cell[1])] : undefined;
+    const elev = this.map?.elevation[cell[1]]?.[cell[0]] ?? 0;
+    const parts = [`${fi ? "Ruutu" : "Cell"} ${cell[0]},${cell[1]}`, tx(terrain) || "", `${fi ? "korkeus" : "height"} ${elev}`];
+    const u = this.unitAt(cell);
+    const c = u ? undefined : this.contactAt(cell);
+    if (u) parts.push(`${u.id} ${tx(u.name)} ${u.strength}/${u.max_strength}`);
+    else if (c) parts.push(`${c.label} ${c.level === "KNOWN" ? t("contact_known") : t("contact_suspected")}`);
+    const mark = this.marks.find((m) => m.cell && m.cell[0] === cell[0] && m.cell[1] === cell[1]);
+    if (mark) parts.push(`${fi ? "viimeksi nähty" : "last seen"} ${mark.key} (${mark.age} ${fi ? "kierrosta sitten" : "rounds ago"})`);
+    const hits = this.picking ? familyAt(this.picking, cell) : this.selected ? ordersForCell(this.legal, this.selected, cell) : [];
+    if (hits.length) parts.push(`Enter: ${hits.map((o) => o.text).slice(0, 3).join(" / ")}`);
+    else if (this.picking) parts.push(fi ? "ei valittavissa" : "not a cell to pick");
+    el.textContent = parts.filter(Boolean).join(" · ");
+    el.hidden = false;
   }
 
   private bindMap(): void {
@@ -1089,7 +1207,18 @@ export class Table {
       const r = c.getBoundingClientRect();
       return [ev.clientX - r.left, ev.clientY - r.top];
     };
+    // Focus from the keyboard (Tab, or a pick button pressed with Enter) shows the cursor.
+    c.addEventListener("focus", () => {
+      if (c.matches(":focus-visible")) this.setCursor(this.keyboardCursor && this.cursor ? this.cursor : this.startCell());
+      this.draw();
+    });
+    c.addEventListener("blur", () => {
+      const info = this.els["cursor"];
+      if (info) info.textContent = "";
+      this.draw();
+    });
     c.addEventListener("pointerdown", (ev) => {
+      this.keyboardCursor = false;
       c.setPointerCapture(ev.pointerId);
       pointers.set(ev.pointerId, { x: ev.clientX, y: ev.clientY });
       moved = 0;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
-  areaRect, cellAt, cellCentre, contourSegments, fitViewport, lineCells, pan, parseCell,
+  areaRect, cellAt, cellCentre, contourSegments, fitViewport, lineCells, nearest, pan, parseCell,
   roadSegments, visibleCells, zoomAt, MAX_SCALE, MIN_SCALE,
 } from "../src/geometry";
 
@@ -81,5 +81,15 @@ describe("areas and lines", () => {
   it("parses cells", () => {
     expect(parseCell(" 12, 7 ")).toEqual([12, 7]);
     expect(parseCell("12;7")).toBeNull();
+  });
+});
+
+describe("nearest (where the keyboard cursor starts when picking a cell)", () => {
+  it("takes the cell at the least Chebyshev distance, the first of equals", () => {
+    const cells: [number, number][] = [[9, 9], [4, 7], [6, 6], [5, 3]];
+    expect(nearest(cells, [5, 5])).toEqual([6, 6]);
+    expect(nearest(cells, [4, 8])).toEqual([4, 7]);
+    expect(nearest([[1, 1], [3, 3]], [2, 2])).toEqual([1, 1]);
+    expect(nearest([[7, 2]], [0, 0])).toEqual([7, 2]);
   });
 });
