@@ -170,6 +170,11 @@ def _press_towards(page: Any, start: tuple[int, int], goal: tuple[int, int]) -> 
         page.keyboard.press("ArrowDown" if dy > 0 else "ArrowUp")
 
 
+def _xy(text: str) -> tuple[int, int]:
+    x, y = text.split(",")
+    return int(x), int(y)
+
+
 def _cursor(page: Any) -> str:
     return str(page.evaluate("document.getElementById('map').dataset.cursor"))
 
@@ -213,9 +218,7 @@ def test_orders_given_without_the_mouse_by_the_map_cursor(browser: Any, web_serv
     assert page.evaluate("document.activeElement?.id") == "map"
 
     # A move destination: arrows to a legal cell, Enter, Enter confirms (the focused button).
-    moves = {
-        tuple(int(v) for v in o.split()[2].split(",")) for o in legal if o.startswith("move 1R1 ")
-    }
+    moves = {_xy(o.split()[2]) for o in legal if o.startswith("move 1R1 ")}
     goal = min(moves, key=lambda c: (abs(c[0] - 7) + abs(c[1] - 9), c))
     _press_towards(page, (10, 6), goal)
     text = info.inner_text()
@@ -238,7 +241,7 @@ def test_orders_given_without_the_mouse_by_the_map_cursor(browser: Any, web_serv
             break
     pattern = "search 1R2 X,Y"
     cells = {
-        tuple(int(v) for v in o.split()[2].split(","))
+        _xy(o.split()[2])
         for o in pl1.get("/orders").json()["orders"]
         if o.startswith("search 1R2 ")
     }
@@ -249,7 +252,7 @@ def test_orders_given_without_the_mouse_by_the_map_cursor(browser: Any, web_serv
         f"document.getElementById('map').dataset.picking === '{pattern}'", timeout=3000
     )
     assert page.evaluate("document.activeElement?.id") == "map"
-    start = tuple(int(v) for v in _cursor(page).split(","))
+    start = _xy(_cursor(page))
     assert start in cells
     page.keyboard.press("Escape")
     page.wait_for_function("document.getElementById('map').dataset.picking === ''")
@@ -257,7 +260,7 @@ def test_orders_given_without_the_mouse_by_the_map_cursor(browser: Any, web_serv
     button.focus()
     page.keyboard.press("Enter")
     page.wait_for_function(f"document.getElementById('map').dataset.picking === '{pattern}'")
-    far = max(cells)[0] + 3, max(cells)[1]
+    far = (max(cells)[0] + 3, max(cells)[1])
     _press_towards(page, start, far)
     assert "ei valittavissa" in info.inner_text()
     page.keyboard.press("Enter")  # not a cell to pick: nothing opens
