@@ -16,7 +16,7 @@ from pathlib import Path
 import typer
 from typer.testing import CliRunner
 
-from taistelukentta.cli.app import COMMANDS, MODULES, app, module_commands
+from taistelukentta.cli.app import COMMANDS, MODULES, app, fast_call, module_commands
 
 HEAVY = ("icepool", "scipy", "taistelukentta.bots", "taistelukentta.odds", "prompt_toolkit")
 
@@ -94,3 +94,67 @@ def test_a_mistyped_command_is_still_told_apart_with_a_suggestion() -> None:
     result = CliRunner().invoke(app, ["shwo"])
     assert result.exit_code == 2
     assert "show" in result.output
+
+
+def test_fast_call_reads_the_player_commands_as_typer_does_and_leaves_the_rest() -> None:
+    game = Path("g.json")
+    assert fast_call(["show", "g.json", "--as", "pl1"]) == (
+        "show",
+        None,
+        False,
+        {"game": game, "who": "pl1"},
+    )
+    assert fast_call(
+        ["--lang", "en", "--no-color", "show", "--as=gm", "g.json", "--events", "3", "--json"]
+    ) == ("show", "en", True, {"game": game, "who": "gm", "events": 3, "json_out": True})
+    assert fast_call(["order", "g.json", "move 1JJ 0,3", "--as", "pl1"]) == (
+        "order",
+        None,
+        False,
+        {"game": game, "text": "move 1JJ 0,3", "who": "pl1"},
+    )
+    # anything else goes to typer, which parses it and words its errors as always
+    for argv in (
+        [],
+        ["--help"],
+        ["show", "--help"],
+        ["new", "demo"],
+        ["show", "g.json"],  # --as missing
+        ["show", "g.json", "--as", "pl1", "--as", "pl2"],
+        ["show", "g.json", "--as", "-x"],
+        ["show", "g.json", "--as"],
+        ["show", "g.json", "--as", "pl1", "--events", "x"],
+        ["show", "g.json", "--as", "pl1", "--bogus"],
+        ["show", "g.json", "--as", "pl1", "--json=1"],
+        ["order", "g.json", "--as", "pl1"],  # ORDER missing
+        ["orders", "g.json", "extra", "--as", "pl1"],
+        ["orders", "g.json", "--as", "pl1", "--", "x"],
+        ["--lang", "sv", "show", "g.json", "--as", "pl1"],
+        ["--version", "show", "g.json", "--as", "pl1"],
+    ):
+        assert fast_call(argv) is None, argv
+
+
+def test_the_fast_path_prints_what_typer_prints(tmp_path: Path) -> None:
+    """``tk20`` (the fast path) and the typer app give the same bytes and exit status."""
+    fresh = tmp_path / "fresh.json"
+    new = CliRunner().invoke(app, ["new", "demo", "--seed", "5", "--out", str(fresh)])
+    assert new.exit_code == 0, new.output
+    typer_app = "import sys; from taistelukentta.cli.app import app; sys.argv[0] = 'tk20'; app()"
+    cases = [
+        ["--lang", "en", "show", "{g}", "--as", "pl1", "--events", "2"],
+        ["show", "{g}", "--as=blue", "--json"],
+        ["orders", "{g}", "--as", "co"],
+        ["order", "{g}", "--as", "pl1", "move 1JJ 0,3", "--json"],
+        ["order", "{g}", "--as", "pl1", "defend 1XX"],  # refused: exit 2, a message
+    ]
+    for case in cases:
+        outputs = []
+        for prefix in ([sys.executable, "-m", "taistelukentta"], [sys.executable, "-c", typer_app]):
+            game = tmp_path / "g.json"
+            game.write_bytes(fresh.read_bytes())
+            argv = [a.replace("{g}", str(game)) for a in case]
+            assert fast_call(argv) is not None
+            done = subprocess.run([*prefix, *argv], capture_output=True, check=False, timeout=120)
+            outputs.append((done.returncode, done.stdout, done.stderr, game.read_bytes()))
+        assert outputs[0] == outputs[1], case

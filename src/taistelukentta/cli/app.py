@@ -8,12 +8,16 @@ lists exactly what the modules register, in this order.
 
 from __future__ import annotations
 
+import errno
 import importlib
 import os
+import re
 import sys
-from typing import Any
+from pathlib import Path
+from typing import Any, TextIO, cast
 
 import typer
+from typer._click.utils import PacifyFlushWrapper
 from typer.core import TyperGroup
 
 from taistelukentta import __version__
@@ -198,6 +202,121 @@ def _root(
         set_colour(False)
 
 
+_FAST: dict[str, tuple[dict[str, str], dict[str, str], tuple[str, ...]]] = {
+    # command -> (options taking a value, flags, positional arguments): the parameters of
+    # game_cmds' show_cmd / orders_cmd / order_cmd, named as typer names them
+    "show": (
+        {
+            "--as": "who",
+            "--events": "events",
+            "--centre": "centre",
+            "--center": "centre",
+            "--size": "size",
+        },
+        {"--window": "window", "--full": "full", "--json": "json_out"},
+        ("game",),
+    ),
+    "orders": ({"--as": "who"}, {"--json": "json_out"}, ("game",)),
+    "order": ({"--as": "who"}, {"--json": "json_out"}, ("game", "text")),
+}
+"""The player's commands :func:`fast_call` runs without typer's parser."""
+
+_INT = re.compile(r"[0-9]{1,9}")
+
+
+def fast_call(args: list[str]) -> tuple[str, str | None, bool, dict[str, Any]] | None:
+    """``(command, --lang, --no-color, keyword arguments)`` of a plain ``show``/``orders``/
+    ``order`` command line, or None for anything else (help, another command, an unknown
+    or repeated option, a value that looks like an option, a bad number, a missing
+    argument): typer then parses it as always, with its messages.
+
+    Building typer's parser and its parameter converters (pydantic ``TypeAdapter``s) costs
+    more than a player's whole command should; this reads the few forms those three
+    commands accept (``--opt value``, ``--opt=value``, options before, between or after the
+    arguments) into the same values typer would pass."""
+    i, lang, no_color = 0, None, False
+    while i < len(args) and args[i].startswith("-"):  # the group's options
+        arg = args[i]
+        if arg == "--lang" and lang is None and i + 1 < len(args):
+            lang, i = args[i + 1], i + 2
+        elif arg.startswith("--lang=") and lang is None:
+            lang, i = arg[7:], i + 1
+        elif arg in ("--no-color", "--no-colour") and not no_color:
+            no_color, i = True, i + 1
+        else:
+            return None
+    if lang is not None and lang not in LANGUAGES:
+        return None
+    if i >= len(args) or args[i] not in _FAST:
+        return None
+    command = args[i]
+    options, flags, positional = _FAST[command]
+    kwargs: dict[str, Any] = {}
+    values: list[str] = []
+    rest = args[i + 1 :]
+    j = 0
+    while j < len(rest):
+        arg = rest[j]
+        j += 1
+        if not arg.startswith("-") or arg == "-":
+            values.append(arg)
+            continue
+        name, eq, value = arg.partition("=")
+        if name in flags and not eq and flags[name] not in kwargs:
+            kwargs[flags[name]] = True
+            continue
+        if name not in options or options[name] in kwargs:
+            return None
+        if not eq:
+            if j >= len(rest) or rest[j].startswith("-"):
+                return None
+            value = rest[j]
+            j += 1
+        kwargs[options[name]] = value
+    if len(values) != len(positional) or "who" not in kwargs or "" in values:
+        return None
+    for key, value in zip(positional, values, strict=True):
+        kwargs[key] = Path(value) if key == "game" else value
+    if "events" in kwargs:
+        if not _INT.fullmatch(kwargs["events"]):
+            return None
+        kwargs["events"] = int(kwargs["events"])
+    return command, lang, no_color, kwargs
+
+
+def _run_fast(command: str, lang: str | None, no_color: bool, kwargs: dict[str, Any]) -> None:
+    """Run a command :func:`fast_call` read, as typer's ``main`` would: the group's
+    callback first, exits and interrupts handled the same way."""
+    from taistelukentta.cli import game_cmds
+
+    function = {
+        "show": game_cmds.show_cmd,
+        "orders": game_cmds.orders_cmd,
+        "order": game_cmds.order_cmd,
+    }[command]
+    try:
+        try:
+            _root(lang=lang or "fi", no_color=no_color, version=False)
+            function(**kwargs)
+        except EOFError as exc:
+            typer.echo(file=sys.stderr)
+            raise typer.Abort() from exc
+        except KeyboardInterrupt as exc:
+            raise typer.Exit(130) from exc
+        except OSError as exc:
+            if exc.errno != errno.EPIPE:
+                raise
+            sys.stdout = cast(TextIO, PacifyFlushWrapper(sys.stdout))
+            sys.stderr = cast(TextIO, PacifyFlushWrapper(sys.stderr))
+            sys.exit(1)
+    except typer.Exit as exc:
+        sys.exit(exc.exit_code)
+    except typer.Abort:
+        typer.echo("Aborted!", err=True)
+        sys.exit(1)
+    sys.exit(0)
+
+
 def main() -> None:
     """Run the ``tk20`` command."""
     # pydantic looks for plugins in every installed package's metadata the first time it
@@ -211,6 +330,9 @@ def main() -> None:
         elif arg.startswith("--lang=") and arg[7:] in LANGUAGES:
             set_language(arg[7:])
     try:
+        fast = fast_call(args)
+        if fast is not None:
+            _run_fast(*fast)
         app()
     except TkError as exc:  # last resort: never show a traceback for bad input
         from taistelukentta.cli.common import fail_error

@@ -63,7 +63,11 @@ class EventData(ViewModel):
     """Base of a side's event data: the declared keys only (``pick``)."""
 
     model_config = ConfigDict(
-        frozen=True, extra="forbid", populate_by_name=True, serialize_by_alias=True
+        frozen=True,
+        extra="forbid",
+        populate_by_name=True,
+        serialize_by_alias=True,
+        defer_build=True,
     )
 
 
@@ -71,7 +75,11 @@ class GMEventData(ViewModel):
     """Base of the game master's event data: the known keys typed, others allowed."""
 
     model_config = ConfigDict(
-        frozen=True, extra="allow", populate_by_name=True, serialize_by_alias=True
+        frozen=True,
+        extra="allow",
+        populate_by_name=True,
+        serialize_by_alias=True,
+        defer_build=True,
     )
 
 
