@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import json
 import math
+import re
+from itertools import accumulate
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -79,29 +81,21 @@ def _depth(doc: Any) -> int:
     return deepest
 
 
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*(?:"|\\?\Z)', re.DOTALL)
+"""A JSON string, escapes included; an unterminated one runs to the end of the text."""
+_BRACKET = re.compile(r"[\[\]{}]")
+_BRACKET_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
+
+
 def _nesting_of_text(text: str) -> int:
-    """Deepest bracket nesting of JSON text (strings skipped), counted without parsing."""
-    depth = deepest = 0
-    in_string = escaped = False
-    for ch in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-        elif ch == '"':
-            in_string = True
-        elif ch in "[{":
-            depth += 1
-            if depth > deepest:
-                deepest = depth
-                if deepest > MAX_DEPTH:
-                    return deepest
-        elif ch in "]}":
-            depth -= 1
-    return deepest
+    """Deepest bracket nesting of JSON text (strings skipped), counted without parsing
+    (at most ``MAX_DEPTH + 1``: deeper is too deep)."""
+    # without escapes (the usual file) the strings are every other piece between quotes
+    escapes = "\\" in text
+    outside = _STRING.sub("", text) if escapes else "".join(text.split('"')[::2])
+    brackets = _BRACKET.findall(outside)
+    deepest = max(accumulate(map(_BRACKET_STEP.__getitem__, brackets), initial=0))
+    return min(deepest, MAX_DEPTH + 1)
 
 
 def parse_json(text: str) -> Any:
