@@ -287,13 +287,16 @@ def fast_call(args: list[str]) -> tuple[str, str | None, bool, dict[str, Any]] |
 def _run_fast(command: str, lang: str | None, no_color: bool, kwargs: dict[str, Any]) -> None:
     """Run a command :func:`fast_call` read, as typer's ``main`` would: the group's
     callback first, exits and interrupts handled the same way."""
+    from collections.abc import Callable
+
     from taistelukentta.cli import game_cmds
 
-    function = {
+    commands: dict[str, Callable[..., None]] = {
         "show": game_cmds.show_cmd,
         "orders": game_cmds.orders_cmd,
         "order": game_cmds.order_cmd,
-    }[command]
+    }
+    function = commands[command]
     try:
         try:
             _root(lang=lang or "fi", no_color=no_color, version=False)
