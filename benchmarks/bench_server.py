@@ -1,24 +1,39 @@
 """Server benchmark (issue 10): N concurrent games through HTTP + WebSocket.
 
 Run by hand: ``.venv/bin/python benchmarks/bench_server.py [--games 50] [--orders 30]
-[--db sqlite|postgres|both] [--two-processes] [--pace S]``. Not part of the tests. PostgreSQL needs
-``TK20_TEST_PG_URL`` (``scripts/test-postgres`` prints one).
+[--db sqlite|postgres|both] [--two-processes] [--pace S] [--saturate] [--no-refresh]
+[--no-pin]``. Not part of the tests. PostgreSQL needs ``TK20_TEST_PG_URL``
+(``scripts/test-postgres`` prints one).
 
 Each game has a WebSocket open for every seat (co, pl1, pl2, gm). One driver per game gives
 random legal orders (``done`` three times in ten) for the seat to act, one at a time, and
 after each order waits until every seat that must hear of it has its WebSocket message:
 the GM for every order, every Blue seat for a Blue order. The latency of an order is from
 the moment its POST is sent to the last of those messages. All games run at once.
-Printed: p50/p95 of that latency, orders/s over the whole run, and the reference — p50 of
-a trivial authenticated GET (``/seat``) measured between the orders of the same run — with
-the ratio. ``--two-processes`` (PostgreSQL): two servers on one database; each game posts
-through the first and has half its WebSockets on the second, so every order crosses
-LISTEN/NOTIFY; it prints the one-process run on the same database kind beside it.
-``--pace S``: a game gives at most one order every S seconds (players think); without it
-the drivers give orders as fast as the server answers, so the run measures a saturated
-server. A WebSocket the server closes is opened again with ``after`` = the last version
-received, as a client resumes; such reconnects are counted and printed, and so is every
-message that did not arrive within 30 s.
+
+What a game is (the pace): a table of people. A seat's client does what the browser table
+does (``web/src/table.ts``): on every WebSocket message it fetches its ``/view`` and then
+its ``/orders`` (``--no-refresh``: it only listens). Orders come at random moments, on
+average one every ``--pace`` seconds per game (exponential gaps; default 2 s — a quick
+player who clicks a unit and a cell; people at a table think longer, computer seats are
+played inside the server and never pass through HTTP). ``--saturate`` (or ``--pace 0``)
+adds a run where each game gives its next order as soon as the last one has reached every
+seat: that run measures the throughput of a saturated server (orders/s), not a latency a
+table would see.
+
+Client and server share the machine: by default (``--no-pin`` to turn off, and on a
+machine of one core) the server processes run on the CPUs but the last and the benchmark
+client on the last, so a CPU-starved client does not pass for a slow server. Printed per
+run: p50/p95 of the latency, the p95 of a seat's refresh (message → view and orders
+loaded), orders/s, the server's and the client's CPU time per order (from ``/proc`` and
+``getrusage``), the reference — p50 of a trivial authenticated GET (``/seat``) between the
+orders of the same run — and the load average. ``--two-processes`` (PostgreSQL): two
+servers on one database; each game posts through the first and has half its WebSockets
+(and their refreshes) on the second, so every order crosses LISTEN/NOTIFY; the one-process
+run on the same database kind is printed beside it. A WebSocket the server closes is
+opened again with ``after`` = the last version received, as a client resumes; such
+reconnects are counted and printed, and so is every message that did not arrive within
+30 s.
 """
 
 from __future__ import annotations
@@ -26,7 +41,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
+import resource
 import statistics
 import sys
 import tempfile
@@ -34,7 +51,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-import httpx
 import websockets
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -44,39 +60,182 @@ from tests.server.live import Server, drop_pg_database, fresh_pg_database, pg_ad
 SEATS = ("co", "pl1", "pl2", "gm")
 
 
+def _pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * q))]
+
+
+class Http:
+    """A minimal HTTP/1.1 keep-alive client on asyncio streams, for the benchmark only.
+
+    httpx's pure-Python protocol handling cost the client ~5 ms of CPU per request here,
+    more than the server's work: a CPU-starved client inflates every latency it measures.
+    This one sends a request and reads ``Content-Length`` bytes back (uvicorn sets it on
+    every answer of these endpoints), over a pool of connections per server."""
+
+    def __init__(self) -> None:
+        self._idle: dict[
+            tuple[str, int], list[tuple[asyncio.StreamReader, asyncio.StreamWriter]]
+        ] = {}
+        self._open: list[asyncio.StreamWriter] = []
+
+    async def request(
+        self, method: str, url: str, headers: dict[str, str] | None = None, body: Any = None
+    ) -> tuple[int, bytes]:
+        """``(status, body)`` of one request to ``url`` (``http://HOST:PORT/path``)."""
+        hostport, _, path = url.removeprefix("http://").partition("/")
+        host, _, port = hostport.partition(":")
+        key = (host, int(port))
+        payload = b"" if body is None else json.dumps(body).encode()
+        lines = [f"{method} /{path} HTTP/1.1", f"Host: {hostport}"]
+        lines += [f"{k}: {v}" for k, v in (headers or {}).items()]
+        if body is not None:
+            lines += ["Content-Type: application/json", f"Content-Length: {len(payload)}"]
+        head = ("\r\n".join(lines) + "\r\n\r\n").encode() + payload
+        pool = self._idle.setdefault(key, [])
+        if pool:
+            reader, writer = pool.pop()
+        else:
+            reader, writer = await asyncio.open_connection(*key)
+            self._open.append(writer)
+        writer.write(head)
+        raw = await reader.readuntil(b"\r\n\r\n")
+        status_line, *header_lines = raw.decode("latin-1").split("\r\n")
+        length = 0
+        for line in header_lines:
+            name, _, value = line.partition(":")
+            if name.lower() == "content-length":
+                length = int(value)
+        data = await reader.readexactly(length) if length else b""
+        pool.append((reader, writer))
+        return int(status_line.split(" ", 2)[1]), data
+
+    async def get(self, url: str, headers: dict[str, str] | None = None) -> tuple[int, bytes]:
+        """GET ``url``."""
+        return await self.request("GET", url, headers)
+
+    async def post(
+        self, url: str, body: Any, headers: dict[str, str] | None = None
+    ) -> tuple[int, bytes]:
+        """POST ``body`` as JSON to ``url``."""
+        return await self.request("POST", url, headers, body)
+
+    async def close(self) -> None:
+        """Close every connection."""
+        for writer in self._open:
+            writer.close()
+
+
 class Game:
     """One game's clients and the arrival times of its seats' messages."""
 
-    def __init__(self, created: dict[str, Any], post_base: str, ws_bases: dict[str, str]) -> None:
+    def __init__(
+        self,
+        created: dict[str, Any],
+        post_base: str,
+        bases: dict[str, str],
+        http: Http,
+        refresh: bool,
+        out: dict[str, list[Any]],
+    ) -> None:
         self.id = created["id"]
         self.tokens = {s: created["seats"][s]["token"] for s in SEATS}
+        self.headers = {s: {"Authorization": f"Bearer {self.tokens[s]}"} for s in SEATS}
         self.post_base = post_base
-        self.ws_bases = ws_bases
+        self.bases = bases
+        self.http = http
+        self.refresh = refresh
+        self.out = out
         self.arrived: dict[str, dict[int, float]] = {s: {} for s in SEATS}
         self.changed = asyncio.Event()
         self.reconnects: list[str] = []
+        self._refreshing: dict[str, asyncio.Task[None]] = {}
+        self._busy: set[str] = set()
+        """The seats whose refresh is under way."""
+        self._again: dict[str, bool] = dict.fromkeys(SEATS, False)
+        self.listing: dict[str, tuple[int, list[str]]] = {}
+        """Per seat: ``(version, legal orders)`` its last refresh loaded."""
 
     async def listen(self, seat: str) -> None:
-        """Record every message's arrival; a closed connection is opened again with
-        ``after`` = the last version received (as a real client resumes), and counted."""
+        """Record every message's arrival (and refresh the seat as the browser does); a
+        closed connection is opened again with ``after`` = the last version received (as a
+        real client resumes), and counted."""
         last = 0
+        ws_base = self.bases[seat].replace("http", "ws", 1)
         while True:
-            url = (
-                f"{self.ws_bases[seat]}/api/games/{self.id}/ws"
-                f"?after={last}&token={self.tokens[seat]}"
-            )
+            url = f"{ws_base}/api/games/{self.id}/ws?after={last}&token={self.tokens[seat]}"
             try:
                 async with websockets.connect(url, open_timeout=60) as ws:
                     async for raw in ws:
+                        now = time.perf_counter()
                         msg = json.loads(raw)
-                        self.arrived[seat][msg["version"]] = time.perf_counter()
+                        self.arrived[seat][msg["version"]] = now
                         last = msg["version"]
                         self.changed.set()
+                        if self.refresh:
+                            self._refresh(seat, now)
                 reason = "closed by the server"
             except (websockets.ConnectionClosed, OSError, TimeoutError) as exc:
                 reason = f"{type(exc).__name__}: {exc}"
             self.reconnects.append(f"{seat}: {reason}")
             await asyncio.sleep(0.1)
+
+    def _refresh(self, seat: str, since: float) -> None:
+        """``table.ts`` ``refresh()``: one at a time per seat; a message during one asks
+        for another after it."""
+        if seat in self._busy:
+            self._again[seat] = True
+            return
+        self._busy.add(seat)
+        self._refreshing[seat] = asyncio.create_task(self._do_refresh(seat, since))
+
+    async def _do_refresh(self, seat: str, since: float) -> None:
+        base = f"{self.bases[seat]}/api/games/{self.id}"
+        while True:
+            self._again[seat] = False
+            try:
+                await self.http.get(f"{base}/view", headers=self.headers[seat])
+                _, raw = await self.http.get(f"{base}/orders", headers=self.headers[seat])
+            except (OSError, asyncio.IncompleteReadError) as exc:
+                self.out["errors"].append(f"{seat} refresh: {type(exc).__name__}: {exc}")
+                self._again[seat] = True
+                await asyncio.sleep(0.1)
+                continue
+            body = json.loads(raw)
+            self.listing[seat] = (body["version"], body["orders"])
+            self.out["refresh"].append(time.perf_counter() - since)
+            if not self._again[seat]:
+                self._busy.discard(seat)
+                self.changed.set()
+                return
+            since = time.perf_counter()
+
+    def refreshed(self) -> bool:
+        """Every seat's client has loaded its view and orders after its last message."""
+        return len(self.listing) == len(SEATS) and not self._busy
+
+    async def choose(self) -> tuple[str, dict[str, Any]] | None:
+        """The seat to act and its ``{version, orders}``, None when the game is over:
+        from the seats' refreshed lists (as a player picks from the table), or by asking
+        each seat's ``/orders`` without ``refresh``."""
+        if self.refresh:
+            if not await self.wait_for(self.refreshed, 120.0):
+                self.out["errors"].append(f"{self.id}: no refresh within 120 s")
+                return None
+            for seat in SEATS:
+                version, orders = self.listing[seat]
+                if orders:
+                    return seat, {"version": version, "orders": orders}
+            return None
+        base = f"{self.post_base}/api/games/{self.id}"
+        for seat in SEATS:
+            _, raw = await self.http.get(f"{base}/orders", headers=self.headers[seat])
+            body = json.loads(raw)
+            if body["orders"]:
+                return seat, body
+        return None
 
     async def wait_for(self, cond: Any, timeout: float = 30.0) -> bool:
         """Until ``cond()`` holds (checked whenever a message arrives) or ``timeout``."""
@@ -95,47 +254,35 @@ class Game:
         return True
 
 
-async def drive(
-    game: Game,
-    http: httpx.AsyncClient,
-    orders: int,
-    rng: random.Random,
-    out: dict[str, list[Any]],
-    pace: float = 0.0,
-) -> None:
+async def drive(game: Game, orders: int, rng: random.Random, pace: float = 0.0) -> None:
     """Give ``orders`` orders in ``game``; record latencies and reference GETs. ``pace``:
-    at most one order every ``pace`` seconds (a table's players think between orders);
+    on average one order every ``pace`` seconds at random moments (exponential gaps);
     0 = each order as soon as the previous one has reached every seat."""
+    out = game.out
+    http = game.http
+    headers = game.headers
     gm_version = 0
     given = 0
-    headers = {s: {"Authorization": f"Bearer {game.tokens[s]}"} for s in SEATS}
     base = f"{game.post_base}/api/games/{game.id}"
-    start = time.perf_counter() + rng.random() * pace
+    due = time.perf_counter() + (rng.expovariate(1.0 / pace) if pace else 0.0)
     while given < orders:
-        wait = start + given * pace - time.perf_counter()
+        wait = due - time.perf_counter()
         if wait > 0:
             await asyncio.sleep(wait)
-        listing = None
-        seat = ""
-        for seat in SEATS:
-            r = await http.get(f"{base}/orders", headers=headers[seat])
-            body = r.json()
-            if body["orders"]:
-                listing = body
-                break
-        if listing is None:
+        chosen = await game.choose()
+        if chosen is None:
             return  # the game is over
+        seat, listing = chosen
         choices = [o for o in listing["orders"] if o != "done"]
         order = "done" if not choices or rng.random() < 0.3 else rng.choice(choices)
         t0 = time.perf_counter()
-        r = await http.post(
-            f"{base}/orders",
-            json={"order": order, "version": listing["version"]},
-            headers=headers[seat],
+        status, raw = await http.post(
+            f"{base}/orders", {"order": order, "version": listing["version"]}, headers[seat]
         )
-        if r.status_code != 200:
+        if status != 200:
+            out["refused"].append(status)
             continue
-        version = r.json()["version"]
+        version = json.loads(raw)["version"]
         gm_version += 1
         expect = [("gm", gm_version)]
         if seat != "gm":
@@ -153,66 +300,154 @@ async def drive(
         t1 = time.perf_counter()
         await http.get(f"{base}/seat", headers=headers["co"])
         out["reference"].append(time.perf_counter() - t1)
+        due = max(due, t0) + (rng.expovariate(1.0 / pace) if pace else 0.0)
 
 
-async def run(bases: list[str], games: int, orders: int, pace: float = 0.0) -> dict[str, Any]:
-    """The measured run against servers at ``bases`` (one or two)."""
-    limits = httpx.Limits(max_connections=games * 2, max_keepalive_connections=games * 2)
-    async with httpx.AsyncClient(timeout=60, limits=limits) as http:
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU time of process ``pid`` (all its threads) so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _own_cpu() -> float:
+    use = resource.getrusage(resource.RUSAGE_SELF)
+    return use.ru_utime + use.ru_stime
+
+
+async def run(
+    bases: list[str],
+    games: int,
+    orders: int,
+    pace: float = 0.0,
+    refresh: bool = True,
+    pids: tuple[int, ...] = (),
+) -> dict[str, Any]:
+    """The measured run against servers at ``bases`` (one or two; ``pids``: their
+    processes, for the CPU time)."""
+    out: dict[str, list[Any]] = {
+        "latency": [],
+        "reference": [],
+        "refresh": [],
+        "lost": [],
+        "missing": [],
+        "refused": [],
+        "errors": [],
+    }
+    http = Http()
+    try:
         all_games = []
         for _ in range(games):
-            r = await http.post(f"{bases[0]}/api/games", json={"scenario": "demo"})
-            created = r.json()
-            ws = {s: bases[i % len(bases)].replace("http", "ws") for i, s in enumerate(SEATS)}
-            all_games.append(Game(created, bases[0], ws))
+            _, raw = await http.post(f"{bases[0]}/api/games", {"scenario": "demo"})
+            created = json.loads(raw)
+            seat_bases = {s: bases[i % len(bases)] for i, s in enumerate(SEATS)}
+            all_games.append(Game(created, bases[0], seat_bases, http, refresh, out))
         listeners = [asyncio.create_task(g.listen(s)) for g in all_games for s in SEATS]
+        if refresh:  # a browser table loads its view and orders when opened
+            for g in all_games:
+                for s in SEATS:
+                    g._refresh(s, time.perf_counter())
         await asyncio.sleep(1.0)
-        out: dict[str, list[Any]] = {"latency": [], "reference": [], "lost": [], "missing": []}
+        # Opening the tables (the first legal-order lists) is not part of the run.
+        await asyncio.gather(*(g.wait_for(g.refreshed, 300.0) for g in all_games if refresh))
+        out["refresh"].clear()
+        server0 = sum(_cpu_seconds(p) for p in pids)
+        client0 = _own_cpu()
         t0 = time.perf_counter()
         await asyncio.gather(
-            *(drive(g, http, orders, random.Random(i), out, pace) for i, g in enumerate(all_games))
+            *(drive(g, orders, random.Random(i), pace) for i, g in enumerate(all_games))
         )
+        await asyncio.sleep(0.5 if refresh else 0.0)  # the last refreshes
         wall = time.perf_counter() - t0
+        server_cpu = sum(_cpu_seconds(p) for p in pids) - server0
+        client_cpu = _own_cpu() - client0
         for task in listeners:
             task.cancel()
         await asyncio.gather(*listeners, return_exceptions=True)
-    lat = sorted(out["latency"])
-    ref = statistics.median(out["reference"])
-    p50 = lat[len(lat) // 2]
-    p95 = lat[int(len(lat) * 0.95)]
+    finally:
+        await http.close()
+    lat = out["latency"]
+    n = max(1, len(lat))
     return {
         "orders": len(lat),
         "lost": len(out["lost"]),
-        "p50_ms": p50 * 1000,
-        "p95_ms": p95 * 1000,
+        "refused": len(out["refused"]),
+        "p50_ms": _pct(lat, 0.5) * 1000,
+        "p95_ms": _pct(lat, 0.95) * 1000,
+        "max_ms": max(lat, default=float("nan")) * 1000,
+        "refresh_p95_ms": _pct(out["refresh"], 0.95) * 1000,
         "orders_per_s": len(lat) / wall,
-        "reference_p50_ms": ref * 1000,
-        "p95_over_reference": p95 / ref,
+        "server_cpu_ms_per_order": server_cpu / n * 1000 if pids else float("nan"),
+        "client_cpu_ms_per_order": client_cpu / n * 1000,
+        "reference_p50_ms": statistics.median(out["reference"] or [float("nan")]) * 1000,
         "pace_s": pace,
+        "refresh": refresh,
         "reconnects": [r for g in all_games for r in g.reconnects],
         "missing": out["missing"],
+        "errors": out["errors"],
     }
 
 
+def _loop_factory() -> Any:
+    """uvloop's event loop (uvicorn's, installed with it) for the client too, if present."""
+    try:
+        import uvloop
+    except ImportError:
+        return None
+    return uvloop.new_event_loop
+
+
+def _pin(pid: int, cpus: set[int]) -> None:
+    """Every thread of process ``pid`` onto ``cpus``."""
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        os.sched_setaffinity(int(task.name), cpus)
+
+
 def _measure(
-    kind: str, processes: int, games: int, orders: int, folder: Path, pace: float
+    kind: str,
+    processes: int,
+    games: int,
+    orders: int,
+    folder: Path,
+    pace: float,
+    refresh: bool,
+    pin: bool,
 ) -> dict[str, Any]:
     if kind == "sqlite":
-        url = f"sqlite:///{folder / f'bench-{processes}.sqlite3'}"
+        url = f"sqlite:///{folder / f'bench-{processes}-{pace}.sqlite3'}"
     else:
         admin = pg_admin_url()
         if admin is None:
             raise SystemExit("TK20_TEST_PG_URL is not set (scripts/test-postgres prints one)")
         url = fresh_pg_database(admin)
     servers = [Server(url, folder / f"server-{kind}-{i}.log").start() for i in range(processes)]
+    cpus = sorted(os.sched_getaffinity(0))
+    pinned = pin and len(cpus) >= 2
     try:
-        result = asyncio.run(run([s.base for s in servers], games, orders, pace))
+        if pinned:
+            for s in servers:
+                assert s.proc is not None
+                _pin(s.proc.pid, set(cpus[:-1]))
+            os.sched_setaffinity(0, {cpus[-1]})
+        pids = tuple(s.proc.pid for s in servers if s.proc is not None)
+        bases = [s.base for s in servers]
+        with asyncio.Runner(loop_factory=_loop_factory()) as runner:
+            result = runner.run(run(bases, games, orders, pace, refresh, pids))
     finally:
+        if pinned:
+            os.sched_setaffinity(0, set(cpus))
         for s in servers:
             s.stop()
         if kind == "postgres":
             drop_pg_database(url)
-    return {"db": kind, "processes": processes, "games": games, **result}
+    load = os.getloadavg()[0]
+    return {
+        "db": kind,
+        "processes": processes,
+        "games": games,
+        "pinned": pinned,
+        "load": load,
+        **result,
+    }
 
 
 def main() -> None:
@@ -224,28 +459,44 @@ def main() -> None:
     ap.add_argument(
         "--pace",
         type=float,
-        default=0.0,
-        help="seconds between a game's orders (0: as fast as the server answers)",
+        default=2.0,
+        help="mean seconds between a game's orders (0: as fast as the server answers)",
+    )
+    ap.add_argument("--saturate", action="store_true", help="also a run at pace 0 (throughput)")
+    ap.add_argument(
+        "--no-refresh",
+        dest="refresh",
+        action="store_false",
+        help="seats only listen (no /view and /orders after each message)",
+    )
+    ap.add_argument(
+        "--no-pin", dest="pin", action="store_false", help="do not pin server and client to CPUs"
     )
     ap.add_argument("--two-processes", action="store_true")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     kinds = ["sqlite", "postgres"] if args.db == "both" else [args.db]
+    paces = [args.pace] + ([0.0] if args.saturate and args.pace else [])
     results = []
     with tempfile.TemporaryDirectory() as tmp:
         for kind in kinds:
-            results.append(_measure(kind, 1, args.games, args.orders, Path(tmp), args.pace))
-            if args.two_processes and kind == "postgres":
-                results.append(_measure(kind, 2, args.games, args.orders, Path(tmp), args.pace))
+            for pace in paces:
+                common = (args.games, args.orders, Path(tmp), pace, args.refresh, args.pin)
+                results.append(_measure(kind, 1, *common))
+                if args.two_processes and kind == "postgres":
+                    results.append(_measure(kind, 2, *common))
     for r in results:
         print(
-            f"{r['db']:8} processes={r['processes']} games={r['games']} orders={r['orders']} "
-            f"lost={r['lost']}  p50 {r['p50_ms']:.1f} ms  p95 {r['p95_ms']:.1f} ms  "
-            f"{r['orders_per_s']:.0f} orders/s  reference GET p50 {r['reference_p50_ms']:.1f} ms"
-            f"  (p95 = {r['p95_over_reference']:.1f}x reference)  pace {r['pace_s']} s"
-            f"  reconnects={len(r['reconnects'])}"
+            f"{r['db']:8} processes={r['processes']} games={r['games']} pace={r['pace_s']:g}s "
+            f"orders={r['orders']} lost={r['lost']} refused={r['refused']}  "
+            f"p50 {r['p50_ms']:.1f} ms  p95 {r['p95_ms']:.1f} ms  max {r['max_ms']:.0f} ms  "
+            f"refresh p95 {r['refresh_p95_ms']:.1f} ms  {r['orders_per_s']:.1f} orders/s  "
+            f"server CPU {r['server_cpu_ms_per_order']:.1f} ms/order  "
+            f"client CPU {r['client_cpu_ms_per_order']:.1f} ms/order  "
+            f"reference GET p50 {r['reference_p50_ms']:.1f} ms  "
+            f"pinned={r['pinned']} load {r['load']:.1f}  reconnects={len(r['reconnects'])}"
         )
-        for line in [*r["missing"], *r["reconnects"]][:20]:
+        for line in [*r["missing"], *r["reconnects"], *r["errors"]][:20]:
             print("   ", line)
     if args.json:
         print(json.dumps(results))

@@ -90,7 +90,17 @@ def serve_cmd(
         highlight=False,
     )
     logs.install()
-    uvicorn.run(app, host=host, port=port, log_level=log_level, timeout_keep_alive=30)
+    # A change's WebSocket text is a few hundred bytes, built once and sent to every seat:
+    # per-message deflate would compress it again on each connection (its own zlib
+    # stream) for next to no saving, so it is off.
+    uvicorn.run(
+        app,
+        host=host,
+        port=port,
+        log_level=log_level,
+        timeout_keep_alive=30,
+        ws_per_message_deflate=False,
+    )
 
 
 @db_app.command("upgrade")
