@@ -70,3 +70,110 @@ def test_campaign_cli_new_battle_spend_export(db: str, tmp_path: Path) -> None:
     assert pdf.read_bytes().startswith(b"%PDF")
     missing = tk20(db, "show", "abc123", ok=False)
     assert missing.returncode == 2 and "no such campaign" in missing.stderr
+
+
+def _roster_file(tmp_path: Path) -> Path:
+    """The demo's Blue units, changed so that a battle without the overlay differs: 1R1
+    with XP and lost TK, and the slot 1R2 filled by a veteran of another name."""
+    from taistelukentta.content.scenario import load_scenario
+
+    units: list[dict[str, Any]] = []
+    for side, _, p in load_scenario("demo").placements():
+        if side != "blue":
+            continue
+        if p.id == "1R1":
+            units.append({"name": "1R1", "card": p.card, "xp": 12, "strength": 6})
+        elif p.id == "1R2":
+            units.append(
+                {
+                    "name": "SUSI",
+                    "card": p.card,
+                    "xp": 25,
+                    "strength": 7,
+                    "abilities": ["parannettu_sisu"],
+                }
+            )
+        else:
+            units.append({"name": p.id, "card": p.card})
+    path = tmp_path / "roster.json"
+    path.write_text(json.dumps({"units": units, "seats": ["pl1", "pl2"]}), encoding="utf-8")
+    return path
+
+
+def _run(path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "taistelukentta", "--lang", "en", *args, str(path)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def test_campaign_battle_seed_repeats_and_its_game_file_replays(tmp_path: Path) -> None:
+    """Issue 12: the same ``--seed`` with computer seats gives the same battle and the same
+    campaign result (two databases, two campaigns: different game ids); the battle's game
+    file replays, verifies and opens with the roster overlay exactly as the battle did."""
+    from taistelukentta.server.campaigns import CampaignStore
+    from taistelukentta.server.db import make_engine
+    from taistelukentta.server.games import GameStore
+    from taistelukentta.server.settings import Settings
+
+    roster = _roster_file(tmp_path)
+    runs: list[dict[str, Any]] = []
+    files: list[Path] = []
+    for i in (1, 2):
+        db = f"sqlite:///{tmp_path / f'c{i}.sqlite3'}"
+        cid = js(db, "new", "Susi", "--roster", str(roster))["id"]
+        game_file = tmp_path / f"battle{i}.json"
+        fought = js(
+            db, "battle", cid, "--scenario", "demo", "--seed", "11", "--computer",
+            "--out", str(game_file),
+        )  # fmt: skip
+        assert fought["winner"] is not None
+        runs.append({"fought": fought, "db": db, "id": cid})
+        files.append(game_file)
+    first, second = (r["fought"] for r in runs)
+    assert first["game"] != second["game"]
+    assert {k: v for k, v in first.items() if k != "game"} == {
+        k: v for k, v in second.items() if k != "game"
+    }
+    # each battle's own final state and record (from its database), and its game file
+    hashes, records = [], []
+    for run in runs:
+        engine = make_engine(run["db"])
+        games = GameStore(engine, Settings(database_url=str(engine.url), run_computer=False))
+        try:
+            hashes.append(games.game(run["fought"]["game"]).state.state_hash())
+            view = CampaignStore(games).view(run["id"], "gm")
+        finally:
+            games.close()
+            engine.dispose()
+        assert view["battle"] is None
+        records.append({k: v for k, v in view["battles"][0].items() if k != "game"})
+    assert hashes[0] == hashes[1] and records[0] == records[1]
+    assert "SUSI" in records[0]["fought"]
+    battle_hash = hashes[0]
+    doc = json.loads(files[0].read_text(encoding="utf-8"))
+    assert doc["state_hash"] == battle_hash
+    assert doc["blue_overlay"]["slots"]["1R2"]["name"] == "SUSI"
+    assert json.loads(files[1].read_text(encoding="utf-8"))["state_hash"] == battle_hash
+    replay = _run(files[0], "replay", "--json")
+    assert replay.returncode == 0, replay.stdout + replay.stderr
+    assert json.loads(replay.stdout)["state_hash"] == battle_hash
+    verified = _run(files[0], "verify", "--json")
+    assert verified.returncode == 0, verified.stdout + verified.stderr
+    assert json.loads(verified.stdout)["state_hash"] == battle_hash
+    shown = _run(files[0], "show", "--as", "blue", "--json")
+    assert shown.returncode == 0, shown.stderr
+    assert "SUSI" in shown.stdout and '"1R2"' not in shown.stdout
+    # without the overlay the same orders are another game: replay says so
+    del doc["blue_overlay"]
+    bare = tmp_path / "bare.json"
+    bare.write_text(json.dumps(doc), encoding="utf-8")
+    assert _run(bare, "replay", "--json").returncode != 0
+    # a broken overlay is a clear error naming it, no traceback
+    doc["blue_overlay"] = {"slots": {"1R2": {"name": "SUSI", "card": "jaakariryhma"}}}
+    bare.write_text(json.dumps(doc), encoding="utf-8")
+    broken = _run(bare, "replay")
+    assert broken.returncode != 0 and "blue_overlay.slots.1R2.xp" in broken.stderr
+    assert "Traceback" not in broken.stderr

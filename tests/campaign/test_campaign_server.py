@@ -276,3 +276,79 @@ def test_three_battle_campaign_by_computer_players(server: Server) -> None:
         assert not any(f'"{rid}"' in text for rid in RED_IDS)
         assert '"red":' not in text
     assert [b["number"] for b in get(server, cid, gm)["battles"]] == [1, 2, 3]
+
+
+def _individual_expected(
+    before: dict[str, Any], final: dict[str, Any], fought: list[str]
+) -> dict[str, int]:
+    """R-CAMP-2's individual option by hand: each surviving unit's own deeds — enemy units
+    it destroyed (credited to the last attacker of each destroyed unit in the GM's log) ×
+    the scenario's VP per enemy destroyed, and an equal part of each objective Blue held at
+    the end among the Blue units on it — halved for a DAMAGED unit."""
+    demo = load_scenario("demo")
+    log = final["log"]
+    assert log[0]["kind"] == "game_started"  # the whole log: every attack is seen
+    last_attacker: dict[str, str] = {}
+    kills: dict[str, int] = {}
+    for e in log:
+        if e["kind"] == "attack":
+            last_attacker[e["data"]["target"]] = e["data"]["attacker"]
+        elif e["kind"] == "destroyed":
+            who = last_attacker.pop(e["data"]["unit"], None)
+            if who is not None:
+                kills[who] = kills.get(who, 0) + 1
+    over = next(e for e in log if e["kind"] == "game_over")["data"]
+    holders = over["detail"]["objectives"]
+    alive = {u["id"]: u for u in final["units"] if u["side"] == "blue"}
+    deeds = {uid: kills.get(uid, 0) * demo.victory.destroyed_enemy_vp for uid in alive}
+    for obj in demo.objectives:
+        if holders[obj.id] != "blue":
+            continue
+        cells = {tuple(c) for c in obj.cells}
+        on = [uid for uid, u in alive.items() if tuple(u["cell"]) in cells]
+        for uid in on:
+            deeds[uid] += obj.vp // len(on)
+    out: dict[str, int] = {}
+    for uid in fought:
+        if uid not in alive:
+            continue
+        u = alive[uid]
+        damaged = u["strength"] * 100 < 50 * u["max_strength"]
+        out[uid] = deeds[uid] // 2 if damaged else deeds[uid]
+    assert {u["name"] for u in before["units"]} >= set(out)
+    return out
+
+
+def test_r_camp_2_individual_xp_through_the_server(server: Server) -> None:
+    """The individual XP option (R-CAMP-2) recorded at creation and applied to a battle
+    played by computer players over HTTP: each unit's XP is its own deeds, by hand."""
+    made = new_campaign(server, options={"campaign_xp_share": "individual"})
+    cid, gm = made["id"], made["seats"]["gm"]["token"]
+    differs = False
+    for number in (1, 2, 3):
+        before = get(server, cid, gm)
+        assert before["rules"]["campaign_xp_share"] == "individual"
+        r = httpx.post(
+            f"{server.base}/api/campaigns/{cid}/battles",
+            json={"scenario": "demo", "computer": ["co", "pl1", "pl2", "gm"]},
+            headers=_auth(gm),
+        )
+        assert r.status_code == 201, r.text
+        game, game_gm = r.json()["game"], r.json()["seats"]["gm"]["token"]
+        after = _wait_settled(server, cid, gm, number)
+        final = _final(server, game, game_gm)
+        fought = [u["id"] for u in final["units"] if u["side"] == "blue"]
+        fought += list(final["destroyed"]["blue"])
+        want = _individual_expected(before, final, fought)
+        record = after["battles"][-1]
+        assert record["xp"] == want, (number, record, want)
+        was = {u["name"]: u["xp"] for u in before["units"]}
+        for u in after["units"]:
+            assert u["xp"] == was[u["name"]] + want.get(u["name"], 0)
+        vp = max(0, record["victory_points"])
+        assert after["tp"] == before["tp"] + vp  # TP still from the company's VP (R-CAMP-1)
+        equal = {n: vp // len(fought) for n in want}
+        differs = differs or any(want[n] not in (equal[n], equal[n] // 2) for n in want)
+        if differs and sum(want.values()) > 0:
+            break
+    assert differs, "three battles where individual XP happened to equal the equal shares"

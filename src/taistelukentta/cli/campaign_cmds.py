@@ -55,6 +55,29 @@ def _stores(db: str | None) -> Iterator[Any]:
         engine.dispose()
 
 
+def _parse_options(given: list[str]) -> dict[str, Any]:
+    """``NAME=VALUE`` pairs; a VALUE is a TOML value (``2``, ``true``, ``["a", "b"]``,
+    ``{jaakariryhma = 12}``) or else plain text (``individual``)."""
+    import tomllib
+
+    out: dict[str, Any] = {}
+    for item in given:
+        name, eq, text = item.partition("=")
+        name = name.strip()
+        if not eq or not name:
+            fail(
+                tr(
+                    f"--option {item!r}: muoto NIMI=ARVO",
+                    f"--option {item!r}: expected NAME=VALUE",
+                )
+            )
+        try:
+            out[name] = tomllib.loads(f"v = {text.strip()}")["v"]
+        except tomllib.TOMLDecodeError:
+            out[name] = text.strip()
+    return out
+
+
 def _units(view: dict[str, Any]) -> list[dict[str, Any]]:
     keys = ("name", "card", "xp", "tt", "strength", "max_strength", "abilities")
     return [{k: u[k] for k in keys} for u in view["units"]]
@@ -110,10 +133,19 @@ def new_cmd(
     co_spends: Annotated[
         bool, typer.Option("--co-spends", help="Päällikkö saa käyttää TP / the CO may spend TP.")
     ] = False,
+    option: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--option",
+            help="Kampanjan sääntövalinta NIMI=ARVO, esim. campaign_xp_share=individual / a "
+            "campaign rule option NAME=VALUE (repeatable; tk20 rules lists them).",
+        ),
+    ] = None,
     db: DbOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Uusi kampanja / start a campaign (the GM's invite links: ``--json`` ``seats``)."""
+    options = _parse_options(option or [])
     data = None
     if roster is not None:
         from taistelukentta.server.campaigns import parse_roster_text
@@ -125,7 +157,9 @@ def new_cmd(
         with _stores(db):
             data = parse_roster_text(text, str(roster))
     with _stores(db) as store:
-        made = store.create(name, scenario=company, roster=data, co_spends=co_spends)
+        made = store.create(
+            name, scenario=company, roster=data, options=options, co_spends=co_spends
+        )
     out = _summary(made.view, battles=False)
     out["seats"] = made.tokens
     if as_json:
@@ -165,12 +199,28 @@ def battle_cmd(
         list[str] | None,
         typer.Option("--leave-out", help="Jätä yksikkö pois / keep a unit out (repeatable)."),
     ] = None,
+    out_file: Annotated[
+        Path | None,
+        typer.Option(
+            "--out",
+            help="Tallenna taistelun pelitiedosto (tk20 replay/verify/show) / save the "
+            "battle's game file (for tk20 replay, verify, show).",
+        ),
+    ] = None,
     db: DbOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Seuraava taistelu / the next battle (``--computer``: played to its end at once)."""
+    """Seuraava taistelu / the next battle (``--computer``: played to its end at once;
+    the same ``--seed`` plays the same battle)."""
     if seed is not None and not 0 <= seed < 2**63:
         fail(tr("--seed: 0 … 2^63-1", "--seed: 0 … 2^63-1"))
+    if out_file is not None and not out_file.parent.is_dir():
+        fail(
+            tr(
+                f"--out: kansiota {str(out_file.parent)!r} ei ole",
+                f"--out: folder {str(out_file.parent)!r} does not exist",
+            )
+        )
     with _stores(db) as store:
         before = store.view(campaign_id, "gm")
         seats: list[str] = []
@@ -186,6 +236,13 @@ def battle_cmd(
         if computer:
             store.games.play_computer_now(game)
         after = store.view(campaign_id, "gm")
+        if out_file is not None:
+            from taistelukentta.server.export import export_text
+
+            try:
+                out_file.write_text(export_text(store.games.game(game)), encoding="utf-8")
+            except OSError as exc:
+                fail(tr(f"--out: ei voi kirjoittaa: {exc}", f"--out: cannot write: {exc}"))
     record = next((b for b in after["battles"] if b["game"] == game), None)
     out: dict[str, Any] = {
         "game": game,

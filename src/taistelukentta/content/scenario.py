@@ -379,18 +379,23 @@ def bundled_scenarios() -> list[ScenarioInfo]:
     return infos
 
 
-def load_scenario(name_or_path: str, options: Mapping[str, Any] | None = None) -> Scenario:
+def load_scenario(
+    name_or_path: str,
+    options: Mapping[str, Any] | None = None,
+    overlay: Mapping[str, Any] | None = None,
+) -> Scenario:
     """Load a bundled scenario by id (``"demo"``) or any scenario file by path; ``options``
-    (rule options, as ``[options]`` in the file) override the file's.
+    (rule options, as ``[options]`` in the file) override the file's; ``overlay``: a
+    campaign battle's units in the Blue slots (a game file's ``blue_overlay``, issue 12).
 
     Raises ArgumentError for a name that is neither, DataError for a broken file.
     """
     ids = bundled_ids()
     if name_or_path in ids:
-        return load_scenario_file(scenarios_dir() / f"{name_or_path}.toml", options)
+        return load_scenario_file(scenarios_dir() / f"{name_or_path}.toml", options, overlay)
     path = Path(name_or_path)
     if path.is_file():
-        return load_scenario_file(path, options)
+        return load_scenario_file(path, options, overlay)
     known = ", ".join(ids) or "-"
     raise ArgumentError(
         f"unknown scenario {name_or_path!r}: neither a bundled scenario ({known}) "
@@ -400,8 +405,13 @@ def load_scenario(name_or_path: str, options: Mapping[str, Any] | None = None) -
     )
 
 
-def load_scenario_file(path: Path | str, options: Mapping[str, Any] | None = None) -> Scenario:
-    """Load and check one scenario file (``options`` override its ``[options]``)."""
+def load_scenario_file(
+    path: Path | str,
+    options: Mapping[str, Any] | None = None,
+    overlay: Mapping[str, Any] | None = None,
+) -> Scenario:
+    """Load and check one scenario file (``options`` override its ``[options]``;
+    ``overlay``: see :func:`load_scenario`)."""
     p = Path(path)
     try:
         text = p.read_text(encoding="utf-8")
@@ -412,7 +422,17 @@ def load_scenario_file(path: Path | str, options: Mapping[str, Any] | None = Non
     data = parse_toml(text, str(p))
     if options:
         data["options"] = {**data.get("options", {}), **options}
-    return scenario_from_data(data, source=str(p), text=text, base_dir=p.parent, default_id=p.stem)
+    if overlay is not None:
+        from taistelukentta.rules.campaign_battle import apply_overlay  # (imports this module)
+
+        data = apply_overlay(data, overlay)
+    return scenario_from_data(
+        data,
+        source=str(p),
+        text=text if overlay is None else None,  # the file's lines no longer fit the units
+        base_dir=p.parent,
+        default_id=p.stem,
+    )
 
 
 def scenario_from_data(

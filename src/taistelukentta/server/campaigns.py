@@ -623,14 +623,15 @@ COLUMNS = ("name", "label", "card", "xp", "tt", "strength", "max_strength", "sta
            "abilities", "battles")  # fmt: skip
 
 
-def _rows(roster: Roster) -> list[dict[str, Any]]:
+def _rows(roster: Roster, lang: str = "fi") -> list[dict[str, Any]]:
     out = []
     for u in roster.units:
         v = u.view(roster.rules)
+        label = v["label"] or {}
         out.append(
             {
                 "name": v["name"],
-                "label": (v["label"] or {}).get("fi", ""),
+                "label": label.get(lang) or label.get("fi", ""),
                 "card": v["card"],
                 "xp": v["xp"],
                 "tt": v["tt"],
@@ -671,6 +672,7 @@ _HEAD = {
         "Voittaja",
         "VP",
         "Menetetyt",
+        "Skenaario",
     ),
     "en": (
         "Roster",
@@ -688,6 +690,7 @@ _HEAD = {
         "Winner",
         "VP",
         "Lost",
+        "Scenario",
     ),
 }
 
@@ -701,7 +704,7 @@ def roster_html(roster: Roster, lang: str = "fi") -> str:
         + f"<td>{r['strength']}/{r['max_strength']}</td>"
         + f"<td>{escape(r['statuses'])}</td><td>{escape(r['abilities'])}</td>"
         + f"<td>{r['battles']}</td></tr>"
-        for r in _rows(roster)
+        for r in _rows(roster, lang)
     )
     battles = "".join(
         f"<tr><td>{b.number}</td><td>{escape(b.scenario)}</td><td>{escape(b.winner)}</td>"
@@ -719,32 +722,33 @@ def roster_html(roster: Roster, lang: str = "fi") -> str:
         f"<table><thead><tr><th>{h[1]}</th><th>{h[2]}</th><th>{h[3]}</th><th>{h[4]}</th>"
         f"<th>{h[5]}</th><th>{h[6]}</th><th>{h[7]}</th><th>{h[8]}</th><th>{h[9]}</th></tr>"
         f"</thead><tbody>{rows}</tbody></table>"
-        f"<h2>{h[11]}</h2><table><thead><tr><th>#</th><th>{h[3]}</th><th>{h[12]}</th>"
+        f"<h2>{h[11]}</h2><table><thead><tr><th>#</th><th>{h[15]}</th><th>{h[12]}</th>"
         f"<th>{h[13]}</th><th>TP</th><th>{h[14]}</th></tr></thead><tbody>{battles}</tbody>"
         "</table></body></html>"
     )
 
 
 def roster_pdf(roster: Roster, lang: str = "fi") -> bytes:
-    """The roster as a printable PDF (fpdf2; landscape A4, one table)."""
-    from fpdf import FPDF
+    """The roster and its battles as a printable PDF (A4 landscape; matplotlib, like the
+    printed map: :mod:`taistelukentta.server.tables_pdf`)."""
+    from taistelukentta.server.tables_pdf import Column, Table, tables_pdf
 
     h = _HEAD["en" if lang == "en" else "fi"]
-    pdf = FPDF(orientation="L", format="A4")
-    pdf.set_creation_date(datetime(2000, 1, 1, tzinfo=UTC))
-    pdf.add_page()
-    pdf.set_font("Helvetica", "B", 14)
-    pdf.cell(
-        0, 10, _latin1(f"{h[0]}: {roster.name}   TP {roster.tp}"), new_x="LMARGIN", new_y="NEXT"
-    )
-    pdf.set_font("Helvetica", size=8)
-    with pdf.table(col_widths=(16, 40, 34, 10, 10, 14, 22, 40, 14)) as table:
-        head = table.row()
-        for title in h[1:10]:
-            head.cell(_latin1(title))
-        for r in _rows(roster):
-            row = table.row()
-            for value in (
+    units = Table(
+        heading="",
+        columns=(
+            Column(h[1], 22),
+            Column(h[2], 40),
+            Column(h[3], 44),
+            Column(h[4], 13, "right"),
+            Column(h[5], 13, "right"),
+            Column(h[6], 17, "right"),
+            Column(h[7], 26),
+            Column(h[8], 68),
+            Column(h[9], 22, "right"),
+        ),
+        rows=tuple(
+            (
                 r["name"],
                 r["label"],
                 r["card"],
@@ -754,11 +758,31 @@ def roster_pdf(roster: Roster, lang: str = "fi") -> bytes:
                 r["statuses"],
                 r["abilities"],
                 str(r["battles"]),
-            ):
-                row.cell(_latin1(value))
-    return bytes(pdf.output())
-
-
-def _latin1(text: str) -> str:
-    """The PDF's core font speaks Latin-1 (ä, ö, å are in it); other characters become ?."""
-    return text.encode("latin-1", "replace").decode("latin-1")
+            )
+            for r in _rows(roster, lang)
+        ),
+    )
+    battles = Table(
+        heading=h[11],
+        columns=(
+            Column("#", 10, "right"),
+            Column(h[15], 50),
+            Column(h[12], 28),
+            Column(h[13], 14, "right"),
+            Column("TP", 14, "right"),
+            Column(h[14], 149),
+        ),
+        rows=tuple(
+            (
+                str(b.number),
+                b.scenario,
+                b.winner,
+                str(b.victory_points),
+                str(b.tp),
+                ", ".join(b.destroyed),
+            )
+            for b in roster.battles
+        ),
+    )
+    tables = [units, battles] if roster.battles else [units]
+    return tables_pdf(f"{h[0]}: {roster.name}", f"{h[10]}: {roster.tp}", tables, footer="tk20")

@@ -40,11 +40,10 @@ def export_text(game: Game) -> str:
         state=game.state.to_dict(),
         state_hash=game.state.state_hash(),
         options=dict(game.options),
+        overlay=dict(game.overlay) if game.overlay is not None else None,
     )
     doc = json.loads(record.to_json())
     doc["seed_commitment"] = game.commitment
     doc["commitment_scheme"] = COMMITMENT_SCHEME
     doc["server_game"] = game.id
-    if game.overlay is not None:
-        doc["blue_overlay"] = game.overlay
     return json.dumps(doc, ensure_ascii=False, indent=1) + "\n"

@@ -314,9 +314,11 @@ def computer_level_of(value: Any) -> str:
     return "baseline"
 
 
-def _bot_seed(seed: Seed, game_id: str, seq: int) -> int:
-    # One-way from the secret seed: the computer's choices tell nothing of the dice.
-    return derive_int(seed, f"server-bot:{game_id}:{seq}")
+def _bot_seed(seed: Seed, seq: int) -> int:
+    # One-way from the secret seed: the computer's choices tell nothing of the dice. Not
+    # from the game's id (random): the same seed plays the same game (``tk20 campaign
+    # battle --seed``); every server game has its own fresh 256-bit seed anyway.
+    return derive_int(seed, f"server-bot:{seq}")
 
 
 # ------------------------------------------------------------------------------ scenarios
@@ -932,7 +934,7 @@ class GameStore:
                     effective = [*game.effective, base + 1]
                 # The bot reads only its seat's view (bot_order); seeded from the secret
                 # seed so nobody can foresee its choices.
-                bot = make_bot(game.computer_level, _bot_seed(game.seed, game.id, base + 1))
+                bot = make_bot(game.computer_level, _bot_seed(game.seed, base + 1))
                 order = bot_order(before, seat, bot)
                 state, events = apply(before, seat, order)
                 evs = tuple(events)

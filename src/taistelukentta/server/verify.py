@@ -12,7 +12,7 @@ from typing import Any
 from taistelukentta.content.loader import read_text
 from taistelukentta.content.scenario import bundled_ids, load_scenario
 from taistelukentta.dice.roller import seed_commitment
-from taistelukentta.errors import DataError, TkError
+from taistelukentta.errors import TkError
 from taistelukentta.rules import Event, GameState, apply, new_game
 from taistelukentta.rules.orders import parse_order
 from taistelukentta.server.games import COMMITMENT_SCHEME, scenario_for
@@ -45,13 +45,10 @@ def verify_export(path: Path | str) -> dict[str, Any]:
         problems.append(f"commitment_scheme: unknown scheme {scheme!r}")
     elif seed_commitment(record.seed) != commitment:
         problems.append("seed_commitment: the seed does not match the published commitment")
-    overlay = doc.get("blue_overlay")
-    if overlay is not None and not isinstance(overlay, dict):
-        raise DataError(str(p), ["blue_overlay: expected an object"])
     if record.scenario in bundled_ids():
-        scenario = scenario_for(record.scenario, record.options, overlay=overlay)
+        scenario = scenario_for(record.scenario, record.options, overlay=record.overlay)
     else:
-        scenario = load_scenario(record.scenario, record.options)
+        scenario = load_scenario(record.scenario, record.options, record.overlay)
     state = new_game(scenario, record.seed)
     replayed = list(state.events)
     for i, entry in enumerate(record.orders):

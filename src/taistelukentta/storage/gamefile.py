@@ -70,6 +70,10 @@ class GameRecord:
     options: dict[str, Any] = field(default_factory=dict)
     """Rule options the game was started with on top of the scenario's (a server game's
     ``options``); written only when there are some."""
+    overlay: dict[str, Any] | None = None
+    """A campaign battle's roster overlay (``"blue_overlay"``, issue 12): the campaign's
+    units in the scenario's Blue slots, applied whenever the scenario is loaded for this
+    game (replay, verify, open) exactly as the battle did."""
 
     def to_json(self) -> str:
         """The file's text (stable key order, UTF-8 friendly)."""
@@ -90,6 +94,8 @@ class GameRecord:
         }
         if self.options:
             doc["options"] = self.options
+        if self.overlay is not None:
+            doc["blue_overlay"] = self.overlay
         return json.dumps(doc, ensure_ascii=False, indent=1) + "\n"
 
 
@@ -148,8 +154,16 @@ def parse_game(text: str, source: str) -> GameRecord:
         isinstance(v, bool | int | float | str) for v in options.values()
     ):
         raise DataError(source, ["options: expected an object of rule options"])
+    overlay = doc.get("blue_overlay")
     return GameRecord(
-        doc["scenario"], seed, orders, state, doc.get("state_hash"), doc.get("human"), options
+        doc["scenario"],
+        seed,
+        orders,
+        state,
+        doc.get("state_hash"),
+        doc.get("human"),
+        options,
+        dict(overlay) if isinstance(overlay, dict) else None,
     )
 
 

@@ -415,6 +415,26 @@ class StateModel(BaseModel):
     events: list[EventModel] = []
 
 
+class OverlayUnitModel(BaseModel):
+    """A campaign roster unit in a Blue slot (what the overlay uses of it)."""
+
+    model_config = _LOOSE
+    name: Annotated[StrictStr, Field(min_length=1, max_length=40)]
+    card: Annotated[StrictStr, Field(min_length=1, max_length=64)]
+    xp: NonNegInt
+    strength: NonNegInt
+    label: dict[StrictStr, StrictStr] | None = None
+    abilities: list[StrictStr] = []
+
+
+class OverlayModel(BaseModel):
+    """A campaign battle's roster overlay (``blue_overlay``: roster unit per Blue slot)."""
+
+    model_config = _LOOSE
+    slots: dict[StrictStr, OverlayUnitModel] = {}
+    left_out: list[StrictStr] = []
+
+
 class GameFileModel(BaseModel):
     """A whole game file."""
 
@@ -429,6 +449,7 @@ class GameFileModel(BaseModel):
     state_hash: StrictStr | None = None
     log_hash: StrictStr | None = None
     state: StateModel | None = None
+    blue_overlay: OverlayModel | None = None
 
 
 def _problems(exc: PydanticValidationError, prefix: tuple[str | int, ...] = ()) -> list[str]:

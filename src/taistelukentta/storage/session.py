@@ -118,7 +118,7 @@ def replay_record(record: GameRecord, source: str) -> tuple[Scenario, GameState]
 
     A recorded order that no longer parses or is illegal becomes a DataError naming its
     index, seat and text."""
-    scenario = load_scenario(record.scenario, record.options)
+    scenario = load_scenario(record.scenario, record.options, record.overlay)
     state = new_game(scenario, record.seed)
     for i, entry in enumerate(record.orders):
         try:
@@ -197,7 +197,7 @@ def open_game(path: Path | str) -> GameSession:
     if record.state is None:
         scenario, state = replay_record(record, str(p))
     else:
-        scenario = load_scenario(record.scenario, record.options)
+        scenario = load_scenario(record.scenario, record.options, record.overlay)
         state = saved_state(record, scenario, str(p))
     return GameSession(p, record, scenario, state, version)
 
