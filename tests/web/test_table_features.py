@@ -282,3 +282,109 @@ def test_orders_given_without_the_mouse_by_the_map_cursor(browser: Any, web_serv
 
 def _version_after(tp: TablePage, before: int) -> None:
     tp.page.wait_for_function(f"Number(document.body.dataset.version) > {before}", timeout=5000)
+
+
+def _blue_then_red(s: dict[str, Seat], red: list[str]) -> None:
+    """Blue's seats end every phase of their turn; the GM gives ``red``'s orders and ends
+    every phase of Red's turn."""
+
+    def done_while_legal(names: tuple[str, ...]) -> None:
+        for _ in range(10):
+            acted = False
+            for name in names:
+                body = s[name].get("/orders").json()
+                if "done" in body["orders"]:
+                    r = s[name].order("done", body["version"])
+                    assert r.status_code == 200, r.text
+                    acted = True
+            if not acted:
+                return
+        raise AssertionError(f"{names} still to act")
+
+    done_while_legal(("co", "pl1", "pl2"))
+    for order in red:
+        body = s["gm"].get("/orders").json()
+        assert order in body["orders"], order
+        r = s["gm"].order(order, body["version"])
+        assert r.status_code == 200, r.text
+    done_while_legal(("gm",))
+
+
+FRAME = "new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"
+SNAP = """([name, x, y, w, h]) => {
+  const c = document.getElementById('map');
+  const d = window.devicePixelRatio || 1;
+  window.__snaps = window.__snaps || {};
+  window.__snaps[name] = c.getContext('2d').getImageData(x * d, y * d, w * d, h * d).data;
+}"""
+INK = """([a, b]) => {
+  const p = window.__snaps[a], q = window.__snaps[b];
+  let s = 0;
+  for (let i = 0; i < p.length; i += 4) {
+    s += Math.abs(p[i] - q[i]) + Math.abs(p[i + 1] - q[i + 1]) + Math.abs(p[i + 2] - q[i + 2]);
+  }
+  return s;
+}"""
+
+
+def _marker_ink(tp: TablePage, cell: tuple[int, int]) -> int:
+    """How much the last-known marker at ``cell`` changes the map: the summed colour
+    difference of the 4×4 cells round it with the contacts layer (C) on and off."""
+    box = tp.page.locator("#map").bounding_box()
+    scale = float(tp.page.evaluate("document.getElementById('map').dataset.scale"))
+    x, y = tp.cell_point((cell[0] - 1, cell[1] - 1))
+    rect = [x - box["x"] - scale / 2, y - box["y"] - scale / 2, 4 * scale, 4 * scale]
+    tp.page.evaluate(FRAME)
+    tp.page.evaluate(SNAP, ["on", *rect])
+    tp.page.keyboard.press("c")
+    tp.page.evaluate(FRAME)
+    tp.page.evaluate(SNAP, ["off", *rect])
+    tp.page.keyboard.press("c")
+    tp.page.evaluate(FRAME)
+    return int(tp.page.evaluate(INK, ["on", "off"]))
+
+
+def test_last_known_marker_fades_and_is_the_same_in_a_world_with_another_secret(
+    browser: Any, web_server: Server
+) -> None:
+    """Issue 11: last-known markers from the side's own log. On ``kadonnut`` Blue sees R13
+    at 3,4 at the start; Red disengages it through the forest where no Blue unit sees it
+    (R-REC-5: the contact ends). Blue's table shows the marker at 3,4, one round old, and
+    its ink fades as rounds pass. Two worlds differ in secrets only (the seed, and where R13
+    went: 0,0 or 5,0): pl1's marker list and the whole map canvas are identical."""
+    worlds = []
+    for dest in ("0,0", "5,0"):
+        game = create(web_server, "kadonnut")
+        s = seats(web_server, game)
+        start = s["pl1"].view()["view"]
+        seen = [c for c in start["contacts"] if c.get("unit") == "R13"]
+        assert seen and seen[0]["level"] == "SPOTTED" and seen[0]["cell"] == [3, 4]
+        _blue_then_red(s, [f"disengage R13 {dest}"])
+        gm = {u["id"]: u["cell"] for u in s["gm"].view()["view"]["units"]}
+        assert gm["R13"] == [int(v) for v in dest.split(",")]
+        worlds.append((game, s))
+    pages = [open_table(browser, "pl1", g["seats"]["pl1"]["url"]) for g, _ in worlds]
+    for tp in pages:
+        mark = tp.page.locator('#lastknown li[data-key="R13"]')
+        mark.wait_for(timeout=5000)
+        assert mark.get_attribute("data-cell") == "3,4"
+        assert mark.get_attribute("data-age") == "1"
+        assert "3,4" in mark.inner_text() and "1 kierros sitten" in mark.inner_text()
+        assert tp.page.evaluate("document.getElementById('map').dataset.lastknown") == "1"
+    a, b = pages
+    canvas = "document.getElementById('map').toDataURL()"
+    assert a.page.locator("#lastknown").inner_html() == b.page.locator("#lastknown").inner_html()
+    assert a.page.evaluate(canvas) == b.page.evaluate(canvas)
+    fresh = _marker_ink(a, (3, 4))
+    assert fresh > 0
+    for _game, s in worlds:  # two more rounds: the marker is three rounds old
+        _blue_then_red(s, [])
+        _blue_then_red(s, [])
+    for tp in pages:
+        tp.page.locator('#lastknown li[data-key="R13"][data-age="3"]').wait_for(timeout=5000)
+    old = _marker_ink(a, (3, 4))
+    assert 0 < old < fresh * 0.7, (old, fresh)  # fade(1) = 0.7 → fade(3) = 0.3
+    assert a.page.locator("#lastknown").inner_html() == b.page.locator("#lastknown").inner_html()
+    assert a.page.evaluate(canvas) == b.page.evaluate(canvas)
+    for tp in pages:
+        tp.page.context.close()

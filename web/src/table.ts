@@ -445,6 +445,8 @@ export class Table {
     panel.append(this.els["odds"] ?? h("div"));
     panel.append(this.orderInput());
     panel.append(this.objectivesBox(v));
+    const marks = this.lastKnownBox();
+    if (marks) panel.append(marks);
     const ownList = h("ul", { class: "ownunits", id: "own-units" });
     for (const u of own) {
       ownList.append(
@@ -677,6 +679,23 @@ export class Table {
       u.movement !== undefined ? h("p", {}, `${t("movement")} ${u.movement} · ${t("protection")} ${u.protection ?? "?"}`) : null,
       u.action !== undefined ? h("p", {}, `${t("order_this_turn")}: ${u.action ?? t("none")}`) : null,
     );
+  }
+
+  /** The last-known markers in words (the canvas's ghosts, for screen readers and a quick
+   * read): each enemy the side no longer sees, where and how many rounds ago. */
+  private lastKnownBox(): HTMLElement | null {
+    if (!this.marks.length) return null;
+    const fi = lang() === "fi";
+    const ago = (n: number) => n === 0 ? (fi ? "tällä kierroksella" : "this round")
+      : fi ? `${n} ${n === 1 ? "kierros" : "kierrosta"} sitten` : `${n} ${n === 1 ? "round" : "rounds"} ago`;
+    const where = (m: LastKnown) => m.cell ? `${m.cell[0]},${m.cell[1]}`
+      : m.area ? `${fi ? "alue" : "area"} ${m.area[0]},${m.area[1]} (${m.area[2]}×${m.area[2]})` : "";
+    const items = [...this.marks].sort((a, b) => a.age - b.age || a.key.localeCompare(b.key)).map((m) =>
+      h("li", { "data-key": m.key, "data-cell": m.cell ? `${m.cell[0]},${m.cell[1]}` : "", "data-age": String(m.age) },
+        `${m.key} ${where(m)} — ${ago(m.age)}`));
+    return h("section", { id: "lastknown-box", "aria-label": fi ? "Viimeksi nähdyt viholliset" : "Enemies last seen" },
+      h("h3", {}, fi ? "Viimeksi nähdyt viholliset" : "Enemies last seen"),
+      h("ul", { id: "lastknown", class: "lastknown" }, ...items));
   }
 
   /** The live scoreboard (src/score.ts): VP so far per side with the breakdown, as far as
