@@ -15,6 +15,7 @@ from taistelukentta.rules.context import Tx
 from taistelukentta.rules.orders import Order, OrderKind, OrderTokens, module_syntax, order_kind
 from taistelukentta.rules.registry import OrderHandler, Plan
 from taistelukentta.rules.ruleset import RuleModule
+from taistelukentta.rules.sections import ViewModel, ViewSection
 from taistelukentta.rules.state import GameState, Side, UnitState
 
 MODULE = "lookout"
@@ -70,10 +71,30 @@ def forget(tx: Tx, side: Side) -> None:  # lookouts stand down at turn end
             tx.set_unit_ext(u.id, MODULE, None)
 
 
+class LookoutView(ViewModel):
+    """The module's section of a view: the lookouts the viewer may know of (a side its
+    own, the game master all)."""
+
+    units: tuple[str, ...]
+
+
+def section(state: GameState, viewer: str) -> LookoutView:
+    return LookoutView(
+        units=tuple(
+            sorted(
+                u.id
+                for u in state.units.values()
+                if u.ext.get(MODULE) is not None and (viewer == "gm" or u.side == viewer)
+            )
+        )
+    )
+
+
 def rule_module() -> RuleModule:
     return RuleModule(
         MODULE,
         orders=(OrderHandler(LOOKOUT, check, execute, legal, module=MODULE),),
         syntax=(module_syntax(LOOKOUT, "lookout UNIT", ("tähystä", "tahysta"), read),),
         hooks=(("attack_modifiers", lookout_penalty), ("on_turn_end", forget)),
+        view=ViewSection("lookout", LookoutView, LookoutView, section),
     )

@@ -19,6 +19,8 @@ from taistelukentta.rules import (
 from taistelukentta.rules.context import Tx
 from taistelukentta.rules.fire import hook_module_terms
 from taistelukentta.rules.orders import parse_order
+from taistelukentta.views import view_for
+from taistelukentta.views.models import SideView, view_schema
 
 from . import lookout
 from .conftest import build, open_rows
@@ -59,6 +61,16 @@ def test_a_toy_module_plugs_in_through_a_ruleset() -> None:
     # its attack_modifiers hook: an attack on 1R2 (next to the lookout) gets -1
     terms = {t.name: t.bonus for t in hook_module_terms(st2, st2.units["R1"], "1R2")}
     assert terms.get("lookout") == -1
+    # its view section: its own model under its own key, built from the viewer's knowledge
+    blue = view_for(st2, "blue")
+    assert isinstance(blue, SideView)
+    assert blue.model_dump(mode="json")["lookout"] == {"units": ["1R1"]}
+    assert view_for(st2, "red").model_dump(mode="json")["lookout"] == {"units": []}
+    assert view_for(st2, "pl1").model_dump(mode="json")["lookout"] == {"units": ["1R1"]}
+    assert view_for(st2, "gm").model_dump(mode="json")["lookout"] == {"units": ["1R1"]}
+    schema = view_schema(rules)
+    assert "LookoutView" in schema["$defs"]
+    assert "lookout" in schema["$defs"]["SideView"]["properties"]
     # its on_turn_end hook: the lookout stands down when Blue's turn ends
     tx = Tx(st2)
     lookout.forget(tx, "blue")
@@ -67,6 +79,9 @@ def test_a_toy_module_plugs_in_through_a_ruleset() -> None:
 
 def test_the_default_ruleset_does_not_know_the_toy_module() -> None:
     st = new_game(_scenario(), 1)
+    assert "lookout" not in view_for(st, "blue").model_dump(mode="json")
+    assert type(view_for(st, "blue")) is SideView
+    assert "LookoutView" not in view_schema()["$defs"]
     assert "lookout" not in default_ruleset().module_names
     assert "lookout" not in default_ruleset().vocabulary.keywords()
     with pytest.raises(InvalidOrderError, match="unknown order 'lookout'"):

@@ -57,6 +57,7 @@ from taistelukentta.rules.orders import Order, OrderKind, OrderSyntax, OrderToke
 from taistelukentta.rules.recon import ContactLevel
 from taistelukentta.rules.registry import OrderHandler, Plan
 from taistelukentta.rules.ruleset import RuleModule, Ruleset
+from taistelukentta.rules.sections import ViewModel, ViewSection, pick
 from taistelukentta.rules.services import AbilitiesApi
 from taistelukentta.rules.state import Action, Contact, GameState, Phase, Side, UnitState
 from taistelukentta.rules.status import damage_unit
@@ -1175,6 +1176,27 @@ def _view_extras(state: GameState, viewer: str) -> dict[str, Any]:
     return {MODULE: {"hidden": hidden, "disabled": disabled, "wave_bonus_turn": wave}}
 
 
+class AbilitiesView(ViewModel):
+    """HIDDEN units and disabled abilities (R-MOR-3, R-AB-2): own units only for a side."""
+
+    hidden: tuple[str, ...]
+    disabled: dict[str, dict[str, int]]
+    wave_bonus_turn: dict[str, int]
+
+
+def _section(state: GameState, viewer: str) -> ViewModel | None:
+    """The ``abilities`` section: HIDDEN and disabled abilities of a side's own units
+    (always present, empty by default); the game master's: every unit's."""
+    raw = _view_extras(state, viewer).get(MODULE) or {}
+    if viewer == "gm":
+        return pick(AbilitiesView, raw) if raw else None
+    return pick(AbilitiesView, {"hidden": [], "disabled": {}, "wave_bonus_turn": {}, **raw})
+
+
+SECTION = ViewSection("abilities", AbilitiesView, AbilitiesView, _section)
+"""The abilities module's section of the views."""
+
+
 def unit_statuses(unit: UnitState, viewer: str) -> frozenset[str]:
     """Extra status codes of ``unit`` for ``viewer``: ``HIDDEN`` for its own side (and the
     GM) only."""
@@ -1266,6 +1288,7 @@ def rule_module(extra: Iterable[AbilitySpec] = ()) -> RuleModule:
     table = default_ability_table() if not extra else ability_table(extra)
     return RuleModule(
         MODULE,
+        view=SECTION,
         orders=(
             OrderHandler(
                 OrderKind.HIDE, _check_hide, _execute_hide, _legal_hide, BOTH_PHASES, MODULE

@@ -39,6 +39,7 @@ from taistelukentta.rules.orders import (
 from taistelukentta.rules.recon import ContactLevel
 from taistelukentta.rules.registry import OrderHandler, Plan
 from taistelukentta.rules.ruleset import RuleModule
+from taistelukentta.rules.sections import ViewModel, ViewSection, pick
 from taistelukentta.rules.services import AbilitiesApi, CommandApi
 from taistelukentta.rules.state import Contact, GameState, Side, UnitState
 
@@ -1363,6 +1364,47 @@ def view_extras_blue(state: GameState) -> dict[str, Any]:
     return out
 
 
+# --------------------------------------------------------------------------- view section
+
+
+class CommandView(ViewModel):
+    """The company module's section (R-LINK, R-CO): Blue's command structure."""
+
+    co_seat: str | None
+    co_unit: str | None
+    leaderless: bool
+    promotion_due: bool
+    links: dict[str, bool]
+    restored: tuple[str, ...]
+    transfers_this_turn: tuple[str, ...]
+    tactic_this_turn: bool
+    tactics_used: tuple[tuple[int, str], ...]
+    """``[turn_no, tactic]`` per tactic used."""
+    motti_used: bool
+    report_done: bool
+    confirmed: tuple[str, ...]
+    reconnoitred: tuple[str, ...]
+    company_kp: int | None = None
+    """After a field promotion (R-LINK-3): the company's KP pool."""
+
+
+class GMCommandView(CommandView):
+    state: dict[str, Any]
+    """The module's whole state (game master only)."""
+
+
+def _section(state: GameState, viewer: str) -> ViewModel | None:
+    """The ``command`` section: Blue's and the game master's (Red sees nothing of it)."""
+    raw = _view(state, viewer).get(MODULE)
+    if not raw:
+        return None
+    return pick(GMCommandView if viewer == "gm" else CommandView, raw)
+
+
+SECTION = ViewSection("command", CommandView, GMCommandView, _section)
+"""The company module's section of the views (key ``command``)."""
+
+
 # --------------------------------------------------------------------------- grammar
 
 
@@ -1423,6 +1465,7 @@ def rule_module() -> RuleModule:
     and its hooks."""
     return RuleModule(
         MODULE,
+        view=SECTION,
         orders=tuple(
             OrderHandler(kind, check, execute, legal, module=MODULE)
             for kind, check, execute, legal in (

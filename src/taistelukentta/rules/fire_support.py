@@ -40,6 +40,7 @@ from taistelukentta.rules.orders import (
 from taistelukentta.rules.recon import ContactLevel
 from taistelukentta.rules.registry import OrderHandler, Plan
 from taistelukentta.rules.ruleset import RuleModule
+from taistelukentta.rules.sections import ViewModel, ViewSection, pick
 from taistelukentta.rules.services import AbilitiesApi, CommandApi
 from taistelukentta.rules.state import GM_SEAT, Contact, GameState, Side, UnitState, other_side
 from taistelukentta.rules.status import damage_unit, morale_test
@@ -1109,6 +1110,67 @@ def view(state: GameState, viewer: str) -> dict[str, Any]:
     return {MODULE: out}
 
 
+# --------------------------------------------------------------------------- view section
+
+
+class PendingStrikeView(ViewModel):
+    """An own strike on the way, without its timing (R-OFF-2: the delay is secret)."""
+
+    id: str
+    kind: str
+    weapon: str | None = None
+    unit: str | None = None
+    observer: str
+    cell: Cell
+
+
+class GMPendingStrikeView(PendingStrikeView):
+    side: Side
+    seat: str
+    requested: int
+    due: int
+    boost: int
+    danger: bool
+    contact: str | None = None
+    delay: int | None = None
+    delay_die: int | None = None
+    skilled: bool | None = None
+
+
+class FireSupportView(ViewModel):
+    """The fire-support module's section for a side: own strikes on the way and supply."""
+
+    pending: tuple[PendingStrikeView, ...]
+    rounds_left: dict[str, int]
+    requests_left: int | None = None
+    """Off-board requests left (Blue only, R-OFF-1)."""
+
+
+class GMFireSupportView(ViewModel):
+    pending: tuple[GMPendingStrikeView, ...]
+    requests_left: dict[str, int]
+    rounds_left: dict[str, int]
+
+
+def _section(state: GameState, viewer: str) -> ViewModel | None:
+    """The ``fire_support`` section: a side's own strikes on the way (without their
+    timing, R-OFF-2) and supply, always present with empty defaults so it never tells
+    whether the scenario grants the other side fire support; Blue always sees its
+    requests left (R-OFF-1). The game master: everything."""
+    raw = view(state, viewer).get(MODULE) or {}
+    if viewer == "gm":
+        return pick(GMFireSupportView, raw) if raw else None
+    merged: dict[str, Any] = {"pending": [], "rounds_left": {}, **raw}
+    merged["pending"] = [pick(PendingStrikeView, p) for p in merged["pending"]]
+    if viewer == "blue":
+        merged.setdefault("requests_left", 0)
+    return pick(FireSupportView, merged)
+
+
+SECTION = ViewSection("fire_support", FireSupportView, GMFireSupportView, _section)
+"""The fire-support module's section of the views."""
+
+
 def _read_organic(kind: OrderKind, t: OrderTokens) -> Order:
     unit = t.id()
     cell = t.cell()
@@ -1149,6 +1211,7 @@ def rule_module() -> RuleModule:
     """Fire support (R-ORG, R-OFF) as a rule module."""
     return RuleModule(
         MODULE,
+        view=SECTION,
         orders=(
             OrderHandler(
                 OrderKind.ORGANIC, check_organic, execute_organic, legal_organic, module=MODULE

@@ -40,6 +40,7 @@ from taistelukentta.rules.orders import (
 )
 from taistelukentta.rules.registry import OrderHandler, Plan
 from taistelukentta.rules.ruleset import RuleModule
+from taistelukentta.rules.sections import ViewModel, ViewSection, pick
 from taistelukentta.rules.state import SIDES, Action, GameState, Side, UnitState
 
 MODULE = "mines"
@@ -915,6 +916,52 @@ def _view_extras(state: GameState, viewer: str) -> dict[str, Any]:
     return {MODULE: out} if out else {}
 
 
+# --------------------------------------------------------------------------- view section
+
+
+class KnownMinefieldCell(ViewModel):
+    cell: Cell
+    type: str | None
+
+
+class MinesView(ViewModel):
+    """What a side knows of minefields (R-MINE-2…5)."""
+
+    known: tuple[KnownMinefieldCell, ...]
+    clear: tuple[Cell, ...]
+    in_minefield: dict[str, Cell]
+    immobilised: tuple[str, ...]
+
+
+class MinefieldView(ViewModel):
+    id: str
+    type: str
+    owner: str
+    cells: tuple[Cell, ...]
+
+
+class GMMinesView(ViewModel):
+    fields: tuple[MinefieldView, ...] | None = None
+    blue: MinesView
+    red: MinesView
+
+
+_SIDE_DEFAULT: dict[str, Any] = {"known": [], "clear": [], "in_minefield": {}, "immobilised": []}
+
+
+def _section(state: GameState, viewer: str) -> ViewModel | None:
+    """The ``mines`` section: what a side has found (always present, empty by default,
+    so it never tells whether the map has minefields); the game master sees every field."""
+    raw = _view_extras(state, viewer).get(MODULE) or {}
+    if viewer == "gm":
+        return pick(GMMinesView, raw) if raw else None
+    return pick(MinesView, {**_SIDE_DEFAULT, **raw})
+
+
+SECTION = ViewSection("mines", MinesView, GMMinesView, _section)
+"""The mines module's section of the views."""
+
+
 # --------------------------------------------------------------------------- grammar
 
 
@@ -950,6 +997,7 @@ def rule_module() -> RuleModule:
     """Mines (R-MINE) as a rule module."""
     return RuleModule(
         MODULE,
+        view=SECTION,
         orders=tuple(
             OrderHandler(kind, check, execute, legal, module=MODULE)
             for kind, check, execute, legal in (

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from taistelukentta.rules.orders import Order, OrderKind, OrderSyntax, Vocabulary
 from taistelukentta.rules.registry import HOOK_NAMES, Hooks, OrderHandler, takes_unit
+from taistelukentta.rules.sections import ViewSection
 from taistelukentta.rules.state import GameState, Phase, Side
 
 if TYPE_CHECKING:
@@ -53,6 +54,9 @@ class RuleModule:
     syntax: tuple[OrderSyntax, ...] = ()
     """The grammar of the order kinds the module adds (keyword, Finnish keywords, usage,
     parser): the ruleset's :attr:`Ruleset.vocabulary` is every module's, in order."""
+    view: ViewSection | None = None
+    """The module's section of the views (its key, models and builder): the ruleset's
+    :attr:`Ruleset.view_sections`, which ``views.view_for`` shows."""
 
 
 class Ruleset:
@@ -98,6 +102,20 @@ class Ruleset:
                         f"module {m.name!r}: unknown hook {name!r} (hooks: {', '.join(HOOK_NAMES)})"
                     )
                 hooks[name].append(fn)
+        sections: dict[str, ViewSection] = {}
+        for m in modules:
+            if m.view is None:
+                continue
+            if m.view.key in sections:
+                raise ValueError(
+                    f"module {m.name!r}: view section {m.view.key!r} is already another module's"
+                )
+            sections[m.view.key] = m.view
+        self.view_sections: tuple[ViewSection, ...] = tuple(sections.values())
+        """Every module's view section, in module order (one per key)."""
+        self.memo: dict[str, Any] = {}
+        """Per-ruleset values the layers above build once (the view models of a ruleset
+        with sections of its own modules, ``views.view``); never rule state."""
         self.vocabulary = Vocabulary(syn for m in modules for syn in m.syntax)
         """The orders of this ruleset's modules: parsing, formatting, keywords."""
         self.modules: tuple[RuleModule, ...] = tuple(modules)

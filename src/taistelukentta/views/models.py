@@ -20,61 +20,33 @@ added to the side's model on purpose.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, ClassVar, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, SerializerFunctionWrapHandler, model_serializer
+from pydantic import BaseModel
+
+from taistelukentta.rules.abilities import AbilitiesView as AbilitiesView
+from taistelukentta.rules.company import CommandView as CommandView
+from taistelukentta.rules.company import GMCommandView as GMCommandView
+from taistelukentta.rules.fire_support import FireSupportView as FireSupportView
+from taistelukentta.rules.fire_support import GMFireSupportView as GMFireSupportView
+from taistelukentta.rules.fire_support import GMPendingStrikeView as GMPendingStrikeView
+from taistelukentta.rules.fire_support import PendingStrikeView as PendingStrikeView
+from taistelukentta.rules.mines import GMMinesView as GMMinesView
+from taistelukentta.rules.mines import KnownMinefieldCell as KnownMinefieldCell
+from taistelukentta.rules.mines import MinefieldView as MinefieldView
+from taistelukentta.rules.mines import MinesView as MinesView
+from taistelukentta.rules.sections import EmptySection as EmptySection
+from taistelukentta.rules.sections import ViewModel as ViewModel
+from taistelukentta.rules.sections import ViewSection as ViewSection
+from taistelukentta.rules.sections import pick as pick
+from taistelukentta.rules.sections import unpicked as unpicked
+
+if TYPE_CHECKING:
+    from taistelukentta.rules.ruleset import Ruleset
 
 Side = Literal["blue", "red"]
 Cell = tuple[int, int]
 """A map cell ``(x, y)``; a JSON array ``[x, y]``."""
-
-M = TypeVar("M", bound="ViewModel")
-
-
-class ViewModel(BaseModel):
-    """Base of every view model: frozen, no unknown keys, optional fields left out of the
-    JSON when they were not given."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    _optional: ClassVar[frozenset[str]] = frozenset()
-
-    @classmethod
-    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
-        super().__pydantic_init_subclass__(**kwargs)
-        cls._optional = frozenset(
-            name for name, f in cls.model_fields.items() if not f.is_required()
-        )
-
-    @model_serializer(mode="wrap")
-    def _leave_out_unset(self, handler: SerializerFunctionWrapHandler) -> Any:
-        out = handler(self)
-        if self._optional and isinstance(out, dict):
-            given = self.model_fields_set
-            for name in self._optional:
-                if name not in given:
-                    out.pop(name, None)
-        return out
-
-
-def _keys(model: type[BaseModel]) -> frozenset[str]:
-    """The JSON keys ``model`` declares (a field's alias where it has one)."""
-    return frozenset(f.alias or name for name, f in model.model_fields.items())
-
-
-def pick(model: type[M], raw: Mapping[str, Any]) -> M:
-    """``model`` built from the keys of ``raw`` it declares, and only those (a whitelist:
-    any other key of ``raw`` is not copied)."""
-    keys = _keys(model)
-    return model.model_validate({k: v for k, v in raw.items() if k in keys})
-
-
-def unpicked(model: type[BaseModel], raw: Mapping[str, Any]) -> set[str]:
-    """The keys of ``raw`` :func:`pick` would leave out (for tests: a key the engine
-    records that no model shows)."""
-    return set(raw) - _keys(model)
-
 
 # --------------------------------------------------------------------------- pieces
 
@@ -193,111 +165,8 @@ class EventView(ViewModel):
 
 
 # --------------------------------------------------------------------------- module sections
-
-
-class EmptySection(ViewModel):
-    """A rule module's section when the viewer sees nothing of it (``{}``)."""
-
-
-class CommandView(ViewModel):
-    """The company module's section (R-LINK, R-CO): Blue's command structure."""
-
-    co_seat: str | None
-    co_unit: str | None
-    leaderless: bool
-    promotion_due: bool
-    links: dict[str, bool]
-    restored: tuple[str, ...]
-    transfers_this_turn: tuple[str, ...]
-    tactic_this_turn: bool
-    tactics_used: tuple[tuple[int, str], ...]
-    """``[turn_no, tactic]`` per tactic used."""
-    motti_used: bool
-    report_done: bool
-    confirmed: tuple[str, ...]
-    reconnoitred: tuple[str, ...]
-    company_kp: int | None = None
-    """After a field promotion (R-LINK-3): the company's KP pool."""
-
-
-class GMCommandView(CommandView):
-    state: dict[str, Any]
-    """The module's whole state (game master only)."""
-
-
-class PendingStrikeView(ViewModel):
-    """An own strike on the way, without its timing (R-OFF-2: the delay is secret)."""
-
-    id: str
-    kind: str
-    weapon: str | None = None
-    unit: str | None = None
-    observer: str
-    cell: Cell
-
-
-class GMPendingStrikeView(PendingStrikeView):
-    side: Side
-    seat: str
-    requested: int
-    due: int
-    boost: int
-    danger: bool
-    contact: str | None = None
-    delay: int | None = None
-    delay_die: int | None = None
-    skilled: bool | None = None
-
-
-class FireSupportView(ViewModel):
-    """The fire-support module's section for a side: own strikes on the way and supply."""
-
-    pending: tuple[PendingStrikeView, ...]
-    rounds_left: dict[str, int]
-    requests_left: int | None = None
-    """Off-board requests left (Blue only, R-OFF-1)."""
-
-
-class GMFireSupportView(ViewModel):
-    pending: tuple[GMPendingStrikeView, ...]
-    requests_left: dict[str, int]
-    rounds_left: dict[str, int]
-
-
-class KnownMinefieldCell(ViewModel):
-    cell: Cell
-    type: str | None
-
-
-class MinesView(ViewModel):
-    """What a side knows of minefields (R-MINE-2…5)."""
-
-    known: tuple[KnownMinefieldCell, ...]
-    clear: tuple[Cell, ...]
-    in_minefield: dict[str, Cell]
-    immobilised: tuple[str, ...]
-
-
-class MinefieldView(ViewModel):
-    id: str
-    type: str
-    owner: str
-    cells: tuple[Cell, ...]
-
-
-class GMMinesView(ViewModel):
-    fields: tuple[MinefieldView, ...] | None = None
-    blue: MinesView
-    red: MinesView
-
-
-class AbilitiesView(ViewModel):
-    """HIDDEN units and disabled abilities (R-MOR-3, R-AB-2): own units only for a side."""
-
-    hidden: tuple[str, ...]
-    disabled: dict[str, dict[str, int]]
-    wave_bonus_turn: dict[str, int]
-
+# Each rule module defines the models of its section (``RuleModule.view``); they are
+# imported here to type the bundled ruleset's views (and their JSON Schema).
 
 # --------------------------------------------------------------------------- views
 
@@ -400,16 +269,22 @@ VIEW_MODELS: tuple[type[ViewModel], ...] = (SideView, SeatView, GMView, EventVie
 its ``$defs``)."""
 
 
-def view_schema() -> dict[str, Any]:
+def view_schema(rules: Ruleset | None = None) -> dict[str, Any]:
     """One JSON Schema (draft 2020-12) document for the views and events: every model under
     ``$defs``, and the document itself accepts any view (a side's, a seat's or the game
     master's). The game server's OpenAPI document and the browser client's TypeScript types
-    are generated from it."""
+    are generated from it. ``rules``: the views of that ruleset (its modules' sections;
+    None: the default ruleset's, which are the models here)."""
     from pydantic.json_schema import models_json_schema
 
     from taistelukentta.views.events import GM_EVENT_DATA, SIDE_EVENT_DATA
 
-    models: list[type[BaseModel]] = [*VIEW_MODELS, *SIDE_EVENT_DATA, *GM_EVENT_DATA]
+    views: tuple[type[ViewModel], ...] = VIEW_MODELS[:3]
+    if rules is not None:
+        from taistelukentta.views.view import view_classes
+
+        views = view_classes(rules)
+    models: list[type[BaseModel]] = [*views, EventView, *SIDE_EVENT_DATA, *GM_EVENT_DATA]
     _, defs = models_json_schema(
         [(m, "validation") for m in models], ref_template="#/$defs/{model}"
     )
@@ -422,5 +297,5 @@ def view_schema() -> dict[str, Any]:
             "event of the log as that viewer may see it."
         ),
         "$defs": defs["$defs"],
-        "anyOf": [{"$ref": f"#/$defs/{m.__name__}"} for m in (SeatView, SideView, GMView)],
+        "anyOf": [{"$ref": f"#/$defs/{m.__name__}"} for m in (views[1], views[0], views[2])],
     }

@@ -21,36 +21,31 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any, Literal, cast
 
+from pydantic import create_model
+
 from taistelukentta.content.scenario import Scenario
 from taistelukentta.dice.expr import DiceExpr
 from taistelukentta.dice.roller import seed_commitment
 from taistelukentta.errors import ArgumentError
 from taistelukentta.grid.geometry import Cell
-from taistelukentta.rules import GM_SEAT, Event, GameState, UnitState, view_extras
+from taistelukentta.rules import GM_SEAT, Event, GameState, UnitState
 from taistelukentta.rules.context import ScenarioCache, cache_for
 from taistelukentta.rules.recon import ContactLevel
+from taistelukentta.rules.ruleset import Ruleset
 from taistelukentta.rules.state import Side
 from taistelukentta.views.events import audience, seen_model
 from taistelukentta.views.models import (
-    AbilitiesView,
     AnyView,
-    CommandView,
     ContactView,
     EmptySection,
     EventView,
-    FireSupportView,
-    GMCommandView,
-    GMFireSupportView,
-    GMMinesView,
     GMObjectiveView,
     GMView,
     LocalText,
     Losses,
     MapSize,
-    MinesView,
     OwnLosses,
     OwnUnitView,
-    PendingStrikeView,
     SeatView,
     SideObjectiveView,
     SideView,
@@ -289,11 +284,12 @@ def view_for(
     if state.finished:
         out["winner"] = state.winner
         out["victory_points"] = None if state.vp is None else dict(state.vp)
+    side_cls, seat_cls, gm_cls = view_classes(cache.rules)
     if kind == "gm":
-        return GMView.model_validate(out)
+        return gm_cls.model_validate(out)
     if seat is not None:
-        return SeatView.model_validate(out)
-    return SideView.model_validate(out)
+        return seat_cls.model_validate(out)
+    return side_cls.model_validate(out)
 
 
 def _title(scenario: Scenario) -> LocalText:
@@ -310,77 +306,44 @@ def _map_size(cache: ScenarioCache) -> MapSize:
 
 # --------------------------------------------------------------------------- modules
 
-EXTRA_KEYS: dict[str, str] = {
-    "company": "command",
-    "fire_support": "fire_support",
-    "mines": "mines",
-    "abilities": "abilities",
-}
-"""Rule module (``view_extras`` key) → the key of the view it is shown under."""
-
-_GM_SECTIONS: dict[str, type[ViewModel]] = {
-    "command": GMCommandView,
-    "fire_support": GMFireSupportView,
-    "mines": GMMinesView,
-    "abilities": AbilitiesView,
-}
-_SIDE_SECTIONS: dict[str, type[ViewModel]] = {
-    "command": CommandView,
-    "fire_support": FireSupportView,
-    "mines": MinesView,
-    "abilities": AbilitiesView,
-}
-_SIDE_DEFAULTS: dict[str, dict[str, Any]] = {
-    "fire_support": {"pending": [], "rounds_left": {}},
-    "mines": {"known": [], "clear": [], "in_minefield": {}, "immobilised": []},
-    "abilities": {"hidden": [], "disabled": {}, "wave_bonus_turn": {}},
-}
-"""A side's sections are always present with these defaults, so whether a key appears
-never tells a side anything about the scenario (e.g. whether the enemy has fire support or
-the map has minefields)."""
-
-
-_EMPTY_SIDE_SECTIONS: dict[str, ViewModel] = {
-    key: _SIDE_SECTIONS[key].model_validate(value) for key, value in _SIDE_DEFAULTS.items()
-}
-"""A side's section when its module gives it nothing (built once; the models are
-immutable). Blue's fire support always shows its requests left, so it is not here."""
-
 
 def module_extras(state: GameState, viewer: ViewerKind) -> dict[str, ViewModel]:
-    """The rule modules' sections ``viewer`` may see (``taistelukentta.rules.view_extras``),
-    as typed models under stable keys: ``command``, ``fire_support``, ``mines``,
-    ``abilities`` — each always present (:class:`~.models.EmptySection` when the viewer sees
-    nothing of it). A side's section is built with :func:`~.models.pick` from the model of
-    what a side may see: a key a module adds to its raw entry (such as a pending strike's
-    secret delay, R-OFF-2) is not copied unless that model declares it."""
-    raw = view_extras(state, viewer)
+    """The rule modules' sections ``viewer`` may see: each view section of the game's
+    ruleset (``RuleModule.view``: ``command``, ``fire_support``, ``mines``, ``abilities``
+    in the default ruleset) under its key, as its module builds it —
+    :class:`~.models.EmptySection` when the viewer sees nothing of it. A module builds a
+    side's copy with :func:`~.models.pick` from the model of what a side may see, so a key
+    it adds to its raw state (such as a pending strike's secret delay, R-OFF-2) is not
+    copied unless that model declares it."""
     out: dict[str, ViewModel] = {}
-    for key in EXTRA_KEYS.values():
-        value: Mapping[str, Any] = {}
-        for module, part in raw.items():
-            if EXTRA_KEYS.get(module, module) == key:
-                value = part
-        if viewer == "gm":
-            out[key] = pick(_GM_SECTIONS[key], value) if value else EmptySection()
-            continue
-        if key == "command" and not value:
-            out[key] = EmptySection()
-            continue
-        if (
-            not value
-            and key in _EMPTY_SIDE_SECTIONS
-            and not (key == "fire_support" and viewer == "blue")
-        ):
-            out[key] = _EMPTY_SIDE_SECTIONS[key]
-            continue
-        merged = {**_SIDE_DEFAULTS.get(key, {}), **value}
-        if key == "fire_support":
-            merged["pending"] = [pick(PendingStrikeView, p) for p in merged["pending"]]
-            if viewer == "blue":
-                merged.setdefault("requests_left", 0)
-        out[key] = pick(_SIDE_SECTIONS[key], merged)
+    for section in cache_for(state).rules.view_sections:
+        made = section.build(state, viewer)
+        out[section.key] = made if made is not None else EmptySection()
     return out
+
+
+def view_classes(rules: Ruleset) -> tuple[type[SideView], type[SeatView], type[GMView]]:
+    """The view models of a ruleset: :class:`~.models.SideView`, :class:`~.models.SeatView`
+    and :class:`~.models.GMView` themselves when every section of ``rules`` is one of
+    theirs; else subclasses with a field for each other section (typed by its module's
+    models), made once per ruleset."""
+    found = rules.memo.get("views.classes")
+    if found is not None:
+        return cast(tuple[type[SideView], type[SeatView], type[GMView]], found)
+    extra = [sec for sec in rules.view_sections if sec.key not in GMView.model_fields]
+    if not extra:
+        made: tuple[type[SideView], type[SeatView], type[GMView]] = (SideView, SeatView, GMView)
+    else:
+        side_fields: dict[str, Any] = {
+            sec.key: (sec.side | EmptySection | None, None) for sec in extra
+        }
+        gm_fields: dict[str, Any] = {sec.key: (sec.gm | EmptySection | None, None) for sec in extra}
+        side_cls = create_model("SideView", __base__=SideView, **side_fields)
+        seat_cls = create_model("SeatView", __base__=(SeatView, side_cls))
+        gm_cls = create_model("GMView", __base__=GMView, **gm_fields)
+        made = (side_cls, cast(type[SeatView], seat_cls), gm_cls)
+    rules.memo["views.classes"] = made
+    return made
 
 
 # --------------------------------------------------------------------------- pieces
