@@ -11,6 +11,12 @@ p95 < 2 s per side turn.
 games per second with 1 and 2 local workers and through a Dask LocalCluster of 2 workers
 (wall clock, the cluster's start included and excluded); goals ×1.8 (pool) and ×1.6 (Dask)
 on this 2-core machine. The results of the three runs are checked to be identical.
+
+``.venv/bin/python benchmarks/bench_bot.py memory [--games N] [--every K] [--workers W]`` —
+``tk20 balance demo`` over N games (default 10 000) in a local pool of W workers (default
+2), printing every K games (default 500) the games done, games/s and the resident memory
+(RSS) of the parent process and of each child process (the pool's workers and the
+forkserver): memory must stay flat however many games.
 """
 
 from __future__ import annotations
@@ -88,15 +94,58 @@ def balance(games: int) -> None:
         assert s == rows[0][2], "the results differ"
 
 
+def _rss_mb(proc: Any) -> float:
+    try:
+        return float(proc.memory_info().rss) / 2**20
+    except Exception:  # a child that has just exited
+        return 0.0
+
+
+def memory(games: int, every: int, workers: int) -> None:
+    import importlib
+
+    # psutil comes with Dask distributed (the balance extra); untyped, used as Any
+    psutil: Any = importlib.import_module("psutil")
+    spec = GameSpec("demo")
+    me = psutil.Process()
+    done = 0
+    t0 = time.perf_counter()
+    print(f"tk20 balance demo, {games} games, {workers} workers, RSS every {every} games")
+    print("  games  elapsed  games/s  load  parent MB  children MB (each)", flush=True)
+
+    def sample() -> None:
+        kids = sorted(_rss_mb(c) for c in me.children(recursive=True))
+        t = time.perf_counter() - t0
+        each = " ".join(f"{k:.0f}" for k in kids)
+        print(
+            f"  {done:5}  {t:7.0f}  {done / t:7.2f}  {_load():>4}  {_rss_mb(me):9.1f}  {each}",
+            flush=True,
+        )
+
+    def on_result(_r: Any) -> None:
+        nonlocal done
+        done += 1
+        if done % every == 0:
+            sample()
+
+    results = run_games(spec, list(range(1, games + 1)), workers=workers, on_result=on_result)
+    summary = summarise(spec, results)
+    print(f"  finished: {len(results)} games, wins {summary['wins']}, digest {summary['digest']}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("what", choices=["turns", "balance"])
+    ap.add_argument("what", choices=["turns", "balance", "memory"])
+    ap.add_argument("--every", type=int, default=500)
+    ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--games", type=int, default=None)
     ap.add_argument("--level", default="normal")
     ap.add_argument("--seed", type=int, default=1)
     a = ap.parse_args()
     if a.what == "turns":
         side_turns(a.games or 4, a.level, a.seed)
+    elif a.what == "memory":
+        memory(a.games or 10_000, a.every, a.workers)
     else:
         balance(a.games or 200)
 
