@@ -156,16 +156,20 @@ class Game:
         """The seats whose refresh is under way."""
         self._again: dict[str, bool] = dict.fromkeys(SEATS, False)
         self.listing: dict[str, tuple[int, list[str]]] = {}
+        self.gm_version = 0
+        """The GM's version: the orders given so far."""
         """Per seat: ``(version, legal orders)`` its last refresh loaded."""
 
     async def listen(self, seat: str) -> None:
         """Record every message's arrival (and refresh the seat as the browser does); a
         closed connection is opened again with ``after`` = the last version received (as a
         real client resumes), and counted."""
-        last = 0
+        last: int | None = None  # first: only what comes after connecting
         ws_base = self.bases[seat].replace("http", "ws", 1)
         while True:
-            url = f"{ws_base}/api/games/{self.id}/ws?after={last}&token={self.tokens[seat]}"
+            url = f"{ws_base}/api/games/{self.id}/ws?token={self.tokens[seat]}"
+            if last is not None:
+                url += f"&after={last}"
             try:
                 async with websockets.connect(url, open_timeout=60) as ws:
                     async for raw in ws:
@@ -229,6 +233,10 @@ class Game:
                 if orders:
                     return seat, {"version": version, "orders": orders}
             return None
+        return await self.ask()
+
+    async def ask(self) -> tuple[str, dict[str, Any]] | None:
+        """The seat to act and its ``{version, orders}`` from each seat's ``/orders``."""
         base = f"{self.post_base}/api/games/{self.id}"
         for seat in SEATS:
             _, raw = await self.http.get(f"{base}/orders", headers=self.headers[seat])
@@ -254,6 +262,27 @@ class Game:
         return True
 
 
+def pick(orders: list[str], rng: random.Random) -> str:
+    """A random legal order, ``done`` three times in ten."""
+    choices = [o for o in orders if o != "done"]
+    return "done" if not choices or rng.random() < 0.3 else rng.choice(choices)
+
+
+async def warm(game: Game, orders: int, rng: random.Random) -> None:
+    """Play ``orders`` orders in ``game`` before the tables open (nobody listening):
+    the measured orders then come in a game under way, whose views carry its log."""
+    base = f"{game.post_base}/api/games/{game.id}"
+    for _ in range(orders):
+        chosen = await game.ask()
+        if chosen is None:
+            return
+        seat, listing = chosen
+        body = {"order": pick(listing["orders"], rng), "version": listing["version"]}
+        status, _ = await game.http.post(f"{base}/orders", body, game.headers[seat])
+        if status == 200:
+            game.gm_version += 1
+
+
 async def drive(game: Game, orders: int, rng: random.Random, pace: float = 0.0) -> None:
     """Give ``orders`` orders in ``game``; record latencies and reference GETs. ``pace``:
     on average one order every ``pace`` seconds at random moments (exponential gaps);
@@ -261,7 +290,6 @@ async def drive(game: Game, orders: int, rng: random.Random, pace: float = 0.0) 
     out = game.out
     http = game.http
     headers = game.headers
-    gm_version = 0
     given = 0
     base = f"{game.post_base}/api/games/{game.id}"
     due = time.perf_counter() + (rng.expovariate(1.0 / pace) if pace else 0.0)
@@ -273,18 +301,18 @@ async def drive(game: Game, orders: int, rng: random.Random, pace: float = 0.0) 
         if chosen is None:
             return  # the game is over
         seat, listing = chosen
-        choices = [o for o in listing["orders"] if o != "done"]
-        order = "done" if not choices or rng.random() < 0.3 else rng.choice(choices)
+        order = pick(listing["orders"], rng)
         t0 = time.perf_counter()
         status, raw = await http.post(
             f"{base}/orders", {"order": order, "version": listing["version"]}, headers[seat]
         )
+        out["post"].append(time.perf_counter() - t0)
         if status != 200:
             out["refused"].append(status)
             continue
         version = json.loads(raw)["version"]
-        gm_version += 1
-        expect = [("gm", gm_version)]
+        game.gm_version += 1
+        expect = [("gm", game.gm_version)]
         if seat != "gm":
             expect += [(s, version) for s in ("co", "pl1", "pl2")]
         ok = await game.wait_for(
@@ -321,13 +349,15 @@ async def run(
     pace: float = 0.0,
     refresh: bool = True,
     pids: tuple[int, ...] = (),
+    warmup: int = 0,
 ) -> dict[str, Any]:
     """The measured run against servers at ``bases`` (one or two; ``pids``: their
-    processes, for the CPU time)."""
+    processes, for the CPU time), after ``warmup`` orders in every game."""
     out: dict[str, list[Any]] = {
         "latency": [],
         "reference": [],
         "refresh": [],
+        "post": [],
         "lost": [],
         "missing": [],
         "refused": [],
@@ -341,6 +371,9 @@ async def run(
             created = json.loads(raw)
             seat_bases = {s: bases[i % len(bases)] for i, s in enumerate(SEATS)}
             all_games.append(Game(created, bases[0], seat_bases, http, refresh, out))
+        await asyncio.gather(
+            *(warm(g, warmup, random.Random(10_000 + i)) for i, g in enumerate(all_games))
+        )
         listeners = [asyncio.create_task(g.listen(s)) for g in all_games for s in SEATS]
         if refresh:  # a browser table loads its view and orders when opened
             for g in all_games:
@@ -375,6 +408,7 @@ async def run(
         "p95_ms": _pct(lat, 0.95) * 1000,
         "max_ms": max(lat, default=float("nan")) * 1000,
         "refresh_p95_ms": _pct(out["refresh"], 0.95) * 1000,
+        "post_p95_ms": _pct(out["post"], 0.95) * 1000,
         "orders_per_s": len(lat) / wall,
         "server_cpu_ms_per_order": server_cpu / n * 1000 if pids else float("nan"),
         "client_cpu_ms_per_order": client_cpu / n * 1000,
@@ -411,6 +445,7 @@ def _measure(
     pace: float,
     refresh: bool,
     pin: bool,
+    warmup: int = 0,
 ) -> dict[str, Any]:
     if kind == "sqlite":
         url = f"sqlite:///{folder / f'bench-{processes}-{pace}.sqlite3'}"
@@ -431,7 +466,7 @@ def _measure(
         pids = tuple(s.proc.pid for s in servers if s.proc is not None)
         bases = [s.base for s in servers]
         with asyncio.Runner(loop_factory=_loop_factory()) as runner:
-            result = runner.run(run(bases, games, orders, pace, refresh, pids))
+            result = runner.run(run(bases, games, orders, pace, refresh, pids, warmup))
     finally:
         if pinned:
             os.sched_setaffinity(0, set(cpus))
@@ -444,6 +479,7 @@ def _measure(
         "db": kind,
         "processes": processes,
         "games": games,
+        "warmup": warmup,
         "pinned": pinned,
         "load": load,
         **result,
@@ -472,6 +508,12 @@ def main() -> None:
     ap.add_argument(
         "--no-pin", dest="pin", action="store_false", help="do not pin server and client to CPUs"
     )
+    ap.add_argument(
+        "--warmup",
+        type=int,
+        default=40,
+        help="orders played in every game before the measured ones (a game under way)",
+    )
     ap.add_argument("--two-processes", action="store_true")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
@@ -481,15 +523,25 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         for kind in kinds:
             for pace in paces:
-                common = (args.games, args.orders, Path(tmp), pace, args.refresh, args.pin)
+                common = (
+                    args.games,
+                    args.orders,
+                    Path(tmp),
+                    pace,
+                    args.refresh,
+                    args.pin,
+                    args.warmup,
+                )
                 results.append(_measure(kind, 1, *common))
                 if args.two_processes and kind == "postgres":
                     results.append(_measure(kind, 2, *common))
     for r in results:
         print(
-            f"{r['db']:8} processes={r['processes']} games={r['games']} pace={r['pace_s']:g}s "
+            f"{r['db']:8} processes={r['processes']} games={r['games']} warmup={r['warmup']} "
+            f"pace={r['pace_s']:g}s "
             f"orders={r['orders']} lost={r['lost']} refused={r['refused']}  "
             f"p50 {r['p50_ms']:.1f} ms  p95 {r['p95_ms']:.1f} ms  max {r['max_ms']:.0f} ms  "
+            f"POST answer p95 {r['post_p95_ms']:.1f} ms  "
             f"refresh p95 {r['refresh_p95_ms']:.1f} ms  {r['orders_per_s']:.1f} orders/s  "
             f"server CPU {r['server_cpu_ms_per_order']:.1f} ms/order  "
             f"client CPU {r['client_cpu_ms_per_order']:.1f} ms/order  "

@@ -30,7 +30,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
-from sqlalchemy import Engine, select, text
+from sqlalchemy import Engine, bindparam, select, text
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -66,12 +66,20 @@ from taistelukentta.rules.campaign_battle import apply_overlay
 from taistelukentta.rules.orders import parse_order
 from taistelukentta.server.db import is_postgres
 from taistelukentta.server.models import EntryRow, GameRow, SeatRow, SnapshotRow
-from taistelukentta.server.present import event_copies, seat_view, viewer_of
+from taistelukentta.server.present import (
+    dumps,
+    event_copies,
+    log_entry_json,
+    seat_view,
+    seat_view_json,
+    viewer_of,
+)
 from taistelukentta.server.settings import Settings
 
 T = TypeVar("T")
 
 NOTIFY_CHANNEL = "tk20_games"
+_VERSION_OF = select(GameRow.version).where(GameRow.id == bindparam("id"))
 COMMITMENT_SCHEME = "sha256"
 """The commitment is the SHA-256 of the 32-byte seed (dice ``hmac-sha256``)."""
 
@@ -167,6 +175,10 @@ class Game:
     """A campaign battle: the roster units in the scenario's Blue slots (issue 12)."""
     _memo: dict[tuple[str, str], Any] = field(default_factory=dict)
     _memo_at: int = -1
+    _log_texts: dict[str, dict[int, tuple[Event, str | None]]] = field(default_factory=dict)
+    """Per viewer (``gm``/``blue``), per event number: the event and its text in the
+    viewer's log (None: not seen), kept across versions (an event never changes; after an
+    undo the replayed state's events are new objects and are worked out again)."""
 
     def memo(self, kind: str, seat: str, build: Callable[[GameState], T]) -> T:
         """``build(state)`` for ``seat`` at the current version, worked out once per version
@@ -194,6 +206,31 @@ class Game:
         """The seat's view now (:func:`seat_view`), built once per version. The same dict
         goes to every caller: never modify it."""
         return self.memo("view", seat, lambda st: seat_view(st, seat))
+
+    def log_texts(self, seat: str) -> list[str]:
+        """The JSON texts of the events in the seat's view's log now, oldest first (only
+        the events not seen before are built)."""
+        viewer = viewer_of(self.state, seat)
+        known = self._log_texts.setdefault(viewer, {})
+        out: list[str] = []
+        for event in self.state.events:
+            hit = known.get(event.seq)
+            if hit is None or hit[0] is not event:
+                hit = (event, log_entry_json(self.state, event, viewer))
+                known[event.seq] = hit
+            if hit[1] is not None:
+                out.append(hit[1])
+        return out
+
+    def view_json(self, seat: str) -> str:
+        """The answer of ``GET /view`` (``{"version", "view"}``) for ``seat`` now as JSON
+        text, built once per version and seat; the view's log from :meth:`log_texts`."""
+
+        def build(state: GameState) -> str:
+            view = seat_view_json(state, seat, self.log_texts(seat))
+            return f'{{"version":{self.seat_version(seat)},"view":{view}}}'
+
+        return self.memo("view.json", seat, build)
 
     @property
     def version(self) -> int:
@@ -237,7 +274,7 @@ class Game:
         hit = entry.messages.get(viewer)
         if hit is None:
             body = {"version": self.entry_version(entry, seat), "events": self.copies(entry, seat)}
-            hit = json.dumps(body, ensure_ascii=False, separators=(",", ":"))
+            hit = dumps(body)
             entry.messages[viewer] = hit
         return hit
 
@@ -615,8 +652,9 @@ class GameStore:
         """The game's version in the database (404 StoreError if there is no such game)."""
         if len(game_id) > 32:
             raise _not_found()
-        with self._read() as s:
-            version = s.scalar(select(GameRow.version).where(GameRow.id == game_id))
+        # Every read of a game asks this first: a Core statement, no ORM session.
+        with self.engine.connect() as conn:
+            version = conn.execute(_VERSION_OF, {"id": game_id}).scalar()
         if version is None:
             raise _not_found()
         return int(version)

@@ -9,12 +9,14 @@ would count the events a side did not see).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import json
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from taistelukentta.rules import GM_SEAT, Event, GameState
 from taistelukentta.rules.state import Side
 from taistelukentta.views import redact, view_for
+from taistelukentta.views.models import EventView
 
 Viewer = str
 """``"gm"`` or ``"blue"``: whose copy of an event a seat reads."""
@@ -48,3 +50,33 @@ def seat_view(state: GameState, seat: str) -> dict[str, Any]:
     view = view_for(state, seat).model_dump(mode="json")
     view["log"] = [_clean_event(e) for e in view["log"]]
     return view
+
+
+def dumps(value: Any) -> str:
+    """The server's JSON text (compact, UTF-8 as is)."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def log_entry_json(state: GameState, event: Event, viewer: Viewer) -> str | None:
+    """``event`` as it stands in the log of ``viewer``'s view (``"gm"`` or ``"blue"``), as
+    JSON text; None when that viewer sees nothing of it. A view's log is these, in order
+    (:func:`seat_view_json`): each event's copy depends on the event and the scenario
+    only, so a game keeps the texts and builds only the new events' (the log grows with
+    every order; rebuilding all of it for every seat's every view cost more than the rest
+    of the view)."""
+    copies = redact([event], viewer, state.scenario)
+    if not copies:
+        return None
+    return dumps(_clean_event(EventView.model_validate(copies[0]).model_dump(mode="json")))
+
+
+def seat_view_json(state: GameState, seat: str, log: Sequence[str]) -> str:
+    """:func:`seat_view` as JSON text, with ``log`` — the :func:`log_entry_json` texts of
+    the seat's viewer for ``state.events`` — as its log. The same text as
+    ``dumps(seat_view(state, seat))``."""
+    head = view_for(state, seat, log_limit=0).model_dump(mode="json")
+    parts = []
+    for key, value in head.items():
+        text = "[" + ",".join(log) + "]" if key == "log" else dumps(value)
+        parts.append(f"{dumps(key)}:{text}")
+    return "{" + ",".join(parts) + "}"

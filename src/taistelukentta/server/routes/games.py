@@ -105,13 +105,9 @@ def _json(body: dict[str, Any]) -> bytes:
 @router.get("/games/{game_id}/view", response_model=ViewOut, responses=_ERR)
 def get_view(game_id: GameId, auth: Seat, store: Store) -> Response:
     """The seat's view (``tk20 show --as SEAT --json``) at its version."""
-    seat = auth.seat
     with store.reading(game_id) as game:
-        version = game.seat_version(seat)
         # Serialised once per version and seat, shared by every request of the seat.
-        body = game.memo(
-            "view.json", seat, lambda _st: _json({"version": version, "view": game.view(seat)})
-        )
+        body = game.view_json(auth.seat)
     return Response(body, media_type="application/json")
 
 
