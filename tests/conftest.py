@@ -3,6 +3,10 @@
 Every rule ID named by a slow test must also be named by a fast one, so the fast tier still
 exercises every rule that has a test. The split is recorded here, before ``-m`` deselects
 anything, and checked by ``tests/test_tiers.py``.
+
+Property tests (hypothesis) run fewer examples in the fast tier (:func:`fast_examples` of the
+count the test asks for); the full run (``.ci/run``: every test, no ``-m``) runs the full
+count.
 """
 
 from __future__ import annotations
@@ -10,6 +14,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from hypothesis import settings
 
 RULE_ID = re.compile(r"(?<![a-z0-9])r_([a-z]+)_(\d+)")
 """A rule ID in a test's name: ``test_r_atk_4_...`` names R-ATK-4."""
@@ -31,3 +36,32 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         name = getattr(item, "originalname", item.name)
         (slow if item.get_closest_marker("slow") else fast).update(rule_ids(name))
     config.stash[TIERS] = (frozenset(fast), frozenset(slow))
+    if fast_tier(config):
+        for item in items:
+            _fewer_examples(item)
+
+
+def fast_tier(config: pytest.Config) -> bool:
+    """Whether this run is the fast tier (``-m "not slow"``)."""
+    return " ".join(str(config.getoption("markexpr", "") or "").split()) == "not slow"
+
+
+def fast_examples(count: int) -> int:
+    """A property test's example count in the fast tier: up to 10 as asked, else a quarter
+    of it (at least 10)."""
+    return count if count <= 10 else max(10, count // 4)
+
+
+def _fewer_examples(item: pytest.Item) -> None:
+    """Give a hypothesis test :func:`fast_examples` of its count (once per function: the
+    parametrised copies of a test share it)."""
+    test = getattr(item, "function", None)
+    if not getattr(test, "is_hypothesis_test", False) or getattr(test, "_tk20_fast", False):
+        return
+    # hypothesis keeps a test's settings here (the @settings decorator writes it); fail
+    # loudly if that changes rather than quietly running the full count
+    current = test._hypothesis_internal_use_settings  # type: ignore[union-attr]
+    test._hypothesis_internal_use_settings = settings(  # type: ignore[union-attr]
+        current, max_examples=fast_examples(current.max_examples)
+    )
+    test._tk20_fast = True  # type: ignore[union-attr]

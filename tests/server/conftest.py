@@ -10,11 +10,13 @@ import pytest
 from tests.server.live import Server, drop_pg_database, fresh_pg_database, require_pg, running
 
 
-@pytest.fixture(scope="module", params=["sqlite", "postgres"])
+@pytest.fixture(scope="session", params=["sqlite", "postgres"])
 def server(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[Server]:
-    """A running server per database kind (module scope: started once per test file)."""
+    """A running server per database kind, shared by the test files that use it (session
+    scope: started once per test process; every test makes its own games, so none depends
+    on a fresh server — one start costs ~2 CPU-s)."""
     folder: Path = tmp_path_factory.mktemp("server")
     if request.param == "sqlite":
         url = f"sqlite:///{folder / 'tk20.sqlite3'}"

@@ -99,6 +99,7 @@ def _stream(
             acked.append((len(acked) + 1, name, order))
 
 
+@pytest.mark.slow  # two server starts, a stream of orders, a replay: a crash test, ~1 min
 @pytest.mark.parametrize("kind", ["sqlite", "postgres"])
 def test_kill_9_during_orders_loses_no_acknowledged_order(kind: str, tmp_path: Path) -> None:
     url = new_db_url(kind, tmp_path)
