@@ -1,18 +1,28 @@
 """Lookouts: the toy rule module of docs/extending.md, one file, nothing central changed.
 
-``lookout U`` (Finnish ``tähystä U``, 1 KP) makes U a lookout for this turn; enemies
-attacking a unit next to a lookout get −1. The module owns its order kind: its keyword,
-grammar, check, execution and listing.
+``lookout U [radius N]`` (Finnish ``tähystä U [säde N]``, 1 KP) makes U a lookout for
+this turn, watching N cells around it (1 unless given, at most 3); enemies attacking a
+unit within a lookout's radius get −1. The module owns its order kind: its keyword,
+grammar, its own typed field (``radius``, :class:`LookoutArgs`), check, execution,
+listing and its view section.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 
-from taistelukentta.errors import IllegalOrderError
+from taistelukentta.errors import IllegalOrderError, InvalidOrderError
 from taistelukentta.grid.geometry import chebyshev
 from taistelukentta.rules.context import Tx
-from taistelukentta.rules.orders import Order, OrderKind, OrderTokens, module_syntax, order_kind
+from taistelukentta.rules.orders import (
+    Order,
+    OrderArgs,
+    OrderKind,
+    OrderTokens,
+    module_syntax,
+    order_kind,
+)
 from taistelukentta.rules.registry import OrderHandler, Plan
 from taistelukentta.rules.ruleset import RuleModule
 from taistelukentta.rules.sections import ViewModel, ViewSection
@@ -23,9 +33,37 @@ LOOKOUT: OrderKind = order_kind("lookout")
 """The module's own order kind (not one of the bundled OrderKind members)."""
 
 
+RADIUS_WORDS = ("radius", "säde", "sade")
+MAX_RADIUS = 3
+
+
+@dataclass(frozen=True, slots=True)
+class LookoutArgs(OrderArgs):
+    """The module's own field of ``lookout``: how far the lookout watches."""
+
+    radius: int = 1
+
+    def words(self) -> list[str]:
+        return [] if self.radius == 1 else ["radius", str(self.radius)]
+
+
 def read(kind: OrderKind, words: OrderTokens) -> Order:
-    """``lookout U``: the words after the keyword."""
-    return Order(kind, words.id())
+    """``lookout U [radius N]``: the words after the keyword."""
+    unit = words.id()
+    radius = 1
+    if words.take_if(RADIUS_WORDS):
+        token = words.take()
+        if not (token.isascii() and token.isdigit() and 1 <= int(token) <= MAX_RADIUS):
+            raise InvalidOrderError(
+                f"order {words.text!r}: radius {token!r} is not 1-{MAX_RADIUS}",
+                f"käsky {words.text!r}: säde {token!r} ei ole 1-{MAX_RADIUS}",
+            )
+        radius = int(token)
+    return Order(kind, unit, args=LookoutArgs(radius) if radius != 1 else None)
+
+
+def radius_of(order: Order) -> int:
+    return order.args.radius if isinstance(order.args, LookoutArgs) else 1
 
 
 def check(state: GameState, seat: str, side: Side, order: Order) -> Plan:
@@ -34,14 +72,14 @@ def check(state: GameState, seat: str, side: Side, order: Order) -> Plan:
         raise IllegalOrderError(
             f"you have no unit {order.unit!r}", f"sinulla ei ole yksikköä {order.unit!r}"
         )
-    if unit.ext.get(MODULE) == state.turn_no:
+    if (unit.ext.get(MODULE) or {}).get("turn") == state.turn_no:
         raise IllegalOrderError(f"{unit.id} is already a lookout", f"{unit.id} on jo tähystäjä")
     return Plan(unit=unit, cost=1)
 
 
 def execute(tx: Tx, seat: str, order: Order, plan: Plan) -> None:
     assert plan.unit is not None
-    tx.set_unit_ext(plan.unit.id, MODULE, tx.turn_no)
+    tx.set_unit_ext(plan.unit.id, MODULE, {"turn": tx.turn_no, "radius": radius_of(order)})
     tx.unit_event("lookout", plan.unit.id, {})  # only its own side sees it
 
 
@@ -51,7 +89,7 @@ def legal(state: GameState, seat: str, side: Side) -> Iterable[Order]:
     return [
         Order(LOOKOUT, u.id)
         for u in sorted(state.units.values(), key=lambda u: u.id)
-        if u.seat == seat and u.ext.get(MODULE) != state.turn_no
+        if u.seat == seat and (u.ext.get(MODULE) or {}).get("turn") != state.turn_no
     ]
 
 
@@ -59,7 +97,7 @@ def lookout_penalty(tx: Tx, attacker: UnitState, target: UnitState) -> tuple[int
     near = any(
         u.side == target.side
         and u.ext.get(MODULE) is not None
-        and chebyshev(u.cell, target.cell) <= 1
+        and chebyshev(u.cell, target.cell) <= u.ext[MODULE]["radius"]
         for u in tx.units.values()
     )
     return (-1 if near else 0, False, False)
@@ -94,7 +132,7 @@ def rule_module() -> RuleModule:
     return RuleModule(
         MODULE,
         orders=(OrderHandler(LOOKOUT, check, execute, legal, module=MODULE),),
-        syntax=(module_syntax(LOOKOUT, "lookout UNIT", ("tähystä", "tahysta"), read),),
+        syntax=(module_syntax(LOOKOUT, "lookout UNIT [radius N]", ("tähystä", "tahysta"), read),),
         hooks=(("attack_modifiers", lookout_penalty), ("on_turn_end", forget)),
         view=ViewSection("lookout", LookoutView, LookoutView, section),
     )

@@ -18,7 +18,7 @@ from taistelukentta.rules import (
 )
 from taistelukentta.rules.context import Tx
 from taistelukentta.rules.fire import hook_module_terms
-from taistelukentta.rules.orders import parse_order
+from taistelukentta.rules.orders import OrderKind, parse_order
 from taistelukentta.views import view_for
 from taistelukentta.views.models import SideView, view_schema
 
@@ -46,14 +46,14 @@ def test_a_toy_module_plugs_in_through_a_ruleset() -> None:
     assert rules.vocabulary.parse("tähystä 1R1") == order
     assert str(order) == "lookout 1R1" and parse_order("lookout 1R1", rules.vocabulary) == order
     assert "lookout" in rules.vocabulary.keywords() and "tähystä" in rules.vocabulary.keywords()
-    with pytest.raises(InvalidOrderError, match="expected `lookout UNIT`"):
+    with pytest.raises(InvalidOrderError, match=r"expected `lookout UNIT \[radius N\]`"):
         rules.vocabulary.parse("lookout")
     with pytest.raises(InvalidOrderError, match="unexpected '2R1'"):
         rules.vocabulary.parse("lookout 1R1 2R1")
     kp = st.kp["pl1"]
     st2, events = apply_text(st, "pl1", "lookout 1R1")
     assert st2.kp["pl1"] == kp - 1
-    assert st2.units["1R1"].ext[lookout.MODULE] == st2.turn_no
+    assert st2.units["1R1"].ext[lookout.MODULE] == {"turn": st2.turn_no, "radius": 1}
     assert [e.kind for e in events] == ["order", "lookout"]
     assert events[1].for_side("red") is None  # Red has no contact on 1R1: sees nothing
     with pytest.raises(IllegalOrderError, match="already a lookout"):
@@ -75,6 +75,37 @@ def test_a_toy_module_plugs_in_through_a_ruleset() -> None:
     tx = Tx(st2)
     lookout.forget(tx, "blue")
     assert lookout.MODULE not in tx.finish().units["1R1"].ext
+
+
+def test_a_toy_module_orders_carry_a_typed_field_of_their_own() -> None:
+    """``lookout U radius N``: the module's own field (``LookoutArgs.radius``) is parsed,
+    formatted, compared, logged and read by its hooks — nothing central knows it."""
+    rules = default_ruleset().with_modules(lookout.rule_module())
+    vocab = rules.vocabulary
+    far = Order(lookout.LOOKOUT, "1R1", args=lookout.LookoutArgs(2))
+    assert vocab.parse("tähystä 1R1 säde 2") == far == vocab.parse("lookout 1R1 radius 2")
+    assert str(far) == vocab.format(far) == "lookout 1R1 radius 2"
+    assert vocab.parse(str(far)) == far
+    assert vocab.parse("lookout 1R1 radius 1") == Order(lookout.LOOKOUT, "1R1")
+    assert far != Order(lookout.LOOKOUT, "1R1")
+    with pytest.raises(InvalidOrderError, match="radius '9' is not 1-3"):
+        vocab.parse("lookout 1R1 radius 9")
+    with pytest.raises(InvalidOrderError, match="takes no module fields"):
+        Order(OrderKind.DEFEND, "1R1", args=lookout.LookoutArgs(2))
+    sc = build(
+        open_rows(14, 8),
+        [("1R1", SQUAD, (1, 1)), ("1R2", SQUAD, (1, 3))],
+        [("R1", RED, (6, 1))],
+    )
+    st = new_game(sc, 1, ruleset=rules)
+    near, _ = apply(st, "pl1", Order(lookout.LOOKOUT, "1R1"))
+    wide, events = apply(st, "pl1", far)
+    assert events[0].data["order"] == "lookout 1R1 radius 2"
+    assert wide.units["1R1"].ext[lookout.MODULE]["radius"] == 2
+    # 1R2 stands 2 cells from the lookout: covered with radius 2 only
+    terms_near = {t.name: t.bonus for t in hook_module_terms(near, near.units["R1"], "1R2")}
+    terms_wide = {t.name: t.bonus for t in hook_module_terms(wide, wide.units["R1"], "1R2")}
+    assert "lookout" not in terms_near and terms_wide["lookout"] == -1
 
 
 def test_the_default_ruleset_does_not_know_the_toy_module() -> None:

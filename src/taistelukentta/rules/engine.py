@@ -55,7 +55,7 @@ from taistelukentta.rules.movement import (
     retreat_destination,
     spotted_cells,
 )
-from taistelukentta.rules.orders import Order, OrderKind, base_syntax, format_order, parse_order
+from taistelukentta.rules.orders import Order, OrderKind, base_syntax, parse_order
 from taistelukentta.rules.recon import ContactLevel
 from taistelukentta.rules.registry import (
     COMMAND_ONLY,
@@ -827,7 +827,7 @@ def apply(state: GameState, seat: str, order: Order) -> tuple[GameState, list[Ev
     tx = Tx(state)
     side = state.side_of_seat(seat)
     assert side is not None
-    text = format_order(order)
+    text = cache_for(state).rules.vocabulary.format(order)
     if order.kind != OrderKind.DONE:
         info = {"seat": seat, "order": text, "cost": plan.cost}
         tx.emit("order", info, {side: info})

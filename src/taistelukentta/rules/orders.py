@@ -182,6 +182,21 @@ _CELL = re.compile(r"^([0-9]{1,4}),([0-9]{1,4})$")
 """A cell: ASCII digits only (``int`` would read other scripts' digits too)."""
 
 
+class OrderArgs:
+    """The typed fields a rule module's own order kind carries beyond the common ones
+    (``unit``, ``cell``, ``target``): subclass it as a frozen dataclass in the module's
+    file, fill it in the module's parser (:attr:`OrderSyntax.parse`) and read it in its
+    handler (``order.args``). ``words()`` writes the fields back in the notation, after
+    the common ones (:func:`format_order`), so ``parse(format(o)) == o`` holds without any
+    central table (docs/extending.md)."""
+
+    __slots__ = ()
+
+    def words(self) -> list[str]:
+        """The notation of the fields, as words after the order's common ones."""
+        return []
+
+
 @dataclass(frozen=True, slots=True)
 class Order:
     """One order. ``cell`` is the destination (move, disengage, withdraw, an attack's
@@ -203,6 +218,8 @@ class Order:
     observer: str | None = None
     word: str | None = None
     flags: tuple[str, ...] = ()
+    args: OrderArgs | None = None
+    """A rule module's own typed fields (:class:`OrderArgs`); None for the bundled kinds."""
 
     def __post_init__(self) -> None:
         text = self.kind.value
@@ -211,6 +228,8 @@ class Order:
             _check_ids(self, text)
             return
         needs_unit, needs_cell, needs_target = shape
+        if self.args is not None:
+            raise _bad(text, "takes no module fields", "ei ota moduulin kenttiä")
         _check_extras(self, text)
         if needs_unit != (self.unit is not None):
             raise InvalidOrderError(
@@ -473,6 +492,7 @@ def trusted_order(
     _set(order, "observer", None)
     _set(order, "word", None)
     _set(order, "flags", ())
+    _set(order, "args", None)
     return order
 
 
@@ -507,6 +527,8 @@ def format_order(order: Order) -> str:
     if order.weapon is not None:
         parts += ["with", order.weapon]
     parts.extend(order.flags)
+    if order.args is not None:
+        parts.extend(order.args.words())
     return " ".join(parts)
 
 
