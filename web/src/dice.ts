@@ -104,13 +104,28 @@ export function sidesOf(expr: string): { count: number; sides: number; keep: "al
   return { count, sides: Number(m[2]), keep: m[3] === "kh1" ? "high" : m[3] === "kl1" ? "low" : "all" };
 }
 
-/** Every roll record in a list of events (`data.rolls`), in the events' order. */
+const isRoll = (x: unknown): x is RollRecord =>
+  !!x && typeof x === "object" && typeof (x as RollRecord).seq === "number" &&
+  typeof (x as RollRecord).expr === "string" && Array.isArray((x as RollRecord).dice);
+
+function collect(value: unknown, out: RollRecord[], seen: Set<number>): void {
+  if (isRoll(value)) {
+    if (!seen.has(value.seq)) {
+      seen.add(value.seq);
+      out.push(value);
+    }
+    return;
+  }
+  if (Array.isArray(value)) for (const x of value) collect(x, out, seen);
+  else if (value && typeof value === "object") for (const x of Object.values(value)) collect(x, out, seen);
+}
+
+/** Every roll record in a list of events' data, wherever it sits (`data.rolls`, a recon's
+ * `data.results[].rolls` …), once each (by its number), in the events' order. */
 export function rollsOfEvents(events: readonly { data?: Record<string, unknown> }[]): RollRecord[] {
   const out: RollRecord[] = [];
-  for (const e of events) {
-    const r = e.data?.["rolls"];
-    if (Array.isArray(r)) for (const x of r) if (x && typeof x === "object") out.push(x as RollRecord);
-  }
+  const seen = new Set<number>();
+  for (const e of events) collect(e.data, out, seen);
   return out;
 }
 

@@ -1,6 +1,6 @@
 import { createHash, createHmac, randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { DiceStream, type RollRecord, bytesToHex, hexToBytes, sidesOf, verifyDice } from "../src/dice";
+import { DiceStream, type RollRecord, bytesToHex, hexToBytes, rollsOfEvents, sidesOf, verifyDice } from "../src/dice";
 
 // An independent reading of the dice stream (docs/dice-and-odds.md) with Node's own HMAC, to
 // check the browser's WebCrypto one against.
@@ -115,5 +115,29 @@ describe("verifyDice", () => {
     expect(swapped.ok).toBe(false);
     const short = await verifyDice("abcd", commitment, log, []);
     expect(short.ok).toBe(false);
+  });
+});
+
+describe("rollsOfEvents", () => {
+  it("finds every roll of the GM's log, a recon's nested ones too, once each", async () => {
+    const seed = randomBytes(32);
+    const commitment = createHash("sha256").update(seed).digest("hex");
+    const log = game(seed, 6);
+    const [a, b, c, d, e, f] = log as [RollRecord, RollRecord, RollRecord, RollRecord, RollRecord, RollRecord];
+    const events = [
+      { kind: "attack", data: { rolls: [a, b] } },
+      // a recon's rolls sit in its results (the GM's copy), one result per target
+      { kind: "recon", data: { unit: "KRH", results: [{ target: "R1", rolls: [c, d] }, { target: "R2", rolls: [e] }] } },
+      { kind: "attack", data: { rolls: [f], again: { rolls: [f] } } },
+      { kind: "phase", data: { phase: "fire" } },
+    ];
+    const found = rollsOfEvents(events);
+    expect(found.map((r) => r.seq)).toEqual([1, 2, 3, 4, 5, 6]);
+    const check = await verifyDice(seed.toString("hex"), commitment, found, []);
+    expect(check).toMatchObject({ ok: true, rolls: 6 });
+    // with the recon's rolls left out the log has a gap, as the old top-level reading had
+    const topLevel = events.flatMap((ev) => ((ev.data as { rolls?: RollRecord[] }).rolls ?? []));
+    const gap = await verifyDice(seed.toString("hex"), commitment, topLevel, []);
+    expect(gap.ok).toBe(false);
   });
 });

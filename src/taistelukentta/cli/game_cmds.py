@@ -781,7 +781,17 @@ def _status_line(state: GameState) -> str:
 def replay_cmd(game: GameArg, json_out: JsonFlag = False) -> None:
     """Tarkista peli pelaamalla käskyt uudelleen / replay the orders, check the saved state.
 
-    Exit 1 if the replayed state differs from the saved one."""
+    Exit 1 if the replayed state differs from the saved one. A sealed export (a server
+    game exported before its end, no seed) is replayed from its own logged dice."""
+    from taistelukentta.storage.gamefile import read_sealed
+
+    try:
+        sealed = read_sealed(game)
+    except TkError as exc:
+        fail_error(exc)
+    if sealed is not None:
+        _replay_sealed(sealed, str(game), json_out)
+        return
     try:
         record = load_game(game)
         _, state = replay_record(record, str(game))
@@ -844,6 +854,35 @@ def replay_cmd(game: GameArg, json_out: JsonFlag = False) -> None:
         tr(
             f"OK: {len(record.orders)} käskyä, tila {replayed[:16]}… vastaa tallennettua.",
             f"OK: {len(record.orders)} orders, state {replayed[:16]}… matches the saved one.",
+        ),
+        highlight=False,
+    )
+
+
+def _replay_sealed(doc: dict[str, Any], source: str, json_out: bool) -> None:
+    """``tk20 replay`` of a sealed export: its orders and logged dice give its log and
+    state (the dice themselves are checked after the end, ``tk20 verify --seed``)."""
+    from taistelukentta.server.verify import replay_sealed
+
+    try:
+        report = replay_sealed(doc, source)
+    except TkError as exc:
+        fail_error(exc)
+    if json_out:
+        print_json(report)
+        if not report["ok"]:
+            raise typer.Exit(1)
+        return
+    if not report["ok"]:
+        fail("; ".join(report["problems"]), code=1)
+    console.print(
+        tr(
+            f"OK (sinetöity vienti, ei siementä): {report['orders']} käskyä ja "
+            f"{report['rolls']} lokin heittoa antavat tallennetun lokin ja tilan. Nopat "
+            "tarkistetaan sitoumusta vasten pelin päätyttyä: tk20 verify TIEDOSTO --seed SIEMEN.",
+            f"OK (sealed export, no seed): {report['orders']} orders and {report['rolls']} "
+            "logged rolls give the saved log and state. The dice are checked against the "
+            "commitment after the end: tk20 verify FILE --seed SEED.",
         ),
         highlight=False,
     )

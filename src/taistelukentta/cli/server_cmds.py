@@ -121,13 +121,21 @@ def db_upgrade_cmd(db: DbOpt = None) -> None:
 def verify_cmd(
     export: Annotated[Path, typer.Argument(metavar="EXPORT", help="Viety peli / game export.")],
     json_out: Annotated[bool, typer.Option("--json", help="Tulosta JSON / print JSON.")] = False,
+    seed: Annotated[
+        str | None,
+        typer.Option(
+            "--seed",
+            help="Paljastettu siemen sinetöidylle viennille (pelin /reveal) / the revealed "
+            "seed, for a sealed export made before the end (the game's /reveal).",
+        ),
+    ] = None,
 ) -> None:
     """Tarkista viety peli: siemenen sitoumus ja jokainen heitto / check a game export:
     the seed's commitment and every roll (replayed)."""
     from taistelukentta.server.verify import verify_export
 
     try:
-        report = verify_export(export)
+        report = verify_export(export, seed)
     except TkError as exc:
         fail_error(exc)
     if json_out:

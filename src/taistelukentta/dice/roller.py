@@ -33,7 +33,7 @@ from enum import StrEnum
 from typing import Any
 
 from taistelukentta.dice.expr import DiceExpr
-from taistelukentta.errors import ArgumentError
+from taistelukentta.errors import ArgumentError, TkError
 
 D20 = DiceExpr(1, 20)
 
@@ -47,6 +47,11 @@ LEGACY_SCHEME = "mt19937"
 HMAC_SCHEME = "hmac-sha256"
 """32-byte secret seed, HMAC-SHA-256 in counter mode, rejection sampling (new games)."""
 SCHEMES = (LEGACY_SCHEME, HMAC_SCHEME)
+LOGGED_SCHEME = "logged"
+"""Not a game's scheme: dice read back from a game's roll log (:class:`LoggedRoller`, the
+replay of a sealed export, whose seed is still secret)."""
+#: Format tag of :meth:`LoggedRoller.getstate` (in memory only, never saved).
+LOGGED_STATE_VERSION = 3
 
 SEED_BYTES = 32
 """Length of an HMAC-scheme seed (256 bits)."""
@@ -406,6 +411,8 @@ class Roller:
     @classmethod
     def from_state(cls, state: Mapping[str, Any]) -> Roller:
         """A roller that continues exactly where the one that gave ``state`` stood."""
+        if state.get("scheme") == LOGGED_SCHEME:
+            return LoggedRoller(state["rolls"], int(state["seq"]))
         try:
             if state["version"] == HMAC_STATE_VERSION:
                 if state.get("scheme") != HMAC_SCHEME:
@@ -436,6 +443,100 @@ class Roller:
                 f"roller state is broken: {exc}", f"heittäjän tila on virheellinen: {exc}"
             ) from None
         return roller
+
+
+class LoggedDiceError(TkError):
+    """A replay from a roll log asked for a roll the log does not have (another purpose,
+    another expression, no more rolls) or got other dice than the log recorded."""
+
+
+class LoggedRoller(Roller):
+    """Dice read back from a game's roll log instead of drawn: the ``n``-th roll asked for
+    gets the dice of the log's roll ``n``, which must be for the same purpose and the same
+    expression and give the same record (:class:`LoggedDiceError` otherwise).
+
+    How a game whose seed is still secret is replayed (a sealed export made before the
+    end, ``tk20 replay``): the orders and the logged dice must give the logged events and
+    the saved state; whether the logged dice are the seed's stream is checked once the
+    seed is revealed (``tk20 verify --seed``). ``rolls``: the log's roll records as
+    dictionaries (:meth:`RollRecord.to_dict`), oldest first; ``seq``: rolls already made."""
+
+    def __init__(self, rolls: tuple[Mapping[str, Any], ...] | list[Any], seq: int = 0) -> None:
+        super().__init__(bytes(SEED_BYTES))  # never drawn from
+        self.scheme = LOGGED_SCHEME
+        self._rolls = tuple(rolls)
+        self._seq = seq
+        self._dice: list[int] = []
+        self._want: RollRecord | None = None
+
+    def _next(self, purpose: str, expr: str) -> None:
+        n = self._seq + 1
+        if self._seq >= len(self._rolls):
+            raise LoggedDiceError(
+                f"roll {n} ({purpose}, {expr}): the log has no roll {n}",
+                f"heitto {n} ({purpose}, {expr}): lokissa ei ole heittoa {n}",
+            )
+        want = RollRecord.from_dict(self._rolls[self._seq])
+        if (want.seq, want.purpose, want.expr) != (n, purpose, expr):
+            raise LoggedDiceError(
+                f"roll {n}: the replay rolls {expr} for {purpose!r}, the log has roll "
+                f"{want.seq}: {want.expr} for {want.purpose!r}",
+                f"heitto {n}: uudelleenpeluu heittää {expr} ({purpose!r}), lokissa on heitto "
+                f"{want.seq}: {want.expr} ({want.purpose!r})",
+            )
+        self._want = want
+        self._dice = list(want.dice)
+
+    def _check(self, made: RollRecord) -> RollRecord:
+        want, self._want = self._want, None
+        if made != want or self._dice:
+            raise LoggedDiceError(
+                f"roll {made.seq} ({made.purpose}): the replay gives {made.to_dict()}, the "
+                f"log {want.to_dict() if want else None}",
+                f"heitto {made.seq} ({made.purpose}): uudelleenpeluu antaa {made.to_dict()}, "
+                f"loki {want.to_dict() if want else None}",
+            )
+        return made
+
+    def _die(self, sides: int) -> int:
+        if not self._dice or not 1 <= self._dice[0] <= sides:
+            raise LoggedDiceError(
+                f"roll {self._seq + 1}: the log has no d{sides} die here",
+                f"heitto {self._seq + 1}: lokissa ei ole tässä d{sides}-noppaa",
+            )
+        return self._dice.pop(0)
+
+    def roll(
+        self, expr: DiceExpr | str, purpose: str, *, modifier: int = 0, secret: bool = False
+    ) -> RollRecord:
+        self._next(purpose, DiceExpr.of(expr).dice_text)
+        return self._check(super().roll(expr, purpose, modifier=modifier, secret=secret))
+
+    def d20(
+        self,
+        purpose: str,
+        *,
+        advantage: Advantage = Advantage.NONE,
+        modifier: int = 0,
+        secret: bool = False,
+    ) -> RollRecord:
+        expr = {
+            Advantage.NONE: "d20",
+            Advantage.ADVANTAGE: "2d20kh1",
+            Advantage.DISADVANTAGE: "2d20kl1",
+        }[advantage]
+        self._next(purpose, expr)
+        made = super().d20(purpose, advantage=advantage, modifier=modifier, secret=secret)
+        return self._check(made)
+
+    def getstate(self) -> dict[str, Any]:
+        """In memory only: the log's rolls (shared, not copied) and the rolls made."""
+        return {
+            "version": LOGGED_STATE_VERSION,
+            "scheme": LOGGED_SCHEME,
+            "seq": self._seq,
+            "rolls": self._rolls,
+        }
 
 
 _LAST_STATE: tuple[list[int], tuple[int, ...]] = ([], ())

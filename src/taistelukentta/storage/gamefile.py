@@ -44,6 +44,14 @@ from taistelukentta.storage.schema import (
 
 FORMAT = "tk20-game"
 VERSION = 1
+SEALED_FORMAT = "tk20-sealed-game"
+"""A server game's export made before its end (``/export`` for the GM): everything but
+the seed, which is secret until the end (``taistelukentta.server.verify``)."""
+SEALED_PROBLEM = (
+    "format: a sealed export (a server game exported before its end) holds no dice seed, "
+    "so it cannot be played on; `tk20 replay FILE` checks it against its logged dice, and "
+    "after the end `tk20 verify FILE --seed SEED` checks the dice against the commitment"
+)
 
 
 @dataclass(frozen=True)
@@ -118,6 +126,8 @@ def parse_game(text: str, source: str) -> GameRecord:
         doc = parse_json(text)
     except JsonProblem as exc:
         raise DataError(source, [str(exc)]) from None
+    if isinstance(doc, dict) and doc.get("format") == SEALED_FORMAT:
+        raise DataError(source, [SEALED_PROBLEM])
     problems = check_game_document(doc)
     if problems:
         raise DataError(source, problems)
@@ -165,6 +175,27 @@ def parse_game(text: str, source: str) -> GameRecord:
         options,
         dict(overlay) if isinstance(overlay, dict) else None,
     )
+
+
+def read_sealed(path: Path | str) -> dict[str, Any] | None:
+    """The document at ``path`` if it is a sealed export, else None: read it as a game
+    file (which names the problem of a file that is unreadable or no JSON)."""
+    p = Path(path)
+    try:
+        if p.stat().st_size > MAX_FILE_BYTES:
+            return None  # too large for a game file: load_game says so
+    except OSError:
+        return None  # load_game names the problem
+    try:
+        text = p.read_text(encoding="utf-8")
+        if SEALED_FORMAT not in text:
+            return None
+        doc = parse_json(text)
+    except (JsonProblem, OSError, UnicodeDecodeError):
+        return None
+    if isinstance(doc, dict) and doc.get("format") == SEALED_FORMAT:
+        return doc
+    return None
 
 
 def load_game(path: Path | str) -> GameRecord:

@@ -242,19 +242,24 @@ def reveal(game_id: GameId, auth: Seat, store: Store) -> RevealOut:
     },
 )
 def export(game_id: GameId, auth: Seat, store: Store) -> Response:
-    """The game file (``tk20 replay`` reads it): the GM any time, every seat after the end."""
+    """The game file (``tk20 replay`` and ``tk20 verify`` read it), every seat after the
+    end; before the end the GM gets the *sealed* export: the same without the seed, which
+    nobody may learn before the end (``tk20 replay`` checks it from its logged dice)."""
     with store.reading(game_id) as game:
-        if auth.seat != GM_SEAT and not game.state.finished:
+        finished = game.state.finished
+        if auth.seat != GM_SEAT and not finished:
             raise StoreError(
                 403,
                 "not_finished",
                 "only the GM may export before the end",
                 "vain pelinjohtaja voi viedä pelin ennen loppua",
             )
-        from taistelukentta.server.export import export_text
+        from taistelukentta.server.export import export_text, sealed_export_text
 
+        text = export_text(game) if finished else sealed_export_text(game)
+        name = f"tk20-{game.id}.json" if finished else f"tk20-{game.id}-sealed.json"
         return Response(
-            export_text(game),
+            text,
             media_type="application/json",
-            headers={"Content-Disposition": f'attachment; filename="tk20-{game.id}.json"'},
+            headers={"Content-Disposition": f'attachment; filename="{name}"'},
         )
