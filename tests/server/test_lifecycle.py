@@ -123,9 +123,9 @@ def test_the_computer_column_reads_rows_written_before_levels() -> None:
 def test_export_keeps_the_games_rule_options_for_replay_and_verify(
     server: Server, tmp_path: Path
 ) -> None:
-    """A game started with rule options: its export names them, ``tk20 replay`` and
-    ``tk20 verify`` replay under them,
-    and a broken option in the file is a clear error."""
+    """A game started with rule options: its (GM's, sealed: the game goes on) export names
+    them, ``tk20 replay`` replays under them from the logged dice, ``tk20 verify`` asks for
+    the seed, and a broken option in the file is a clear error."""
     options = {"stacking_limit": 1, "los_corner": "block_either"}
     created = create(server, options=options)
     clients = seats(server, created)
@@ -137,15 +137,16 @@ def test_export_keeps_the_games_rule_options_for_replay_and_verify(
     export = clients["gm"].get("/export")
     assert export.status_code == 200
     doc = json.loads(export.text)
+    assert doc["format"] == "tk20-sealed-game" and "seed" not in doc
     assert doc["options"] == options
     path = tmp_path / "options.json"
     path.write_text(export.text, encoding="utf-8")
     replay = _tk20("replay", str(path), "--json")
     assert replay.returncode == 0, replay.stdout + replay.stderr
     report = json.loads(replay.stdout)
-    assert report["options"] == options and report["state_hash"] == doc["state_hash"]
+    assert report["ok"] and report["options"] == options and report["sealed"]
     verify = _tk20("verify", str(path), "--json")
-    assert verify.returncode == 0, verify.stdout + verify.stderr
+    assert verify.returncode == 1 and "--seed" in verify.stdout
     doc["options"] = {"stacking_limit": "many"}
     path.write_text(json.dumps(doc), encoding="utf-8")
     broken = _tk20("replay", str(path))

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from taistelukentta.content.scenario import load_scenario
-from taistelukentta.rules import GameState
+from taistelukentta.rules import apply, new_game, parse_order
 from taistelukentta.server.odds import term_out
 from taistelukentta.views import attack_estimate
 from tests.server.live import Seat, cleanup_db, create, new_db_url, running, seats
@@ -58,8 +58,13 @@ def test_r_atk_2_odds_terms_are_the_resolution_terms_with_rule_ids(tmp_path: Pat
             assert answer.status_code == 200, answer.text
             odds = answer.json()
             # the server's answer is the engine's estimate, term for term
+            # the game's state: its orders replayed from the (test-only) fixed seed — the
+            # GM's export before the end is sealed (no seed)
             doc = json.loads(clients["gm"].get("/export").text)
-            state = GameState.from_dict(doc["state"], load_scenario("demo"))
+            assert doc["format"] == "tk20-sealed-game"
+            state = new_game(load_scenario("demo"), bytes.fromhex(env["TK20_TEST_FIXED_SEED"]))
+            for o in doc["orders"]:
+                state, _ = apply(state, o["seat"], parse_order(o["order"]))
             _kind, unit, target = order.split()
             est = attack_estimate(state, "blue", unit, target)
             assert odds["terms"] == [term_out(t) for t in est.terms]

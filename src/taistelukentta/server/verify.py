@@ -21,7 +21,7 @@ from taistelukentta.dice.roller import SEED_BYTES, LoggedRoller, Seed, parse_see
 from taistelukentta.errors import DataError, TkError
 from taistelukentta.rules import Event, GameState, apply, new_game
 from taistelukentta.rules.orders import parse_order
-from taistelukentta.server.games import COMMITMENT_SCHEME, scenario_for
+from taistelukentta.server.games import COMMITMENT_SCHEME, StoreError, scenario_for
 from taistelukentta.storage.gamefile import log_hash, parse_game, read_sealed
 
 
@@ -34,7 +34,10 @@ def _scenario(ref: str, options: dict[str, Any], overlay: Any, source: str) -> S
     if overlay is not None and not isinstance(overlay, dict):
         raise DataError(source, ["blue_overlay: expected an object"])
     if ref in bundled_ids():
-        return scenario_for(ref, options, overlay=overlay)
+        try:
+            return scenario_for(ref, options, overlay=overlay)
+        except StoreError as exc:
+            raise DataError(source, [exc.en]) from None
     return load_scenario(ref, options, overlay)
 
 
@@ -170,6 +173,7 @@ def replay_sealed(doc: dict[str, Any], source: str, seed: Seed | None = None) ->
         "problems": problems,
         "orders": len(orders),
         "rolls": len(logged),
+        "options": dict(doc.get("options") or {}),
         "seed_commitment": commitment,
     }
 
