@@ -177,3 +177,18 @@ def test_campaign_battle_seed_repeats_and_its_game_file_replays(tmp_path: Path) 
     broken = _run(bare, "replay")
     assert broken.returncode != 0 and "blue_overlay.slots.1R2.xp" in broken.stderr
     assert "Traceback" not in broken.stderr
+
+
+def test_campaign_battle_out_before_its_end_is_sealed(db: str, tmp_path: Path) -> None:
+    """Fair dice (issue 8): the game file of a battle that goes on holds no seed (the
+    sealed export, as the server's /export before the end); ``tk20 replay`` checks it."""
+    cid = js(db, "new", "Susi", "--company", "demo")["id"]
+    game_file = tmp_path / "battle.json"
+    started = js(db, "battle", cid, "--scenario", "demo", "--out", str(game_file))
+    assert started["winner"] is None
+    doc = json.loads(game_file.read_text(encoding="utf-8"))
+    assert doc["format"] == "tk20-sealed-game"
+    assert "seed" not in doc and "seed" not in doc["state"]
+    replay = _run(game_file, "replay", "--json")
+    assert replay.returncode == 0, replay.stdout + replay.stderr
+    assert json.loads(replay.stdout)["ok"]

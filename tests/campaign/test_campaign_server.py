@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import time
 from pathlib import Path
 from typing import Any
@@ -130,16 +131,17 @@ def test_create_read_permissions_and_bad_input(server: Server, tmp_path: Path) -
     ids = {u["id"] for u in co_view["units"] if u["side"] == "blue"}
     assert "1R1" in ids and "1R2" not in ids
     assert act(server, cid, gm, "rename KP X").status_code == 409
-    # the battle's export carries the roster overlay: tk20 verify replays it
-    from taistelukentta.server.verify import verify_export
+    # the battle's export carries the roster overlay: its replay (sealed, the battle goes
+    # on: from the logged dice) needs it
+    from taistelukentta.server.verify import replay_sealed
 
     exported = httpx.get(
         f"{server.base}/api/games/{game}/export", headers=_auth(r.json()["seats"]["gm"]["token"])
     )
     assert exported.status_code == 200 and '"blue_overlay"' in exported.text
-    path = tmp_path / "battle.json"
-    path.write_text(exported.text, encoding="utf-8")
-    assert verify_export(path)["ok"]
+    doc = json.loads(exported.text)
+    assert doc["format"] == "tk20-sealed-game" and "seed" not in doc
+    assert replay_sealed(doc, "battle.json")["ok"]
     assert httpx.post(battles, json={"scenario": "demo"}, headers=_auth(gm)).status_code == 409
 
 

@@ -344,6 +344,9 @@ class CliWorlds:
         from taistelukentta.storage.session import GameSession
 
         self.sessions = []
+        self.enemy_cells = sorted(
+            {f"{u.cell[0]},{u.cell[1]}" for u in sa.units.values()}, key=lambda c: c
+        )
         for d, path, state in zip(self.dirs, self.scenario_files, (sa, sb), strict=True):
             record = GameRecord(str(path.resolve()), state.seed)
             (d / "game.json").unlink(missing_ok=True)
@@ -351,10 +354,10 @@ class CliWorlds:
             session.save()
             self.sessions.append(session)
 
-    def _run(self, world: int, args: list[str]) -> str:
+    def _run(self, world: int, args: list[str], input: str | None = None) -> str:
         from taistelukentta.cli.app import app
 
-        result = self.runner.invoke(app, ["--lang", "en", *args])
+        result = self.runner.invoke(app, ["--lang", "en", *args], input=input)
         if result.exception is not None and not isinstance(result.exception, SystemExit):
             raise result.exception
         out = f"exit {result.exit_code}\n{result.stdout}\n{result.stderr}"
@@ -367,8 +370,11 @@ class CliWorlds:
         return out
 
     def _save(self, world: int, state: GameState) -> str:
+        from taistelukentta.storage.gamefile import file_version
+
         session = self.sessions[world]
         session.state = state
+        session.version = file_version(session.path)  # a command read here may have saved
         session.save()
         return str(session.path)
 
@@ -384,7 +390,26 @@ class CliWorlds:
             out[f"orders {seat}"] = self._ok(world, ["orders", path, "--as", seat, "--json"])
         for seat, text in probes:
             out[f"order {seat} {text}"] = self._run(world, ["order", path, text, "--as", seat])
+        for seat, uid, targets in self.tools:
+            # the terrain tools on the game file with the seat's knowledge: a cell, an
+            # enemy id (seen or not: the refusal must not tell), the unit's moves
+            for to in targets:
+                args = ["los", path, "--as", seat, "--unit", uid, "--to", to]
+                out[" ".join(args[2:])] = self._run(world, args)
+            out[f"reach {seat} {uid}"] = self._run(
+                world, ["reach", path, "--as", seat, "--unit", uid]
+            )
+        if self.play_input and state.active == side and side in ("blue", "red"):
+            # the terminal play screen (``tk20 play GAME --as SIDE``): drawn, then the
+            # display commands and the tools, then quit (nothing is ordered)
+            out[f"play {side}"] = self._run(world, ["play", path, "--as", side], self.play_input)
         return out
+
+    tools: tuple[tuple[str, str, tuple[str, ...]], ...] = ()
+    """``(seat, own unit, targets)`` for ``tk20 los``/``reach`` at the next :meth:`read`
+    (set on the instance by :meth:`step`)."""
+    play_input: str = ""
+    """Lines typed into ``tk20 play`` at the next :meth:`read` (none: not run)."""
 
     def step(
         self,
@@ -408,6 +433,19 @@ class CliWorlds:
             named = (enemy_ids + enemy_ids)[k : k + 2]
             probes = [(seat, f"fire {u} {named[0]}") for u in own]
             probes += [(seat, f"attack {u} {named[-1]}") for u in own]
+        # los/reach for the seat's first unit, towards the cells where the enemy's units
+        # stood at the start in world a (the same cells in both worlds) and two enemy ids;
+        # the play screen and its commands when the observer is to play
+        self.tools, self.play_input = (), ""
+        mine = sorted(u.id for u in sa.units_of(observer) if u.seat == seat)[:1]
+        if sa.side_of_seat(seat) == observer and mine:
+            k = len(self.sessions[0].record.orders) % max(1, len(self.enemy_cells))
+            cells = (self.enemy_cells + self.enemy_cells)[k : k + 2]
+            named = (enemy_ids + enemy_ids)[k : k + 2]
+            self.tools = ((seat, mine[0], (*cells, *named)),)
+            lines = ["units", "log", "score", "orders", f"los {mine[0]} {named[0]}"]
+            lines += [f"los {mine[0]} {cells[0]}", f"reach {mine[0]}", "quit"]
+            self.play_input = "\n".join(lines) + "\n"
         reads = []
         for world, state in enumerate((sa, sb)):
             self._save(world, state)

@@ -203,8 +203,9 @@ def battle_cmd(
         Path | None,
         typer.Option(
             "--out",
-            help="Tallenna taistelun pelitiedosto (tk20 replay/verify/show) / save the "
-            "battle's game file (for tk20 replay, verify, show).",
+            help="Tallenna taistelun pelitiedosto (tk20 replay/verify/show; ennen loppua "
+            "sinetöity, ilman siementä) / save the battle's game file (for tk20 replay, "
+            "verify, show; before its end sealed: no seed).",
         ),
     ] = None,
     db: DbOpt = None,
@@ -237,10 +238,13 @@ def battle_cmd(
             store.games.play_computer_now(game)
         after = store.view(campaign_id, "gm")
         if out_file is not None:
-            from taistelukentta.server.export import export_text
+            from taistelukentta.server.export import export_text, sealed_export_text
 
+            # before the battle's end sealed, as the server's /export: no seed
+            played = store.games.game(game)
+            text = export_text(played) if played.state.finished else sealed_export_text(played)
             try:
-                out_file.write_text(export_text(store.games.game(game)), encoding="utf-8")
+                out_file.write_text(text, encoding="utf-8")
             except OSError as exc:
                 fail(tr(f"--out: ei voi kirjoittaa: {exc}", f"--out: cannot write: {exc}"))
     record = next((b for b in after["battles"] if b["game"] == game), None)
