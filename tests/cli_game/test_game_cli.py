@@ -184,6 +184,7 @@ def test_replay_ok_and_tampered(game: Path) -> None:
     assert not data["ok"] and data["problems"]
 
 
+@pytest.mark.slow  # three whole computer games (the recorded-games test replays in the fast tier)
 def test_simulate_is_deterministic(tmp_path: Path) -> None:
     a = _json(["simulate", "demo", "--seed", "4"])
     b = _json(["simulate", "demo", "--seed", "4"])

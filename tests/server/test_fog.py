@@ -125,6 +125,8 @@ def _play_checked(server: Server, seed: int, max_orders: int) -> int:
     return given
 
 
+@pytest.mark.slow  # 40 random orders, every Blue answer read after each (the fast tier keeps
+# the two-world test below)
 def test_blue_never_reads_an_unspotted_red_unit_during_random_orders(server: Server) -> None:
     assert _play_checked(server, seed=1, max_orders=40) == 40
 

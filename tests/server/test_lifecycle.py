@@ -92,6 +92,7 @@ def test_gm_undo_replays_from_the_log_and_is_announced_to_every_seat(server: Ser
     assert nothing.status_code == 409
 
 
+@pytest.mark.slow  # a whole game against the "normal" computer player on the server
 def test_computer_seats_play_at_the_level_asked_for(server: Server) -> None:
     """``computer_level`` when creating a game (docs/bots.md): the seats are played by
     that computer player; a level that does not exist is a clear 422, nothing created."""
