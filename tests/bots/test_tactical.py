@@ -31,6 +31,7 @@ from taistelukentta.rules import (
 )
 from taistelukentta.rules.state import Side
 from taistelukentta.views import view_for
+from taistelukentta.views.models import SideView
 from tests.fog.harness import blue_unit, build, contact_on, coupled_dice, drop_unit, red_unit
 
 
@@ -232,3 +233,31 @@ def test_play_against_a_level(tmp_path: Path) -> None:
     assert any(o.seat != "gm" for o in record.orders)  # the computer played Blue
     bad = runner.invoke(app, ["--lang", "en", "play", "demo", "--level", "grandmaster"])
     assert bad.exit_code == 2 and "grandmaster" in bad.output
+
+
+def test_a_weak_attacker_sends_its_fighters_to_its_most_valuable_objective() -> None:
+    """Red on ``demo`` (5 units, two objectives nobody holds): its fighting units all head
+    for the crossroads (3 VP), none for Kotkanmäki (2 VP); the command unit follows them."""
+    from taistelukentta.bots import commander
+
+    state = new_game(load_scenario("demo"), 1)
+    view = view_for(state, "red", log_limit=0)
+    assert isinstance(view, SideView) and view.side == "red"
+    goals = TacticalBot(1)._goals(commander.seen(view), tactical.public_map("demo"))
+    cells = {o.id: {(int(c[0]), int(c[1])) for c in o.cells} for o in view.objectives}
+    for uid in ("R12", "R13", "R14", "R15"):
+        assert goals[uid] in cells["risteys"], uid
+    assert goals["R11"] not in cells["kotkanmaki"]
+
+
+def test_leaders_and_support_weapons_keep_out_of_reach() -> None:
+    """A leader is never kept standing in an enemy's range, and every level weighs the
+    threat to it at least as much as to a sound squad."""
+    for name, level in LEVELS.items():
+        assert level.leader_caution >= level.caution, name
+    state = new_game(load_scenario("demo"), 1)
+    view = view_for(state, "blue", log_limit=0)
+    assert isinstance(view, SideView)
+    own = {u.id: u for u in view.own_units()}
+    assert tactical._is_leader(own["KP"]) and tactical._is_leader(own["1JJ"])
+    assert not tactical._is_leader(own["1R1"]) and not tactical._is_leader(own["2PST"])
