@@ -7,9 +7,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from taistelukentta.errors import InvalidOrderError
+from taistelukentta.rules.company import TACTICS
+from taistelukentta.rules.fire_support import STRIKE_TYPES
 from taistelukentta.rules.orders import (
-    STRIKE_TYPES,
-    TACTICS,
     Order,
     OrderKind,
     format_order,

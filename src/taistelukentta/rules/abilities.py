@@ -53,7 +53,15 @@ from taistelukentta.rules.engine import (
 )
 from taistelukentta.rules.fire import apply_setback, in_range, resolve_fire
 from taistelukentta.rules.movement import destinations, knowledge
-from taistelukentta.rules.orders import Order, OrderKind, OrderSyntax, OrderTokens, module_syntax
+from taistelukentta.rules.orders import (
+    Order,
+    OrderKind,
+    OrderShape,
+    OrderSyntax,
+    OrderTokens,
+    bad_order,
+    module_syntax,
+)
 from taistelukentta.rules.recon import ContactLevel
 from taistelukentta.rules.registry import OrderHandler, Plan
 from taistelukentta.rules.ruleset import RuleModule, Ruleset
@@ -1273,9 +1281,20 @@ def _read_use(kind: OrderKind, t: OrderTokens) -> Order:
     return Order.use(unit, ability)
 
 
+def _shape_use(o: Order, text: str) -> None:
+    if o.cell is not None and o.target is not None:
+        raise bad_order(text, "names both a target and a cell", "nimeää sekä kohteen että ruudun")
+
+
 SYNTAX: tuple[OrderSyntax, ...] = (
-    module_syntax(OrderKind.HIDE, "hide UNIT", ("piiloudu",), _read_hide),
-    module_syntax(OrderKind.USE, "use UNIT ABILITY [TARGET | X,Y]", ("käytä", "kayta"), _read_use),
+    module_syntax(OrderKind.HIDE, "hide UNIT", ("piiloudu",), _read_hide, OrderShape(unit=True)),
+    module_syntax(
+        OrderKind.USE,
+        "use UNIT ABILITY [TARGET | X,Y]",
+        ("käytä", "kayta"),
+        _read_use,
+        OrderShape(unit=True, cell=None, target=None, word=True, check=_shape_use),
+    ),
 )
 """The notation of ``hide`` and ``use`` (docs/notation.md)."""
 

@@ -27,14 +27,13 @@ from taistelukentta.rules import status
 from taistelukentta.rules.context import ScenarioCache, Tx, cache_for
 from taistelukentta.rules.morale import MoraleOutcome
 from taistelukentta.rules.orders import (
-    TACTIC_ALIASES,
-    TACTICS,
     Order,
     OrderKind,
+    OrderShape,
     OrderSyntax,
     OrderTokens,
+    bad_order,
     module_syntax,
-    tactic_usage,
 )
 from taistelukentta.rules.recon import ContactLevel
 from taistelukentta.rules.registry import OrderHandler, Plan
@@ -1407,6 +1406,45 @@ SECTION = ViewSection("command", CommandView, GMCommandView, _section)
 
 # --------------------------------------------------------------------------- grammar
 
+TACTICS: dict[str, str] = {
+    "motti": "cell",
+    "painopiste": "seat",
+    "sitova": "seat",
+    "vetaytyminen": "units",
+}
+"""Company tactics (R-CO-1) and what each names: a cell, a seat or 1–3 units."""
+
+TACTIC_ALIASES = {"vetäytyminen": "vetaytyminen", "sitova_tuli": "sitova"}
+
+
+def tactic_usage(name: str) -> str:
+    """The notation of tactic ``name``."""
+    need = TACTICS.get(name, "")
+    arg = {"cell": "X,Y", "seat": "SEAT", "units": "UNIT [UNIT [UNIT]]"}.get(need, "…")
+    return f"tactic {name} {arg}"
+
+
+def _shape_tactic(o: Order, text: str) -> None:
+    """A tactic names what it needs: a cell, a seat or 1–3 units (R-CO-1)."""
+    need = TACTICS.get(o.word or "")
+    if need is None:
+        raise bad_order(
+            text,
+            f"unknown tactic {o.word!r} (known: {', '.join(TACTICS)})",
+            f"tuntematon taktiikka {o.word!r} (tunnetut: {', '.join(TACTICS)})",
+        )
+    got = (o.cell is not None, o.seat_ref is not None, bool(o.units))
+    want = (need == "cell", need == "seat", need == "units")
+    if got != want or len(o.units) > 3:
+        raise bad_order(
+            text,
+            f"expected `{tactic_usage(o.word or '')}`",
+            f"odotettiin `{tactic_usage(o.word or '')}`",
+        )
+
+
+_SEAT_SHAPE = OrderShape(seat=True)
+
 
 def _read_seat_order(kind: OrderKind, t: OrderTokens) -> Order:
     return Order(kind, seat_ref=t.id("seat", "pelipaikan"))
@@ -1441,17 +1479,26 @@ def _read_report(kind: OrderKind, t: OrderTokens) -> Order:
 
 
 SYNTAX: tuple[OrderSyntax, ...] = (
-    module_syntax(OrderKind.TRANSFER, "transfer SEAT", ("siirrä", "siirra"), _read_seat_order),
-    module_syntax(OrderKind.RESTORE, "restore SEAT", ("palauta",), _read_seat_order),
+    module_syntax(
+        OrderKind.TRANSFER, "transfer SEAT", ("siirrä", "siirra"), _read_seat_order, _SEAT_SHAPE
+    ),
+    module_syntax(OrderKind.RESTORE, "restore SEAT", ("palauta",), _read_seat_order, _SEAT_SHAPE),
     module_syntax(
         OrderKind.TACTIC,
         "tactic motti X,Y | tactic painopiste|sitova SEAT | tactic vetaytyminen UNIT [UNIT [UNIT]]",
         ("taktiikka",),
         _read_tactic,
+        OrderShape(cell=None, seat=None, word=True, units=True, check=_shape_tactic),
     ),
-    module_syntax(OrderKind.CONFIRM, "confirm TARGET", ("vahvista",), _read_confirm),
-    module_syntax(OrderKind.PROMOTE, "promote SEAT", ("ylennä", "ylenna"), _read_seat_order),
-    module_syntax(OrderKind.REPORT, "report X,Y", ("raportoi",), _read_report),
+    module_syntax(
+        OrderKind.CONFIRM, "confirm TARGET", ("vahvista",), _read_confirm, OrderShape(target=True)
+    ),
+    module_syntax(
+        OrderKind.PROMOTE, "promote SEAT", ("ylennä", "ylenna"), _read_seat_order, _SEAT_SHAPE
+    ),
+    module_syntax(
+        OrderKind.REPORT, "report X,Y", ("raportoi",), _read_report, OrderShape(cell=True)
+    ),
 )
 """The notation of the company's orders (docs/notation.md)."""
 

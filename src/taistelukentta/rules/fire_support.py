@@ -30,11 +30,12 @@ from taistelukentta.rules.combat import apply_damage_type
 from taistelukentta.rules.command import payment_problem
 from taistelukentta.rules.context import ScenarioCache, Tx, cache_for
 from taistelukentta.rules.orders import (
-    STRIKE_TYPES,
     Order,
     OrderKind,
+    OrderShape,
     OrderSyntax,
     OrderTokens,
+    bad_order,
     module_syntax,
 )
 from taistelukentta.rules.recon import ContactLevel
@@ -57,6 +58,8 @@ MODULE = "fire_support"
 OBSERVER_ABILITY = "tulenjohto"
 SUPPORT_ABILITY = "organic_fire_support"
 STRIKE_KINDS = ("k9", "mlrs")
+STRIKE_TYPES = STRIKE_KINDS
+"""Off-board support types of ``strike`` (R-OFF-1)."""
 
 
 # --------------------------------------------------------------------------- module state
@@ -1195,13 +1198,32 @@ def _read_strike(kind: OrderKind, t: OrderTokens) -> Order:
     return Order(kind, cell=cell, observer=obs, word=stype, flags=flags)
 
 
+def _check_strike_type(o: Order, text: str) -> None:
+    if o.word not in STRIKE_TYPES:
+        raise bad_order(
+            text,
+            f"unknown strike type {o.word!r} (known: {', '.join(STRIKE_TYPES)})",
+            f"tuntematon iskutyyppi {o.word!r} (tunnetut: {', '.join(STRIKE_TYPES)})",
+        )
+
+
+_DANGER = ((), ("danger",))
+
 SYNTAX: tuple[OrderSyntax, ...] = (
     module_syntax(
-        OrderKind.ORGANIC, "organic UNIT X,Y by OBSERVER [danger]", ("tukituli",), _read_organic
+        OrderKind.ORGANIC,
+        "organic UNIT X,Y by OBSERVER [danger]",
+        ("tukituli",),
+        _read_organic,
+        OrderShape(unit=True, cell=True, observer=True, flags=_DANGER),
     ),
-    module_syntax(OrderKind.BOOST, "boost UNIT", ("tehosta",), _read_boost),
+    module_syntax(OrderKind.BOOST, "boost UNIT", ("tehosta",), _read_boost, OrderShape(unit=True)),
     module_syntax(
-        OrderKind.STRIKE, "strike k9|mlrs X,Y by OBSERVER [danger]", ("isku",), _read_strike
+        OrderKind.STRIKE,
+        "strike k9|mlrs X,Y by OBSERVER [danger]",
+        ("isku",),
+        _read_strike,
+        OrderShape(cell=True, observer=True, word=True, flags=_DANGER, check=_check_strike_type),
     ),
 )
 """The notation of the fire-support orders (docs/notation.md)."""

@@ -34,6 +34,7 @@ from taistelukentta.rules.orders import (
     LAY_AT_WORDS,
     Order,
     OrderKind,
+    OrderShape,
     OrderSyntax,
     OrderTokens,
     module_syntax,
@@ -980,12 +981,21 @@ def _read_lay(kind: OrderKind, t: OrderTokens) -> Order:
     return Order.lay(unit, cell, at=t.take_if(LAY_AT_WORDS))
 
 
+_UNIT = OrderShape(unit=True)
+_UNIT_CELL = OrderShape(unit=True, cell=True)
+
 SYNTAX: tuple[OrderSyntax, ...] = (
-    module_syntax(OrderKind.CLEAR, "clear UNIT", ("raivaa",), _read_unit),
-    module_syntax(OrderKind.RUSH, "rush UNIT", ("rynnistä", "rynnista"), _read_unit),
-    module_syntax(OrderKind.SEARCH, "search UNIT X,Y", ("etsi",), _read_unit_cell),
-    module_syntax(OrderKind.BREACH, "breach UNIT X,Y", ("murra",), _read_unit_cell),
-    module_syntax(OrderKind.LAY, "lay UNIT X,Y [at]", ("miinoita",), _read_lay),
+    module_syntax(OrderKind.CLEAR, "clear UNIT", ("raivaa",), _read_unit, _UNIT),
+    module_syntax(OrderKind.RUSH, "rush UNIT", ("rynnistä", "rynnista"), _read_unit, _UNIT),
+    module_syntax(OrderKind.SEARCH, "search UNIT X,Y", ("etsi",), _read_unit_cell, _UNIT_CELL),
+    module_syntax(OrderKind.BREACH, "breach UNIT X,Y", ("murra",), _read_unit_cell, _UNIT_CELL),
+    module_syntax(
+        OrderKind.LAY,
+        "lay UNIT X,Y [at]",
+        ("miinoita",),
+        _read_lay,
+        OrderShape(unit=True, cell=True, flags=((), ("at",))),
+    ),
 )
 """The notation of the mine orders (docs/notation.md)."""
 

@@ -120,19 +120,6 @@ BASE_KINDS = frozenset(
 )
 """The kinds of the base engine (RULES §3–10); the others belong to rule modules."""
 
-TACTICS: dict[str, str] = {
-    "motti": "cell",
-    "painopiste": "seat",
-    "sitova": "seat",
-    "vetaytyminen": "units",
-}
-"""Company tactics (R-CO-1) and what each names: a cell, a seat or 1–3 units."""
-
-TACTIC_ALIASES = {"vetäytyminen": "vetaytyminen", "sitova_tuli": "sitova"}
-
-STRIKE_TYPES = ("k9", "mlrs")
-"""Off-board support types of ``strike`` (R-OFF-1)."""
-
 DANGER_WORDS = ("danger", "vaara")
 LAY_AT_WORDS = ("at", "pm")
 """`lay U X,Y at`: an anti-tank (PM) box instead of the default AP (R-MINE-1)."""
@@ -145,7 +132,8 @@ DISABLE_WORDS = (DISABLE_WORD, "lamauta")
 
 FROM_WORDS = ("from", "mistä", "paikasta")
 
-#: What each kind needs: (unit, cell, target); ATTACK's cell is optional.
+#: What each base kind needs: (unit, cell, target); ATTACK's cell is optional. A rule
+#: module's kinds declare theirs (:class:`OrderShape` in their :class:`OrderSyntax`).
 _SHAPE: dict[OrderKind, tuple[bool, bool, bool]] = {
     OrderKind.MOVE: (True, True, False),
     OrderKind.DEFEND: (True, False, False),
@@ -156,25 +144,8 @@ _SHAPE: dict[OrderKind, tuple[bool, bool, bool]] = {
     OrderKind.RECON: (True, True, False),
     OrderKind.FIRE: (True, False, True),
     OrderKind.DONE: (False, False, False),
-    OrderKind.TRANSFER: (False, False, False),
-    OrderKind.RESTORE: (False, False, False),
-    OrderKind.TACTIC: (False, False, False),
-    OrderKind.CONFIRM: (False, False, True),
-    OrderKind.PROMOTE: (False, False, False),
-    OrderKind.REPORT: (False, True, False),
-    OrderKind.ORGANIC: (True, True, False),
-    OrderKind.BOOST: (True, False, False),
-    OrderKind.STRIKE: (False, True, False),
-    OrderKind.CLEAR: (True, False, False),
-    OrderKind.RUSH: (True, False, False),
-    OrderKind.SEARCH: (True, True, False),
-    OrderKind.BREACH: (True, True, False),
-    OrderKind.LAY: (True, True, False),
-    OrderKind.HIDE: (True, False, False),
-    OrderKind.USE: (True, False, False),
 }
 
-_SEAT_KINDS = frozenset({OrderKind.TRANSFER, OrderKind.RESTORE, OrderKind.PROMOTE})
 _WORD_RE = re.compile(r"^[a-z0-9_\-]{1,32}$")
 
 UNIT_ID = re.compile(r"^[A-Za-z0-9_\-]{1,24}$")
@@ -224,25 +195,28 @@ class Order:
     def __post_init__(self) -> None:
         text = self.kind.value
         shape = _SHAPE.get(self.kind)
-        if shape is None:  # a kind a rule module adds: its grammar checked the fields
-            _check_ids(self, text)
+        if shape is None:  # a rule module's kind: the shape its module declares
+            syn = _default_syntax(self.kind)
+            if syn is not None and syn.shape is not None:
+                check_shape(self, text, syn.shape)
+            else:  # a kind of a module outside the default ruleset: its grammar checked it
+                _check_ids(self, text)
             return
         needs_unit, needs_cell, needs_target = shape
         if self.args is not None:
             raise _bad(text, "takes no module fields", "ei ota moduulin kenttiä")
-        _check_extras(self, text)
+        _check_base_extras(self, text)
         if needs_unit != (self.unit is not None):
             raise InvalidOrderError(
                 f"order {text!r}: " + ("needs a unit" if needs_unit else "takes no unit"),
                 f"käsky {text!r}: " + ("tarvitsee yksikön" if needs_unit else "ei ota yksikköä"),
             )
-        cell_optional = self.kind in (OrderKind.ATTACK, OrderKind.TACTIC, OrderKind.USE)
-        if not cell_optional and needs_cell != (self.cell is not None):
+        if self.kind != OrderKind.ATTACK and needs_cell != (self.cell is not None):
             raise InvalidOrderError(
                 f"order {text!r}: " + ("needs a cell X,Y" if needs_cell else "takes no cell"),
                 f"käsky {text!r}: " + ("tarvitsee ruudun X,Y" if needs_cell else "ei ota ruutua"),
             )
-        if needs_target != (self.target is not None) and self.kind != OrderKind.USE:
+        if needs_target != (self.target is not None):
             raise InvalidOrderError(
                 f"order {text!r}: "
                 + ("needs a target unit" if needs_target else "takes no target"),
@@ -393,26 +367,16 @@ def _bad(text: str, en: str, fi: str) -> InvalidOrderError:
     return InvalidOrderError(f"order {text!r}: {en}", f"käsky {text!r}: {fi}")
 
 
-def _check_extras(o: Order, text: str) -> None:
-    """Validate the optional fields of the rule-module orders."""
+def _check_base_extras(o: Order, text: str) -> None:
+    """The base kinds take none of the rule modules' fields; ``attack``/``fire`` take
+    ``with W`` and the sniper's ``disable ABILITY`` (R-AB-2, rules/abilities.py)."""
     kind = o.kind
-    if (kind in _SEAT_KINDS) != (o.seat_ref is not None) and kind != OrderKind.TACTIC:
-        raise _bad(
-            text,
-            "needs a seat" if kind in _SEAT_KINDS else "takes no seat",
-            "tarvitsee pelipaikan" if kind in _SEAT_KINDS else "ei ota pelipaikkaa",
-        )
+    if o.seat_ref is not None:
+        raise _bad(text, "takes no seat", "ei ota pelipaikkaa")
     if o.weapon is not None and kind not in (OrderKind.ATTACK, OrderKind.FIRE):
         raise _bad(text, "takes no weapon", "ei ota asetta")
-    needs_obs = kind in (OrderKind.ORGANIC, OrderKind.STRIKE)
-    if needs_obs != (o.observer is not None):
-        raise _bad(
-            text,
-            "needs an observer `by O`" if needs_obs else "takes no observer",
-            "tarvitsee tähystäjän `by O`" if needs_obs else "ei ota tähystäjää",
-        )
-    lay_at = kind == OrderKind.LAY and o.flags == ("at",)
-    # `fire|attack U T with W disable ABILITY`: the sniper's pick (R-AB-2, rules/abilities.py).
+    if o.observer is not None:
+        raise _bad(text, "takes no observer", "ei ota tähystäjää")
     disable = (
         kind in (OrderKind.ATTACK, OrderKind.FIRE)
         and o.weapon is not None
@@ -420,50 +384,93 @@ def _check_extras(o: Order, text: str) -> None:
         and o.flags[0] == DISABLE_WORD
         and _WORD_RE.match(o.flags[1]) is not None
     )
-    if o.flags and not lay_at and not disable and (not needs_obs or o.flags != ("danger",)):
+    if o.flags and not disable:
         raise _bad(text, f"unexpected flags {o.flags}", f"odottamattomat lisämääreet {o.flags}")
-    needs_word = kind in (OrderKind.TACTIC, OrderKind.STRIKE, OrderKind.USE)
-    if needs_word != (o.word is not None):
+    if o.word is not None:
+        raise _bad(text, "takes no name", "ei ota nimeä")
+    if o.units:
+        raise _bad(text, "takes no unit list", "ei ota yksikköluetteloa")
+
+
+@dataclass(frozen=True, slots=True)
+class OrderShape:
+    """Which of an order's fields a rule module's kind takes (its :class:`OrderSyntax`'s
+    ``shape``; ``Order`` checks every order of the kind against it): True = needed,
+    False = not taken, None = optional. ``flags``: the flag words it may carry (each
+    allowed tuple); ``check(order, text)``: the module's own rules on the fields
+    (raise InvalidOrderError through :func:`bad_order`)."""
+
+    unit: bool | None = False
+    cell: bool | None = False
+    target: bool | None = False
+    seat: bool | None = False
+    observer: bool = False
+    word: bool = False
+    units: bool = False
+    flags: tuple[tuple[str, ...], ...] = ((),)
+    check: Callable[[Order, str], None] | None = None
+
+
+def bad_order(text: str, en: str, fi: str) -> InvalidOrderError:
+    """The error of a badly formed order ``text`` (English and Finnish reason)."""
+    return _bad(text, en, fi)
+
+
+def check_shape(o: Order, text: str, shape: OrderShape) -> None:
+    """Check ``o`` against its kind's :class:`OrderShape` (InvalidOrderError naming the
+    problem)."""
+    if shape.seat is not None and shape.seat != (o.seat_ref is not None):
         raise _bad(
             text,
-            "needs a name" if needs_word else "takes no name",
-            "tarvitsee nimen" if needs_word else "ei ota nimeä",
+            "needs a seat" if shape.seat else "takes no seat",
+            "tarvitsee pelipaikan" if shape.seat else "ei ota pelipaikkaa",
+        )
+    if o.weapon is not None:
+        raise _bad(text, "takes no weapon", "ei ota asetta")
+    if shape.observer != (o.observer is not None):
+        raise _bad(
+            text,
+            "needs an observer `by O`" if shape.observer else "takes no observer",
+            "tarvitsee tähystäjän `by O`" if shape.observer else "ei ota tähystäjää",
+        )
+    if o.flags and o.flags not in shape.flags:
+        raise _bad(text, f"unexpected flags {o.flags}", f"odottamattomat lisämääreet {o.flags}")
+    if shape.word != (o.word is not None):
+        raise _bad(
+            text,
+            "needs a name" if shape.word else "takes no name",
+            "tarvitsee nimen" if shape.word else "ei ota nimeä",
         )
     if o.word is not None and not _WORD_RE.match(o.word):
         raise _bad(text, f"{o.word!r} is not a name", f"{o.word!r} ei ole nimi")
-    if o.units and kind != OrderKind.TACTIC:
+    if o.units and not shape.units:
         raise _bad(text, "takes no unit list", "ei ota yksikköluetteloa")
-    if kind == OrderKind.STRIKE and o.word not in STRIKE_TYPES:
-        raise _bad(
-            text,
-            f"unknown strike type {o.word!r} (known: {', '.join(STRIKE_TYPES)})",
-            f"tuntematon iskutyyppi {o.word!r} (tunnetut: {', '.join(STRIKE_TYPES)})",
+    if shape.check is not None:
+        shape.check(o, text)
+    if shape.unit is not None and shape.unit != (o.unit is not None):
+        raise InvalidOrderError(
+            f"order {text!r}: " + ("needs a unit" if shape.unit else "takes no unit"),
+            f"käsky {text!r}: " + ("tarvitsee yksikön" if shape.unit else "ei ota yksikköä"),
         )
-    if kind == OrderKind.TACTIC:
-        need = TACTICS.get(o.word or "")
-        if need is None:
-            raise _bad(
-                text,
-                f"unknown tactic {o.word!r} (known: {', '.join(TACTICS)})",
-                f"tuntematon taktiikka {o.word!r} (tunnetut: {', '.join(TACTICS)})",
-            )
-        got = (o.cell is not None, o.seat_ref is not None, bool(o.units))
-        want = (need == "cell", need == "seat", need == "units")
-        if got != want or len(o.units) > 3:
-            raise _bad(
-                text,
-                f"expected `{tactic_usage(o.word or '')}`",
-                f"odotettiin `{tactic_usage(o.word or '')}`",
-            )
-    if kind == OrderKind.USE and o.cell is not None and o.target is not None:
-        raise _bad(text, "names both a target and a cell", "nimeää sekä kohteen että ruudun")
+    if shape.cell is not None and shape.cell != (o.cell is not None):
+        raise InvalidOrderError(
+            f"order {text!r}: " + ("needs a cell X,Y" if shape.cell else "takes no cell"),
+            f"käsky {text!r}: " + ("tarvitsee ruudun X,Y" if shape.cell else "ei ota ruutua"),
+        )
+    if shape.target is not None and shape.target != (o.target is not None):
+        raise InvalidOrderError(
+            f"order {text!r}: " + ("needs a target unit" if shape.target else "takes no target"),
+            f"käsky {text!r}: " + ("tarvitsee kohdeyksikön" if shape.target else "ei ota kohdetta"),
+        )
+    _check_ids(o, text)
 
 
-def tactic_usage(name: str) -> str:
-    """The notation of tactic ``name``."""
-    need = TACTICS.get(name, "")
-    arg = {"cell": "X,Y", "seat": "SEAT", "units": "UNIT [UNIT [UNIT]]"}.get(need, "…")
-    return f"tactic {name} {arg}"
+def _default_syntax(kind: OrderKind) -> OrderSyntax | None:
+    """The grammar of ``kind`` in the default ruleset (None when no module of it adds the
+    kind)."""
+    from taistelukentta.rules.ruleset import default_ruleset
+
+    return default_ruleset().vocabulary.syntax.get(kind)
 
 
 _new = object.__new__
@@ -507,12 +514,13 @@ def format_order(order: Order) -> str:
     if kind == OrderKind.DONE:
         return "done"
     parts = [kind.value]
-    if kind == OrderKind.STRIKE or kind == OrderKind.TACTIC:
-        parts.append(str(order.word))
+    # a name (tactic, strike type, ability) follows the keyword, or the unit when there is one
+    if order.word is not None and order.unit is None:
+        parts.append(order.word)
     if order.unit is not None:
         parts.append(order.unit)
-    if kind == OrderKind.USE:
-        parts.append(str(order.word))
+        if order.word is not None:
+            parts.append(order.word)
     if order.seat_ref is not None:
         parts.append(order.seat_ref)
     parts.extend(order.units)
@@ -572,6 +580,8 @@ class OrderSyntax:
     parse: Callable[[OrderKind, list[str], str], Order]
     keywords_fi: tuple[str, ...] = ()
     format: Callable[[Order], str] | None = None
+    shape: OrderShape | None = None
+    """Which fields the kind takes (checked whenever such an order is made)."""
 
 
 class Vocabulary:
@@ -825,6 +835,7 @@ def module_syntax(
     usage: str,
     keywords_fi: tuple[str, ...],
     read: Callable[[OrderKind, OrderTokens], Order],
+    shape: OrderShape | None = None,
 ) -> OrderSyntax:
     """An :class:`OrderSyntax` whose parser reads the words with an :class:`OrderTokens`
     (``read(kind, tokens)`` returns the order; words left over are an error)."""
@@ -833,4 +844,4 @@ def module_syntax(
         tokens = OrderTokens(args, text, usage)
         return tokens.end(read(k, tokens))
 
-    return OrderSyntax(kind, usage, parse, keywords_fi)
+    return OrderSyntax(kind, usage, parse, keywords_fi, shape=shape)
