@@ -1,10 +1,15 @@
 """The scenario editor page and the table's print dialog in Debian's chromium against a real
 ``tk20 serve`` (issue 14): paint terrain, place a unit, see the loader's error for an
-impossible placement, fix it, save the TOML and publish; the table prints the seat's map."""
+impossible placement, fix it, save the TOML and publish; rule-option overrides and the
+fire-support fields; the play-test button; a map imported from a picture; the table prints
+the seat's map."""
 
 from __future__ import annotations
 
+import re
+import struct
 import tomllib
+import zlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -174,3 +179,163 @@ def test_table_print_dialog(browser: Any, editor_server: tuple[Server, Path]) ->
     svg = tp.page.evaluate("(u) => fetch(u).then((r) => r.text())", src)
     assert "<svg" in svg and "R11" not in svg and "tiemiinoite" not in svg
     tp.page.context.close()
+
+
+def _png(rows: list[list[tuple[int, int, int]]]) -> bytes:
+    """A small RGB PNG of ``rows`` of pixels (zlib + CRC by hand: no image library)."""
+
+    def chunk(tag: bytes, data: bytes) -> bytes:
+        body = tag + data
+        return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body))
+
+    raw = b"".join(b"\x00" + bytes(v for px in row for v in px) for row in rows)
+    head = struct.pack(">IIBBBBB", len(rows[0]), len(rows), 8, 2, 0, 0, 0)
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", head)
+        + chunk(b"IDAT", zlib.compress(raw))
+        + chunk(b"IEND", b"")
+    )
+
+
+def _open_demo(browser: Any, server: Server) -> tuple[Any, EditorPage]:
+    ctx = browser.new_context(viewport={"width": 1500, "height": 900}, accept_downloads=True)
+    page = ctx.new_page()
+    page.goto(server.base + "/#editor")
+    page.wait_for_selector("body[data-ready]", timeout=20000)
+    page.select_option("#open-scenario", "demo")
+    page.click("#open")
+    page.wait_for_function("document.getElementById('scenario-id')?.value === 'demo'")
+    ed = EditorPage(page)
+    assert ed.validated()
+    return page, ed
+
+
+def _saved(page: Any) -> dict[str, Any]:
+    with page.expect_download() as dl:
+        page.click("#save")
+    return tomllib.loads(Path(dl.value.path()).read_text(encoding="utf-8"))
+
+
+def _problems(page: Any) -> str:
+    return " | ".join(page.locator("#problems li.problem").all_inner_texts())
+
+
+def test_editor_option_overrides_and_fire_support_fields(
+    browser: Any, editor_server: tuple[Server, Path]
+) -> None:
+    """Rule-option overrides (a good value saved under [options], an impossible one named
+    by the loader, removed again) and the fire-support fields (off-board requests without a
+    weapon is the loader's error; K9 ticked fixes it; organic rounds per support unit)."""
+    server, _ = editor_server
+    page, ed = _open_demo(browser, server)
+
+    # Typing: the validation after each edit never takes the focus away from the field.
+    page.locator("#title-fi").click()
+    page.keyboard.press("End")
+    page.keyboard.type(" (muokattu)")
+    assert ed.validated()
+    page.keyboard.type("!")
+    assert page.evaluate("document.activeElement?.id") == "title-fi"
+
+    page.select_option("#option-name", "sight_max")
+    page.fill("#option-value", "8")
+    page.click("#option-add")
+    assert ed.validated(), _problems(page)
+    page.select_option("#option-name", "thicket_move_cost")
+    page.fill("#option-value", "3")  # the choices are 2 and 4
+    page.click("#option-add")
+    assert not ed.validated()
+    assert "options.thicket_move_cost" in _problems(page), _problems(page)
+    page.locator('ul.options li[data-option="thicket_move_cost"] button').click()
+    assert ed.validated(), _problems(page)
+
+    page.fill("#fs-requests", "2")
+    assert not ed.validated()
+    assert "secrets.fire_support.weapons" in _problems(page), _problems(page)
+    page.check('input[type=checkbox][value="k9"]')
+    page.fill("#fs-requests", "3")  # at once, before the validation re-renders the panel
+    assert ed.validated(), _problems(page)
+    rounds = page.locator('input.organic-rounds[data-unit="KRH"]')
+    assert rounds.input_value() == "4"
+    rounds.fill("6")
+    assert ed.validated(), _problems(page)
+    page.select_option("#organic-unit", "1R1")  # a rifle squad has no organic fire support
+    page.click("#organic-add")
+    assert not ed.validated()
+    assert "secrets.organic_rounds" in _problems(page) and "1R1" in _problems(page)
+    page.locator('li[data-organic="1R1"] button').click()
+    assert ed.validated(), _problems(page)
+
+    saved = _saved(page)
+    assert saved["title"]["fi"] == "Yhteenotto Myllykylässä (muokattu)!"
+    assert saved["options"] == {"sight_max": 8}
+    fire = saved["secrets"]["fire_support"]
+    assert fire["off_board_requests"] == 3 and fire["weapons"] == ["k9"]
+    assert saved["secrets"]["organic_rounds"] == {"KRH": 6}
+    page.context.close()
+
+
+def test_editor_play_test_button_shows_the_balance_figures(
+    browser: Any, editor_server: tuple[Server, Path]
+) -> None:
+    """The play-test button plays computer games of the edited scenario on the server and
+    shows each side's win rate with its interval, draws, mean VP and rounds."""
+    server, _ = editor_server
+    page, _ed = _open_demo(browser, server)
+    page.fill("#rounds", "2")  # short games
+    page.fill("#playtest-games", "1")
+    page.click("#playtest")
+    out = page.locator('#playtest-result[data-games="1"]')
+    out.wait_for(timeout=120000)
+    text = out.inner_text()
+    assert re.search(r"Sininen voittaa: (0|100) %", text), text
+    assert re.search(r"Punainen voittaa: (0|100) %", text), text
+    assert "1 pelejä" in text and "Kierroksia keskimäärin: 2" in text, text
+    page.context.close()
+
+
+def test_editor_imports_a_map_from_a_picture(
+    browser: Any, editor_server: tuple[Server, Path]
+) -> None:
+    """A scanned sheet: a picture whose blocks are near (not equal to) the legend colours;
+    each block becomes the terrain of the nearest colour."""
+    server, _ = editor_server
+    ctx = browser.new_context(viewport={"width": 1500, "height": 900}, accept_downloads=True)
+    page = ctx.new_page()
+    page.goto(server.base + "/#editor")
+    page.wait_for_selector("body[data-ready]", timeout=20000)
+    page.fill("#new-width", "6")
+    page.fill("#new-height", "3")
+    page.click("#new-empty")
+    page.wait_for_function("document.getElementById('scenario-id')?.value === 'uusi'")
+    ed = EditorPage(page)
+    ed.validated()
+    # 6 × 3 blocks of 10 × 10 pixels: water, field, forest / thicket, building, open …
+    colours = {
+        "W": (80, 150, 215),  # water (74, 154, 224), scanned a little off
+        ",": (235, 205, 80),  # field
+        "F": (232, 240, 224),  # forest
+        "T": (130, 188, 100),  # thicket
+        "B": (50, 48, 45),  # building
+        ".": (247, 230, 182),  # open
+    }
+    want = ["W,F", "TBW", ".,T"]
+    want = [r + r for r in want]  # 6 columns
+    rows = []
+    for line in want:
+        for _ in range(10):
+            rows.append([colours[ch] for ch in line for _ in range(10)])
+    page.set_input_files(
+        "#import-file",
+        files=[{"name": "kartta.png", "mimeType": "image/png", "buffer": _png(rows)}],
+    )
+    assert page.input_value("#import-width") == "6" and page.input_value("#import-height") == "3"
+    page.click("#import")
+    page.wait_for_function("document.body.dataset.imported === '6x3'", timeout=10000)
+    ed.validated()
+    r, _g, b = ed.pixel((0, 0))
+    assert b > r + 60  # water drawn blue
+    saved = _saved(page)
+    assert saved["map"]["terrain"].splitlines() == want
+    ctx.close()

@@ -59,6 +59,7 @@ const WORDS = {
   first_side: ["Aloittaja", "First side"],
   fire_support: ["Tulituki", "Fire support"],
   requests: ["Epäsuoran tulen pyyntöjä", "Off-board requests"],
+  organic: ["Oman epäsuoran tulen laukauksia", "Organic fire support rounds"],
   options: ["Sääntövalinnat", "Rule options"],
   add: ["Lisää", "Add"],
   remove: ["Poista", "Remove"],
@@ -129,6 +130,11 @@ export class Editor {
   private timer: number | undefined;
   private status = "";
   private side!: HTMLElement;
+  private problemsEl: HTMLElement | null = null;
+  private statusEl: HTMLElement | null = null;
+  private playBox: HTMLElement | null = null;
+  /** Edits so far: a validation answers for the model as it was at one of them. */
+  private edits = 0;
 
   constructor(private root: HTMLElement) {}
 
@@ -182,7 +188,7 @@ export class Editor {
     const model = this.model;
     const langSel = h(
       "select",
-      { id: "lang", "aria-label": "kieli / language", onchange: (ev: Event) => { setLang((ev.target as HTMLSelectElement).value as Lang); this.render(); } },
+      { id: "lang", "aria-label": "kieli / language", onchange: (ev: Event) => { setLang((ev.target as HTMLSelectElement).value as Lang); this.playBox = null; this.render(); } },
       h("option", { value: "fi", selected: lang() === "fi" }, "suomi"),
       h("option", { value: "en", selected: lang() === "en" }, "English"),
     );
@@ -297,8 +303,9 @@ export class Editor {
     // Fire support allotment (R-OFF-1).
     const sec = secrets(model);
     const fs = (sec.fire_support ?? {}) as { off_board_requests?: number; weapons?: string[] };
-    const req = h("input", { id: "fs-requests", type: "number", min: 0, value: fs.off_board_requests ?? 0, oninput: (ev: Event) => {
-      sec.fire_support = { ...fs, off_board_requests: Number((ev.target as HTMLInputElement).value) };
+    const req = h("input", { id: "fs-requests", type: "number", min: 0, value: fs.off_board_requests ?? 0, "aria-label": w("requests"), oninput: (ev: Event) => {
+      // The current allotment (a weapon ticked since this panel was drawn stays ticked).
+      sec.fire_support = { ...((sec.fire_support ?? {}) as object), off_board_requests: Number((ev.target as HTMLInputElement).value) };
       this.changed(false);
     } });
     const weapons = ["k9", "mlrs"].map((wpn) => h("label", {}, h("input", { type: "checkbox", value: wpn, checked: (fs.weapons ?? []).includes(wpn), onchange: (ev: Event) => {
@@ -308,7 +315,8 @@ export class Editor {
       sec.fire_support = { ...((sec.fire_support ?? {}) as object), weapons: [...cur].sort() };
       this.changed(false);
     } }), ` ${wpn.toUpperCase()}`));
-    side.append(h("fieldset", {}, h("legend", {}, w("fire_support")), h("label", {}, `${w("requests")} `, req), ...weapons));
+    side.append(h("fieldset", { id: "fire-support" }, h("legend", {}, w("fire_support")), h("label", {}, `${w("requests")} `, req), ...weapons,
+      this.organicRounds(model)));
 
     // Rule option overrides.
     const opts = (s.options ?? {}) as Record<string, unknown>;
@@ -321,8 +329,8 @@ export class Editor {
       s.options = { ...opts, [spec.name]: parseValue(optVal.value, spec.value) };
       this.changed(true);
     } }, w("add"));
-    const list = h("ul", { class: "options" }, ...Object.entries(opts).map(([k, v]) => h("li", {}, `${k} = ${JSON.stringify(v)} `,
-      h("button", { type: "button", onclick: () => { const next = { ...opts }; delete next[k]; s.options = next; this.changed(true); } }, w("remove")))));
+    const list = h("ul", { class: "options" }, ...Object.entries(opts).map(([k, v]) => h("li", { "data-option": k }, `${k} = ${JSON.stringify(v)} `,
+      h("button", { type: "button", "aria-label": `${w("remove")} ${k}`, onclick: () => { const next = { ...opts }; delete next[k]; s.options = next; this.changed(true); } }, w("remove")))));
     side.append(h("fieldset", {}, h("legend", {}, w("options")), optSel, optVal, addOpt, list));
 
     // Picture import: each block of the picture → the nearest terrain colour.
@@ -334,15 +342,65 @@ export class Editor {
     side.append(h("fieldset", {}, h("legend", {}, w("import")), file, iw, "×", ih, h("div", { class: "palette" }, ...colours), importBtn));
 
     // Validation, saving, publishing, play test.
-    const probs = h("section", { id: "problems", "aria-live": "polite" }, h("h2", {}, w("problems")));
+    const probs = h("section", { id: "problems", "aria-live": "polite" });
+    this.problemsEl = probs;
+    this.statusEl = h("span", { id: "editor-status", role: "status" }, this.status);
+    this.renderProblems();
+    const save = h("button", { id: "save", type: "button", onclick: () => void this.save() }, w("save"));
+    const pub = this.catalog.publish ? h("button", { id: "publish", type: "button", onclick: () => void this.publish() }, w("publish")) : null;
+    // The play test's box is kept across redraws (its games and its last result stay).
+    const play = this.catalog.playtest ? (this.playBox ??= this.playtestBox()) : h("p", { class: "muted", id: "playtest-note" }, w("playtest_off"));
+    side.append(probs, h("div", { class: "actions" }, save, pub, this.statusEl));
+    if (play) side.append(play);
+  }
+
+  /** Organic fire support (R-ORG-1): rounds per support unit (`secrets.organic_rounds`);
+   * add any unit of the scenario (the loader says when its card has no organic fire). */
+  private organicRounds(model: EditorModel): HTMLElement {
+    const sec = secrets(model);
+    const current = () => ({ ...((sec.organic_rounds ?? {}) as Record<string, number>) });
+    const items = Object.entries(current()).map(([uid, n]) => h("li", { "data-organic": uid },
+      h("label", {}, `${uid} `, h("input", {
+        type: "number", min: 0, value: n, class: "organic-rounds", "data-unit": uid, "aria-label": `${w("organic")} ${uid}`,
+        oninput: (ev: Event) => {
+          sec.organic_rounds = { ...current(), [uid]: Number((ev.target as HTMLInputElement).value) };
+          this.changed(false);
+        },
+      })), " ",
+      h("button", { type: "button", "aria-label": `${w("remove")} ${uid}`, onclick: () => {
+        const next = current();
+        delete next[uid];
+        sec.organic_rounds = next;
+        this.changed(true);
+      } }, w("remove"))));
+    const taken = new Set(Object.keys(current()));
+    const units = allUnits(model).filter(({ side, unit }) => side === "blue" && !taken.has(unit.id));
+    const pick = h("select", { id: "organic-unit", "aria-label": w("organic") },
+      ...units.map(({ unit }) => h("option", { value: unit.id }, `${unit.id} (${this.cardName(unit.card)})`)));
+    const add = h("button", { id: "organic-add", type: "button", disabled: units.length === 0, onclick: () => {
+      if (!pick.value) return;
+      sec.organic_rounds = { ...current(), [pick.value]: 4 };
+      this.changed(true);
+    } }, w("add"));
+    return h("div", { class: "organic" }, h("h3", {}, w("organic")), h("ul", { class: "organic-list" }, ...items), pick, add);
+  }
+
+  private cardName(id: string): string {
+    const c = this.catalog.cards.find((x) => x.id === id);
+    return c ? (lang() === "en" ? c.en : c.fi) : id;
+  }
+
+  /** The validation's answer in its section (only there: a validation never redraws the
+   * panel, so a field being typed in keeps its focus). */
+  private renderProblems(): void {
+    const probs = this.problemsEl;
+    if (!probs) return;
+    clear(probs);
+    probs.append(h("h2", {}, w("problems")));
     if (this.problems.length === 0) probs.append(h("p", { class: "ok" }, w("valid")));
     else probs.append(h("ul", {}, ...this.problems.map((p) => h("li", { class: "problem" },
       `${p.file}: ${p.key}${p.line ? ` (${lang() === "en" ? "line" : "rivi"} ${p.line})` : ""}: ${p.problem}`))));
-    const save = h("button", { id: "save", type: "button", onclick: () => void this.save() }, w("save"));
-    const pub = this.catalog.publish ? h("button", { id: "publish", type: "button", onclick: () => void this.publish() }, w("publish")) : null;
-    const play = this.catalog.playtest ? this.playtestBox() : h("p", { class: "muted", id: "playtest-note" }, w("playtest_off"));
-    side.append(probs, h("div", { class: "actions" }, save, pub, h("span", { id: "editor-status", role: "status" }, this.status)));
-    if (play) side.append(play);
+    if (this.statusEl) this.statusEl.textContent = this.status;
   }
 
   // ------------------------------------------------------------------ map
@@ -485,22 +543,30 @@ export class Editor {
 
   private validateSoon(delay: number): void {
     window.clearTimeout(this.timer);
+    const seq = ++this.edits;
     document.body.dataset.validating = "";
-    this.timer = window.setTimeout(() => void this.validate(), delay);
+    this.timer = window.setTimeout(() => void this.validate(seq), delay);
   }
 
-  private async validate(): Promise<void> {
+  /** Validate the model as it is after edit `seq`; an answer that a newer edit has
+   * overtaken is dropped (that edit's own validation follows). */
+  private async validate(seq: number): Promise<void> {
     if (!this.model) return;
+    let problems = this.problems;
+    let status = "";
     try {
       const out = await call<{ ok: boolean; problems: Problem[] }>("/api/editor/validate", this.model);
-      this.problems = out.problems;
-      this.status = "";
+      problems = out.problems;
     } catch (e) {
-      this.status = (e as Error).message;
+      status = (e as Error).message;
     }
+    if (seq !== this.edits) return;
+    this.problems = problems;
+    this.status = status;
     delete document.body.dataset.validating;
     document.body.dataset.valid = String(this.problems.length === 0);
-    this.renderSide();
+    if (this.problemsEl?.isConnected) this.renderProblems();
+    else this.renderSide();
     this.draw();
   }
 
@@ -584,6 +650,7 @@ export class Editor {
     this.model.origin = { map_ref: null, map_raw: null };
     this.rebuildMap();
     this.changed(true);
+    document.body.dataset.imported = `${cells[0]?.length ?? 0}x${cells.length}`;
   }
 }
 
