@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from tests.server.live import Seat, Server, create, seats
-from tests.web.browser import TablePage, open_table
+from tests.web.browser import TablePage, open_table, token_of
 
 AXE = Path(__file__).resolve().parents[2] / "web" / "node_modules" / "axe-core" / "axe.min.js"
 
@@ -142,6 +142,8 @@ def test_gm_switches_to_blues_view_and_undoes_an_order(browser: Any, web_server:
     page = tp.page
     red = [u["id"] for u in s["gm"].view()["view"]["units"] if u["side"] == "red"]
     assert any(page.locator(f'button.unitbtn[data-unit="{r}"]').count() for r in red)
+    group = page.locator('#battle-groups li[data-group="bg1"]').inner_text()
+    assert all(r in group for r in red), group  # Red's battle group with its units
     page.select_option("#view-as", "blue")
     page.wait_for_function("!document.querySelector('button.unitbtn[data-unit=\"R11\"]')")
     assert all(page.locator(f'button.unitbtn[data-unit="{r}"]').count() == 0 for r in red)
@@ -388,3 +390,55 @@ def test_last_known_marker_fades_and_is_the_same_in_a_world_with_another_secret(
     assert a.page.evaluate(canvas) == b.page.evaluate(canvas)
     for tp in pages:
         tp.page.context.close()
+
+
+def test_lobby_creates_a_game_with_rule_options_and_lists_the_gms_games(
+    browser: Any, web_server: Server
+) -> None:
+    """Issue 11's lobby: rule options for the new game (a bad one refused with the server's
+    words, nothing created), the computer's level, and "Omat pelit": the games this browser
+    created, with their state read with the GM's link, kept over a reload, removable."""
+    ctx = browser.new_context(viewport={"width": 1366, "height": 900})
+    page = ctx.new_page()
+    page.goto(web_server.base + "/")
+    form = page.locator('form.create[data-scenario="demo"]')
+    form.wait_for(timeout=15000)
+    assert "Tällä selaimella ei ole luotu pelejä" in page.locator("#own-games").inner_text()
+    form.locator("details.rule-options summary").click()
+    form.locator("select.opt-name").select_option("thicket_move_cost")
+    form.locator("input.opt-value").fill("3")  # not one of its choices (2, 4)
+    form.locator("button.opt-add").click()
+    assert (
+        form.locator('li[data-option="thicket_move_cost"]')
+        .inner_text()
+        .startswith("thicket_move_cost = 3")
+    )
+    form.locator("button[type=submit]").click()
+    error = page.locator("#scenario-demo .links .error")
+    error.wait_for(timeout=10000)
+    assert "thicket_move_cost" in error.inner_text()
+    assert page.locator("#own-games li[data-game]").count() == 0
+    form.locator('li[data-option="thicket_move_cost"] button').click()
+    form.locator("select.opt-name").select_option("sight_max")
+    form.locator("input.opt-value").fill("8")
+    form.locator("button.opt-add").click()
+    form.locator("select[name=level]").select_option("easy")
+    form.locator("button[type=submit]").click()
+    page.locator("#scenario-demo li[data-seat]").first.wait_for(timeout=15000)
+    mine = page.locator("#own-games li[data-game]")
+    assert mine.count() == 1
+    game_id = mine.get_attribute("data-game")
+    state = mine.locator('.state[data-state="running"]')
+    state.wait_for(timeout=10000)
+    assert "Kierros 1/6" in state.inner_text()
+    gm_url = mine.locator("a.gmlink").get_attribute("href")
+    assert gm_url and f"game={game_id}" in gm_url
+    gm = seats(web_server, {"id": game_id, "seats": {"gm": {"token": token_of(gm_url)[1]}}})["gm"]
+    exported = gm.get("/export")
+    assert exported.status_code == 200, exported.text
+    assert '"sight_max": 8' in exported.text.replace('"sight_max":8', '"sight_max": 8')
+    page.reload()
+    page.locator('#own-games li[data-game] .state[data-state="running"]').wait_for(timeout=10000)
+    page.locator("#own-games li[data-game] button.forget").click()
+    assert page.locator("#own-games li[data-game]").count() == 0
+    ctx.close()

@@ -545,9 +545,23 @@ export class Table {
   private gmBox(v: GameView): HTMLElement {
     const fs = (v["fire_support"] ?? {}) as { pending?: Record<string, unknown>[] };
     const pending = Array.isArray(fs.pending) ? fs.pending : [];
+    const fi = lang() === "fi";
+    // Red's battle groups (R-KP-2: one pool of 3 KP per group and turn, at most 4 on a group).
+    const groups = new Map<string, UnitView[]>();
+    for (const u of v.units) {
+      if (u.side !== "red") continue;
+      const g = String((u as { group?: unknown }).group ?? "–");
+      groups.set(g, [...(groups.get(g) ?? []), u]);
+    }
     return h("section", { id: "gm-box" },
       h("h3", {}, t("kp")),
       h("p", {}, Object.entries(v.command_points).map(([k, x]) => `${k} ${x}`).join(" · ") || "–"),
+      h("h3", {}, fi ? "Taisteluryhmät" : "Battle groups"),
+      h("ul", { id: "battle-groups" }, ...[...groups].map(([g, us]) => h("li", { "data-group": g },
+        `${g}: ${us.map((u) => `${u.id} ${u.strength}/${u.max_strength}`).join(", ")}`))),
+      h("p", { class: "muted" }, fi
+        ? `Punaisen KP: yksi pooli, 3 KP taisteluryhmää kohden vuorossa, enintään 4 yhdelle ryhmälle (R-KP-2).`
+        : `Red's KP: one pool, 3 KP per battle group and turn, at most 4 on one group (R-KP-2).`),
       h("h3", {}, lang() === "fi" ? "Tulossa olevat iskut" : "Pending strikes"),
       pending.length
         ? h("ul", { id: "pending" }, ...pending.map((p) => h("li", { "data-strike": String(p["id"] ?? "") }, pendingText(p))))
