@@ -107,10 +107,20 @@ def _click_move(tp: TablePage, seat: Seat) -> str | None:
 
 
 def _click_done(tp: TablePage) -> bool:
+    """Click Done if the seat may end its phase now. The page may still show the button
+    enabled from before its last order's refresh: when it turns disabled meanwhile (the
+    seat's phase ended), nothing was clicked."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
     btn = tp.page.locator("#done")
     if btn.count() == 0 or btn.is_disabled():
         return False
-    btn.click()
+    try:
+        btn.click(timeout=3000)
+    except PlaywrightTimeout:
+        if btn.count() and btn.is_disabled():
+            return False
+        raise
     tp.confirm("done")
     return True
 
