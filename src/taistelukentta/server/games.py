@@ -28,9 +28,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
-from sqlalchemy import Engine, bindparam, select, text
+from sqlalchemy import Engine, Table, bindparam, insert, select, text, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -80,6 +80,8 @@ T = TypeVar("T")
 
 NOTIFY_CHANNEL = "tk20_games"
 _VERSION_OF = select(GameRow.version).where(GameRow.id == bindparam("id"))
+_GAMES = cast(Table, GameRow.__table__)
+_ENTRIES = cast(Table, EntryRow.__table__)
 COMMITMENT_SCHEME = "sha256"
 """The commitment is the SHA-256 of the 32-byte seed (dice ``hmac-sha256``)."""
 
@@ -463,12 +465,15 @@ class GameStore:
         """Called (from a worker thread) with a game id and its new (GM) version after
         each committed change."""
         self._bots = ThreadPoolExecutor(max_workers=4, thread_name_prefix="tk20-bot")
+        self._background = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tk20-snapshot")
         self._closed = False
 
     def close(self) -> None:
-        """Stop the computer players (waits for the order in hand)."""
+        """Stop the computer players (waits for the order in hand) and write the snapshots
+        due."""
         self._closed = True
         self._bots.shutdown(wait=True, cancel_futures=True)
+        self._background.shutdown(wait=True)
 
     # -- locking and the cache ----------------------------------------------------------
 
@@ -711,43 +716,51 @@ class GameStore:
         for listener in list(self.listeners):
             listener(game_id, version)
 
-    def _append(
-        self,
-        s: Session,
-        game: Game,
-        row: GameRow,
-        entry: Entry,
-        state: GameState,
-        effective: list[int],
-    ) -> None:
-        """Insert ``entry``, bump the version, snapshot every K entries (in ``s``'s
-        transaction; the caller commits, then pushes to the cache)."""
-        events = [e.to_dict() for e in entry.events]
-        s.add(
-            EntryRow(
+    def _append(self, s: Session, game: Game, base: int, entry: Entry, state: GameState) -> bool:
+        """Bump the version from ``base`` and insert ``entry`` in ``s``'s transaction (the
+        caller commits, then pushes to the cache); False, nothing written, when the
+        database is no longer at ``base``. Core statements: the version's ``UPDATE … WHERE
+        version = base`` is also the row lock of a PostgreSQL writer (a second writer waits
+        for it, then finds the version moved)."""
+        conn = s.connection()
+        bumped = conn.execute(
+            update(_GAMES)
+            .where(_GAMES.c.id == game.id, _GAMES.c.version == base)
+            .values(version=entry.seq, finished=state.finished)
+        )
+        if bumped.rowcount != 1:
+            if conn.execute(_VERSION_OF, {"id": game.id}).scalar() is None:
+                raise _not_found()
+            return False
+        conn.execute(
+            insert(_ENTRIES).values(
                 game_id=game.id,
                 seq=entry.seq,
                 seat=entry.seat,
                 kind=entry.kind,
                 notation=entry.notation,
                 idem_key=entry.idem_key,
-                events=events,
+                events=[e.to_dict() for e in entry.events],
                 created_at=_now(),
             )
         )
-        row.version = entry.seq
-        row.finished = state.finished
-        if effective and entry.seq % max(1, self.settings.snapshot_every) == 0:
-            s.add(
-                SnapshotRow(
-                    game_id=game.id,
-                    seq=entry.seq,
-                    orders=len(effective),
-                    last_order_seq=effective[-1],
-                    state=json.dumps(state.to_dict(), separators=(",", ":")),
-                )
-            )
         self._notify(s, game.id, entry.seq)
+        return True
+
+    def _snapshot(self, game_id: str, seq: int, state: GameState, effective: list[int]) -> None:
+        """Write the state after entry ``seq`` (every K entries). Not urgent: it only
+        shortens a later load (which replays from the newest snapshot on the log's path,
+        or from the start), so it is written after the change is announced, in the
+        background; a snapshot lost to a crash costs nothing but a longer replay."""
+        row = SnapshotRow(
+            game_id=game_id,
+            seq=seq,
+            orders=len(effective),
+            last_order_seq=effective[-1],
+            state=json.dumps(state.to_dict(), separators=(",", ":")),
+        )
+        with contextlib.suppress(IntegrityError), self._transaction() as s:
+            s.add(row)
 
     def _commit(
         self, game: Game, base: int, entry: Entry, state: GameState, effective: list[int]
@@ -756,20 +769,20 @@ class GameStore:
         worked out on, then add it to the cache. False (nothing written) when another
         process wrote first: the caller catches up and decides again."""
         with self._transaction() as s:
-            stmt = select(GameRow).where(GameRow.id == game.id)
-            if self.postgres:
-                stmt = stmt.with_for_update()
-            row = s.scalars(stmt).first()
-            if row is None:
-                raise _not_found()
-            if row.version != base:
+            if not self._append(s, game, base, entry, state):
                 return False
-            self._append(s, game, row, entry, state, effective)
         with self._hold(game.id):
             cached = self._cached(game.id)
             if cached is not None and cached.version == base:
                 cached.push(entry, state, effective)
+        if effective and entry.seq % max(1, self.settings.snapshot_every) == 0:
+            self._later(self._snapshot, game.id, entry.seq, state, list(effective))
         return True
+
+    def _later(self, fn: Callable[..., None], *args: Any) -> None:
+        """Run ``fn(*args)`` on the background worker (after the caller's announcement)."""
+        with contextlib.suppress(RuntimeError):  # shutting down
+            self._background.submit(fn, *args)
 
     def create(
         self,
