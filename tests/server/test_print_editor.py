@@ -91,6 +91,99 @@ def test_print_of_a_blue_seat_holds_no_red_secret(editor_server: tuple[Server, P
     assert {"R11", "tiemiinoite"} <= gm_text
 
 
+def _blue_plays_until(clients: dict[str, Any], turn: int, timeout: float = 240) -> dict[str, Any]:
+    """Blue's seats move east (or say done) while the computer plays Red, until round
+    ``turn`` with Blue to act (the game then waits: a stable moment); the co's view."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    blue = [s for s in clients if s != "gm"]
+    while time.monotonic() < deadline:
+        view: dict[str, Any] = clients["co"].view()["view"]
+        assert not view["finished"], "the game ended before the moment the test needs"
+        if view["active_side"] != "blue":
+            time.sleep(0.05)
+            continue
+        if view["turn"] >= turn and not view["done"]:
+            return view
+        for name in blue:
+            body = clients[name].get("/orders").json()
+            moves = [o for o in body["orders"] if o.startswith("move ")]
+            if moves:
+                east = max(moves, key=lambda o: int(o.rsplit(" ", 1)[1].split(",")[0]))
+                if clients[name].order(east, body["version"]).status_code == 200:
+                    continue
+            if "done" in body["orders"]:
+                clients[name].order("done", body["version"])
+    raise AssertionError("round not reached in time")
+
+
+def _fill_at(png: bytes, page_of: tuple[Any, Any], cell: list[int], colour: str) -> int:
+    """Pixels of ``colour`` (#rrggbb) in the middle of ``cell`` on a 96-dpi print page."""
+    import numpy as np
+    from matplotlib.image import imread
+
+    sheet, tile = page_of
+    rgb = np.asarray(imread(io.BytesIO(png), format="png")[..., :3] * 255, dtype=float)
+    mm = 96 / 25.4
+    px = (sheet.map_left + (cell[0] - tile.x0) * 10) * mm
+    py = (sheet.map_top + (cell[1] - tile.y0) * 10) * mm
+    box = rgb[int(py + 3 * mm) : int(py + 7 * mm), int(px + 2.5 * mm) : int(px + 7.5 * mm)]
+    want = np.array([int(colour[i : i + 2], 16) for i in (1, 3, 5)])
+    return int(np.all(np.abs(box - want) < 6, axis=-1).sum())
+
+
+def test_print_of_a_running_game_shows_each_seat_its_knowledge_now(
+    editor_server: tuple[Server, Path],
+) -> None:
+    """Issue 14: a running game's print is the side's current knowledge (own units where
+    they are now with their TK, the enemy as last known), not the set-up; the GM's print
+    everything as it stands; a Blue print carries no Red secret."""
+    from taistelukentta.mapprint.layout import plan
+
+    server, _ = editor_server
+    created = create(server, "demo", computer=["gm"])
+    clients = seats(server, created)
+    view = _blue_plays_until(clients, 3)
+    demo = load_scenario("demo")
+    start = {p.id: list(p.cell) for side, _, p in demo.placements() if side == "blue"}
+    own = [u for u in view["units"] if u["side"] == "blue"]
+    seen = {u["id"] for u in view["units"] if u["side"] == "red"}
+    moved = [u for u in own if u["cell"] != start[u["id"]]]
+    assert moved, "no Blue unit moved"
+    r = clients["co"].get("/print", format="pdf")
+    assert r.status_code == 200
+    text = _tokens("\n".join(p.extract_text() for p in PdfReader(io.BytesIO(r.content)).pages))
+    assert {u["id"] for u in own} <= text
+    assert {f"{u['strength']}/{u['max_strength']}" for u in own} <= _tokens_slash(r.content)
+    assert "kierros" in text and f"{view['turn']}/{view['rounds']}" in _tokens_slash(r.content)
+    known_mines = (view.get("mines") or {}).get("known", [])
+    legend = {"Miinoite", "Minefield"}
+    assert bool(known_mines) == ("Miinoite" in text)  # the mine cells Blue knows, and only those
+    secrets = _red_secrets() - seen - (legend if known_mines else set())
+    assert not (secrets & text), secrets & text
+    # the page a moved unit is on: its counter where it is now, none where it started
+    sheet = plan(demo.map.width, demo.map.height, "A4")
+    occupied = [u["cell"] for u in view["units"]]
+    for unit in moved[:2]:
+        for cell, here in ((unit["cell"], True), (start[unit["id"]], False)):
+            if not here and cell in occupied:
+                continue
+            tile = next(t for t in sheet.tiles if t.x0 <= cell[0] < t.x1 and t.y0 <= cell[1] < t.y1)
+            png = clients["co"].get("/print", format="png", page=tile.index + 1).content
+            count = _fill_at(png, (sheet, tile), cell, "#cfe0ff")
+            assert (count > 20) if here else (count == 0), (unit, cell, count)
+    gm = clients["gm"].get("/print", format="pdf", lang="en")
+    gm_text = _tokens("\n".join(p.extract_text() for p in PdfReader(io.BytesIO(gm.content)).pages))
+    gm_view = clients["gm"].view()["view"]
+    assert {u["id"] for u in gm_view["units"]} <= gm_text and "MASTER" in gm_text
+
+
+def _tokens_slash(pdf: bytes) -> set[str]:
+    text = "\n".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf)).pages)
+    return set(re.findall(r"[\w/]+", text))
+
+
 def test_print_refuses_bad_input_and_strangers(editor_server: tuple[Server, Path]) -> None:
     server, _ = editor_server
     created = create(server, "demo")

@@ -87,6 +87,9 @@ WORDS: dict[str, tuple[str, str]] = {
     "objective": ("Tavoite (VP)", "Objective (VP)"),
     "blue_unit": ("Oma yksikkö (sininen)", "Own unit (Blue)"),
     "red_unit": ("Vihollinen (punainen)", "Enemy (Red)"),
+    "red_own": ("Oma yksikkö (punainen)", "Own unit (Red)"),
+    "blue_enemy": ("Vihollinen (sininen)", "Enemy (Blue)"),
+    "contact": ("Vihollishavainto (viimeksi tiedossa)", "Enemy contact (last known)"),
     "minefield": ("Miinoite", "Minefield"),
     "fortified": ("Linnoitettu ruutu", "Fortified cell"),
     "page": ("Sivu", "Page"),
@@ -347,7 +350,7 @@ class _Page:
                 self.ax.text(
                     self.mx(x) + 1,
                     self.my(y) - 0.4,
-                    f"{mf.id} ({mf.type})",
+                    f"{mf.id} ({mf.type})" if mf.id else f"({mf.type})",
                     fontsize=5,
                     color=MINE,
                     va="bottom",
@@ -372,7 +375,10 @@ class _Page:
             tri.set_clip_path(self.clip)
 
     def units(self) -> None:
+        t = self.tile
         for u in self.c.units:
+            if not (t.x0 - 1 <= u.cell[0] <= t.x1 and t.y0 - 1 <= u.cell[1] <= t.y1):
+                continue  # off this page (a counter by the edge is clipped at it)
             cx, cy = self.mx(u.cell[0] + 0.5), self.my(u.cell[1] + 0.5)
             if u.side == "blue":
                 shape: Rectangle | Polygon = Rectangle(
@@ -390,8 +396,58 @@ class _Page:
             self.ax.add_patch(shape)
             shape.set_clip_path(self.clip)
             self.ax.text(
-                cx, cy, u.label, fontsize=4.2, ha="center", va="center", zorder=10
+                cx, cy, u.label, fontsize=4.2, ha="center", va="center", zorder=10, clip_on=True
             ).set_clip_path(self.clip)
+            if u.detail:
+                self.ax.text(
+                    cx,
+                    cy + 3.9,
+                    u.detail,
+                    fontsize=3.2,
+                    ha="center",
+                    va="center",
+                    zorder=10,
+                    color=BLUE if u.side == "blue" else RED,
+                    bbox={"facecolor": "white", "edgecolor": "none", "pad": 0.2, "alpha": 0.8},
+                    clip_on=True,
+                ).set_clip_path(self.clip)
+
+    def contacts(self) -> None:
+        """Enemy contacts not spotted: a dashed outline where the side last placed them
+        (a cell, or the contact's area), with the contact's label and level."""
+        for c in self.c.contacts:
+            xs = [x for x, _ in c.cells]
+            ys = [y for _, y in c.cells]
+            x0, y0, x1, y1 = min(xs), min(ys), max(xs) + 1, max(ys) + 1
+            rect = Rectangle(
+                (self.mx(x0) + 0.5, self.my(y0) + 0.5),
+                (x1 - x0) * CELL_MM - 1,
+                (y1 - y0) * CELL_MM - 1,
+                facecolor="none",
+                edgecolor=self.enemy_colour,
+                linestyle=(0, (2.5, 1.5)),
+                linewidth=0.9,
+                zorder=8.5,
+            )
+            self.ax.add_patch(rect)
+            rect.set_clip_path(self.clip)
+            if self.tile.x0 <= x0 < self.tile.x1 and self.tile.y0 <= y0 < self.tile.y1:
+                self.ax.text(
+                    self.mx(x0) + 1,
+                    self.my(y0) + 1,
+                    f"{c.label} {c.level}",
+                    fontsize=4.5,
+                    color=self.enemy_colour,
+                    va="top",
+                    ha="left",
+                    zorder=10,
+                    bbox={"facecolor": "white", "edgecolor": "none", "pad": 0.3, "alpha": 0.85},
+                    clip_on=True,
+                ).set_clip_path(self.clip)
+
+    @property
+    def enemy_colour(self) -> str:
+        return BLUE if self.c.side == "red" else RED
 
     # ------------------------------------------------------------------ sheet furniture
 
@@ -446,6 +502,8 @@ class _Page:
             f"{side} · {word('page', lang)} {t.index + 1}/{pages} · "
             f"{word('columns', lang)} {t.x0}–{t.x1 - 1}, {word('rows', lang)} {t.y0}–{t.y1 - 1}"
         )
+        if self.c.situation:
+            info += f" · {self.c.situation}"
         colour = RED if self.c.side == "gm" else "black"
         self.ax.text(
             MARGIN_MM,
@@ -499,10 +557,13 @@ class _Page:
         if self.c.objectives:
             items.append(("objective", word("objective", lang)))
         sides = {u.side for u in self.c.units}
+        red_print = self.c.side == "red"
         if "blue" in sides:
-            items.append(("blue_unit", word("blue_unit", lang)))
+            items.append(("blue_unit", word("blue_enemy" if red_print else "blue_unit", lang)))
         if "red" in sides:
-            items.append(("red_unit", word("red_unit", lang)))
+            items.append(("red_unit", word("red_own" if red_print else "red_unit", lang)))
+        if self.c.contacts:
+            items.append(("contact", word("contact", lang)))
         if self.c.minefields:
             items.append(("minefield", word("minefield", lang)))
         if self.c.fortified:
@@ -557,6 +618,18 @@ class _Page:
                     edgecolor=RED,
                 )
             )
+        elif kind == "contact":
+            self.ax.add_patch(
+                Rectangle(
+                    (x + 0.5, y + 0.3),
+                    w - 1,
+                    h - 0.6,
+                    facecolor="none",
+                    edgecolor=self.enemy_colour,
+                    linestyle=(0, (2.5, 1.5)),
+                    linewidth=0.9,
+                )
+            )
         elif kind == "minefield":
             self.ax.add_patch(
                 Rectangle((x, y), w, h, facecolor="none", edgecolor=MINE, hatch="xx", lw=0.8)
@@ -594,6 +667,7 @@ class _Page:
         self.objectives()
         self.minefields()
         self.fortified()
+        self.contacts()
         self.units()
         self.frame()
         self.edge_labels()

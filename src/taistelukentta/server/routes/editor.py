@@ -1,9 +1,10 @@
 """The printed map of a game and the scenario editor's endpoints (issue 14).
 
-- ``GET /api/games/{id}/print``: the game's map for the asking seat, as PDF, SVG or PNG at
-  1:10 000 (:mod:`taistelukentta.mapprint`). The print's content comes from the whitelist
-  of :mod:`taistelukentta.mapprint.content` for the seat's side: a Blue seat gets Blue's
-  print (no Red set-up, no Red minefields), only the GM's seat the GM's print.
+- ``GET /api/games/{id}/print``: the game's map as it stands for the asking seat, as PDF,
+  SVG or PNG at 1:10 000 (:mod:`taistelukentta.mapprint`). The print is built from the
+  seat's side's view (:func:`taistelukentta.mapprint.content_for_view`): a Blue seat gets
+  its units where they are now, the enemy as Blue knows it and the mine cells Blue knows;
+  only the GM's seat the GM's print (everything).
 - ``/api/editor/…``: the browser scenario editor. The editor works on the model of
   :mod:`taistelukentta.content.editing`; validation runs the same loader as ``tk20`` and
   answers its problems as file, key, line and problem. Nothing here reads a game: a
@@ -68,10 +69,10 @@ def print_map(
     lang: Annotated[Literal["fi", "en"], Query()] = "fi",
     page: Annotated[int, Query(ge=1, le=999)] = 1,
 ) -> Response:
-    """The game's map at 1:10 000 for the asking seat (the scenario's set-up: Blue seats
-    get Blue's print, the GM the GM's with Red's set-up and minefields)."""
+    """The game's map at 1:10 000 as it stands, for the asking seat: a Blue seat gets
+    Blue's knowledge (own units now, the enemy as last known), the GM everything."""
     from taistelukentta.mapprint import (
-        content_for_scenario,
+        game_print_content,
         render_pdf,
         render_png,
         render_svg_pages,
@@ -80,8 +81,9 @@ def print_map(
 
     side: Literal["blue", "gm"] = "gm" if auth.seat == GM_SEAT else "blue"
     with store.reading(game_id) as game:
-        scenario = game.state.scenario
-    content = content_for_scenario(scenario, side, lang)
+        state = game.state
+    scenario = state.scenario
+    content = game_print_content(state, side, lang)
     pages = len(plan(scenario.map.width, scenario.map.height, paper).tiles)
     if format != "pdf" and page > pages:
         raise StoreError(
