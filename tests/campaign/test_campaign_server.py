@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import time
 from pathlib import Path
@@ -9,6 +10,7 @@ from typing import Any
 
 import httpx
 import pytest
+from pypdf import PdfReader
 
 from taistelukentta.content.scenario import load_scenario
 from tests.server.live import Server
@@ -177,8 +179,14 @@ def test_roster_file_co_spends_and_exports(server: Server) -> None:
     assert "1R1,,jaakariryhma,21,4,7,10,,kaupunkisissi,0" in lines
     html = httpx.get(f"{server.base}/api/campaigns/{cid}/export?format=html", headers=_auth(co))
     assert html.status_code == 200 and "<table>" in html.text and "1R4" in html.text
-    pdf = httpx.get(f"{server.base}/api/campaigns/{cid}/export?format=pdf", headers=_auth(co))
-    assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF")
+    pdf = httpx.get(  # the first PDF of a server process loads matplotlib and its fonts
+        f"{server.base}/api/campaigns/{cid}/export?format=pdf", headers=_auth(co), timeout=120
+    )
+    assert pdf.status_code == 200 and pdf.headers["content-type"] == "application/pdf"
+    (page,) = PdfReader(io.BytesIO(pdf.content)).pages
+    text = page.extract_text()
+    assert "Vahvuusluettelo: Jääkärit" in text
+    assert {"1R1", "1R4", "kaupunkisissi"} <= set(text.split())
     bad = httpx.get(f"{server.base}/api/campaigns/{cid}/export?format=doc", headers=_auth(co))
     assert bad.status_code == 422
     bad_roster = {"units": [{"name": "1R1", "card": "tankki"}]}
