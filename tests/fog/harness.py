@@ -442,7 +442,9 @@ class CliWorlds:
             k = len(self.sessions[0].record.orders) % max(1, len(self.enemy_cells))
             cells = (self.enemy_cells + self.enemy_cells)[k : k + 2]
             named = (enemy_ids + enemy_ids)[k : k + 2]
-            self.tools = ((seat, mine[0], (*cells, *named)),)
+            # the GM seat reads everything (it is the umpire): Red's tools run as the side
+            tool_as = observer if seat == "gm" else seat
+            self.tools = ((tool_as, mine[0], (*cells, *named)),)
             lines = ["units", "log", "score", "orders", f"los {mine[0]} {named[0]}"]
             lines += [f"los {mine[0]} {cells[0]}", f"reach {mine[0]}", "quit"]
             self.play_input = "\n".join(lines) + "\n"
