@@ -171,31 +171,11 @@ def choose_order(
             or done
         )
 
-    # 0. field promotion at once; the recon report before anything else
-    first = commander.first_orders(s, src, rng)
-    if first is not None:
-        return first
-
-    # 1. rally
-    rallies = src.of_kind(OrderKind.RALLY)
-    if rallies:
-        return rallies[0]
-
-    # 2. a unit stopped in a minefield: clear or rush
-    stuck = commander.stuck_in_minefield(s, src, rng)
-    if stuck is not None:
-        return stuck
-
-    # 3. the company commander's orders; fire support; area fire; organised withdrawal
-    for decide in (
-        commander.company_orders,
-        commander.fire_support,
-        commander.area_fire,
-        commander.organised_withdrawal,
-    ):
-        got = decide(s, src, rng)
-        if got is not None:
-            return got
+    # 0–3. field promotion and the recon report, rally, a unit stuck in a minefield, the
+    # company commander's orders, fire support, area fire, organised withdrawal
+    standing = commander.standing_orders(s, src, rng)
+    if standing is not None:
+        return standing
 
     free_units = sorted(
         {o.unit for o in src.of_kind(OrderKind.DEFEND) if o.unit is not None and o.unit in own}

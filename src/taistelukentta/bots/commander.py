@@ -203,6 +203,31 @@ def first_orders(s: Seen, src: OrderSource, rng: random.Random) -> Order | None:
     return None
 
 
+def standing_orders(s: Seen, src: OrderSource, rng: random.Random) -> Order | None:
+    """The command phase's orders that come before manoeuvre, for every computer player,
+    first that applies: field promotion and the recon report (:func:`first_orders`), a
+    rally (R-MOR-2), a unit stopped in a minefield (:func:`stuck_in_minefield`), the
+    company commander's orders, fire support, area fire and organised withdrawal. None:
+    the player decides its units' moves and attacks itself."""
+    first = first_orders(s, src, rng)
+    if first is not None:
+        return first
+    rallies = src.of_kind(OrderKind.RALLY)
+    if rallies:
+        return rallies[0]
+    for decide in (
+        stuck_in_minefield,
+        company_orders,
+        fire_support,
+        area_fire,
+        organised_withdrawal,
+    ):
+        got = decide(s, src, rng)
+        if got is not None:
+            return got
+    return None
+
+
 def company_orders(s: Seen, src: OrderSource, rng: random.Random) -> Order | None:
     """The company commander's orders (R-CO-1…5, R-LINK-2), in this order: restore a
     platoon's lost link, an off-board strike on a cluster, organic fire (and its boost:

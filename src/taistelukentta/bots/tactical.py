@@ -173,6 +173,18 @@ def _cover(gm: Any, cell: Cell) -> int:
     return int(gm.cover[cell[1], cell[0]])
 
 
+def _expected_damage(
+    skill: int, weapon_bonus: int, damage: str, protection: int, cover: int, options: RuleOptions
+) -> float:
+    """Expected damage of one attack with these terms (exact odds, the scenario's
+    options)."""
+    terms = attack_terms(
+        AttackSituation(skill=skill, weapon_bonus=weapon_bonus, protection=protection, cover=cover),
+        options,
+    )
+    return float(_odds(terms.bonus, terms.defence, terms.advantage, damage, 1, _rules(options))[1])
+
+
 def _threat_of(
     enemy_card: str,
     protection: int,
@@ -180,43 +192,29 @@ def _threat_of(
     armoured: bool,
     options: RuleOptions,
 ) -> float:
-    """Expected damage one enemy of ``enemy_card`` does with its basic weapon to a unit of
-    that protection, in that cover (exact odds, the scenario's options)."""
+    """Expected damage one enemy of ``enemy_card`` does with its best weapon against a unit
+    of that protection, in that cover (its basic weapon; also its AT weapons against
+    armour)."""
     c = card(enemy_card)
     if c is None:
         return 0.0
     w = next((x for x in c.weapons if x.basic), None)
     if w is None or w.indirect:
         return 0.0
-    terms = attack_terms(
-        AttackSituation(
-            skill=c.stats.training,
-            weapon_bonus=w.attack_bonus,
-            protection=protection,
-            cover=cover,
-        ),
-        options,
-    )
+    skill = c.stats.training
     damage = w.at_damage if armoured and w.at_damage else w.damage
-    best = _odds(terms.bonus, terms.defence, terms.advantage, str(damage), 1, _rules(options))[1]
+    best = _expected_damage(skill, w.attack_bonus, str(damage), protection, cover, options)
     if armoured:
         for sw in c.weapons:
             if sw.basic or sw.area or sw.indirect or not sw.at_damage:
                 continue
-            t2 = attack_terms(
-                AttackSituation(
-                    skill=c.stats.training,
-                    weapon_bonus=sw.attack_bonus,
-                    protection=protection,
-                    cover=cover,
-                ),
-                options,
+            at = _expected_damage(
+                skill, sw.attack_bonus, str(sw.at_damage), protection, cover, options
             )
-            dmg = _odds(t2.bonus, t2.defence, t2.advantage, str(sw.at_damage), 1, _rules(options))
-            best = max(best, dmg[1])
+            best = max(best, at)
         if not w.at_damage and w.damage_type == "FRAG":
             best = best / 2 if options.frag_vs_armour == "half" else best
-    return float(best)
+    return best
 
 
 @lru_cache(maxsize=256)
@@ -311,24 +309,7 @@ class TacticalBot:
         rng = self.rng
         if view.phase == "fire":
             return commander.area_fire(s, src, rng) or self._fire(s, src) or src.done
-        for decide in (commander.first_orders,):
-            got = decide(s, src, rng)
-            if got is not None:
-                return got
-        rallies = src.of_kind(OrderKind.RALLY)
-        if rallies:
-            return rallies[0]
-        for decide in (
-            commander.stuck_in_minefield,
-            commander.company_orders,
-            commander.fire_support,
-            commander.area_fire,
-            commander.organised_withdrawal,
-        ):
-            got = decide(s, src, rng)
-            if got is not None:
-                return got
-        return self._manoeuvre(s, src)
+        return commander.standing_orders(s, src, rng) or self._manoeuvre(s, src)
 
     # -------------------------------------------------------------- fire
 
