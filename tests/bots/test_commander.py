@@ -15,6 +15,7 @@ from taistelukentta.bots.runner import bot_order, bot_seed
 from taistelukentta.content.scenario import Scenario, load_scenario
 from taistelukentta.grid.geometry import chebyshev
 from taistelukentta.rules import Order, apply, is_legal, new_game, next_seat
+from taistelukentta.rules.company import tactic_of
 from taistelukentta.rules.state import SIDES, GameState
 from taistelukentta.views.models import SideView
 from tests.bots.made_up import made_up_view
@@ -49,6 +50,9 @@ def _scenario(name: str) -> Scenario:
 
 def _feature(o: Order) -> list[str]:
     out = [o.kind.value]
+    tactic = tactic_of(o)
+    if tactic is not None:
+        out.append(f"tactic {tactic.name}")
     if o.word:
         out.append(f"{o.kind.value} {o.word}")
     if o.weapon:

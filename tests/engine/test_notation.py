@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from taistelukentta.errors import InvalidOrderError
-from taistelukentta.rules.company import TACTICS
+from taistelukentta.rules.company import TACTICS, SeatArgs
 from taistelukentta.rules.fire_support import STRIKE_TYPES
 from taistelukentta.rules.orders import (
     Order,
@@ -42,7 +42,7 @@ def orders(draw: st.DrawFn) -> Order:
     if kind == OrderKind.FIRE:
         return Order.fire(unit, draw(ids), weapon)
     if kind in (OrderKind.TRANSFER, OrderKind.RESTORE, OrderKind.PROMOTE):
-        return Order(kind, seat_ref=draw(ids))
+        return Order(kind, args=SeatArgs(draw(ids)))
     if kind == OrderKind.TACTIC:
         name = draw(st.sampled_from(sorted(TACTICS)))
         need = TACTICS[name]

@@ -30,6 +30,7 @@ from taistelukentta.bots.knowledge import (
 )
 from taistelukentta.content.options import RuleOptions
 from taistelukentta.odds.strike import CellOdds, terms_odds
+from taistelukentta.rules.company import seat_of, tactic_of
 from taistelukentta.rules.orders import Order, OrderKind
 from taistelukentta.rules.terms import StrikeSituation, StrikeTerms, strike_terms
 from taistelukentta.views.models import (
@@ -186,6 +187,16 @@ def _near_enemy(s: Seen, u: UnitView, dist: int) -> bool:
 # --------------------------------------------------------------------------- company
 
 
+def _tactic_name(o: Order) -> str | None:
+    t = tactic_of(o)
+    return None if t is None else t.name
+
+
+def _tactic_units(o: Order) -> tuple[str, ...]:
+    t = tactic_of(o)
+    return () if t is None else t.units
+
+
 def first_orders(s: Seen, src: OrderSource, rng: random.Random) -> Order | None:
     """Orders that come before everything else: field promotion at once when the CO is
     lost (R-LINK-3), the pre-game recon report at the start (R-CO-4)."""
@@ -194,7 +205,7 @@ def first_orders(s: Seen, src: OrderSource, rng: random.Random) -> Order | None:
     if s.company.promotion_due:
         found = src.of_kind(OrderKind.PROMOTE)
         if found:
-            size = {o: sum(1 for u in s.own.values() if u.group == o.seat_ref) for o in found}
+            size = {o: sum(1 for u in s.own.values() if u.group == seat_of(o)) for o in found}
             return _best(((size[o], o) for o in found), rng)
     if not s.company.report_done and s.view.turn_no <= 2 and _fresh(s):
         found = src.of_kind(OrderKind.REPORT)
@@ -242,10 +253,10 @@ def company_orders(s: Seen, src: OrderSource, rng: random.Random) -> Order | Non
     groups = {u.group for u in s.own.values()}
     out = [g for g, ok in sorted(links.items()) if not ok and g in groups]
     if out:
-        found = [o for o in src.of_kind(OrderKind.RESTORE) if o.seat_ref in out]
+        found = [o for o in src.of_kind(OrderKind.RESTORE) if seat_of(o) in out]
         if found:
             size = {g: sum(1 for u in s.own.values() if u.group == g) for g in out}
-            return _best(((size[str(o.seat_ref)], o) for o in found), rng)
+            return _best(((size[str(seat_of(o))], o) for o in found), rng)
     hit = strike(s, src, rng) or fire_support(s, src, rng)
     if hit is not None:
         return hit
@@ -290,7 +301,7 @@ def _tactic(s: Seen, src: OrderSource, rng: random.Random) -> Order | None:
         scored = [
             (sum(1 for p, _ in points if cheb(p, o.cell) <= r), o)
             for o in tactics
-            if o.word == "motti" and o.cell is not None
+            if _tactic_name(o) == "motti" and o.cell is not None
         ]
         best = _best(((sc, o) for sc, o in scored if sc >= MOTTI_MIN_CONTACTS), rng)
         if best is not None:
@@ -298,18 +309,20 @@ def _tactic(s: Seen, src: OrderSource, rng: random.Random) -> Order | None:
     if withdraw:
         worst = {u.id: u.strength for u in hurt}
         found = [
-            (-worst[o.units[0]], o)
+            (-worst[_tactic_units(o)[0]], o)
             for o in tactics
-            if o.word == "vetaytyminen" and len(o.units) == 1 and o.units[0] in worst
+            if _tactic_name(o) == "vetaytyminen"
+            and len(_tactic_units(o)) == 1
+            and _tactic_units(o)[0] in worst
         ]
         best = _best(found, rng)
         if best is not None:
             return best
     if attackers:
         found2 = [
-            (attackers[str(o.seat_ref)], o)
+            (attackers[str(seat_of(o))], o)
             for o in tactics
-            if o.word == "painopiste" and str(o.seat_ref) in attackers
+            if _tactic_name(o) == "painopiste" and str(seat_of(o)) in attackers
         ]
         return _best(found2, rng)
     return None
@@ -362,7 +375,7 @@ def _transfer(s: Seen, src: OrderSource, rng: random.Random) -> Order | None:
     if not uses:
         return None
     found = [
-        (uses[str(o.seat_ref)], o) for o in src.of_kind(OrderKind.TRANSFER) if o.seat_ref in uses
+        (uses[str(seat_of(o))], o) for o in src.of_kind(OrderKind.TRANSFER) if seat_of(o) in uses
     ]
     return _best(found, rng)
 

@@ -28,11 +28,14 @@ from taistelukentta.rules.context import ScenarioCache, Tx, cache_for
 from taistelukentta.rules.morale import MoraleOutcome
 from taistelukentta.rules.orders import (
     Order,
+    OrderArgs,
     OrderKind,
     OrderShape,
     OrderSyntax,
     OrderTokens,
     bad_order,
+    check_id,
+    check_name,
     module_syntax,
 )
 from taistelukentta.rules.recon import ContactLevel
@@ -46,6 +49,91 @@ MODULE = "company"
 
 KINDS = frozenset({"transfer", "restore", "tactic", "confirm", "promote", "report"})
 """The order kinds this module handles (``OrderKind`` values)."""
+
+
+# --------------------------------------------------------------------------- orders
+
+
+@dataclass(frozen=True, slots=True)
+class SeatArgs(OrderArgs):
+    """The field of ``transfer``/``restore``/``promote SEAT``: the Blue seat named."""
+
+    seat: str
+
+    def head(self) -> list[str]:
+        return [self.seat]
+
+    def check(self, text: str) -> None:
+        check_id(self.seat, text)
+
+
+@dataclass(frozen=True, slots=True)
+class TacticArgs(OrderArgs):
+    """The fields of ``tactic NAME …`` (R-CO-1): the tactic and what it names besides a
+    cell (the order's ``cell``): a seat or 1–3 units."""
+
+    name: str
+    seat: str | None = None
+    units: tuple[str, ...] = ()
+
+    def head(self) -> list[str]:
+        return [self.name, *([] if self.seat is None else [self.seat]), *self.units]
+
+    def check(self, text: str) -> None:
+        check_name(self.name, text)
+        for ident in (self.seat, *self.units):
+            if ident is not None:
+                check_id(ident, text)
+
+
+def transfer_order(seat: str) -> Order:
+    """``transfer SEAT``: 1 KP from the company commander to ``seat`` (R-CO-2)."""
+    return Order(OrderKind.TRANSFER, args=SeatArgs(seat))
+
+
+def restore_order(seat: str) -> Order:
+    """``restore SEAT``: the company commander restores ``seat``'s command link."""
+    return Order(OrderKind.RESTORE, args=SeatArgs(seat))
+
+
+def promote_order(seat: str) -> Order:
+    """``promote SEAT``: a field promotion (R-LINK-3)."""
+    return Order(OrderKind.PROMOTE, args=SeatArgs(seat))
+
+
+def tactic_order(
+    name: str,
+    *,
+    cell: Cell | None = None,
+    seat: str | None = None,
+    units: tuple[str, ...] = (),
+) -> Order:
+    """``tactic NAME X,Y|SEAT|UNIT…`` (R-CO-1)."""
+    return Order(OrderKind.TACTIC, cell=cell, args=TacticArgs(name, seat, units))
+
+
+def confirm_order(target: str) -> Order:
+    """``confirm TARGET``: a confirmed target (R-CO-3)."""
+    return Order(OrderKind.CONFIRM, target=target)
+
+
+def report_order(cell: Cell) -> Order:
+    """``report X,Y``: the recon report (R-CO-4)."""
+    return Order(OrderKind.REPORT, cell=cell)
+
+
+def seat_of(order: Order) -> str | None:
+    """The seat a company order names (``transfer``/``restore``/``promote``, a
+    ``tactic painopiste|sitova``); None for any other order."""
+    args = order.args
+    if isinstance(args, SeatArgs | TacticArgs):
+        return args.seat
+    return None
+
+
+def tactic_of(order: Order) -> TacticArgs | None:
+    """The fields of a ``tactic`` order (None for any other order)."""
+    return order.args if isinstance(order.args, TacticArgs) else None
 
 
 # --------------------------------------------------------------------------- geometry
@@ -631,7 +719,7 @@ def _used_tactic(tx: Tx, name: str) -> None:
 def _check_transfer(state: GameState, seat: str, side: Side, order: Order) -> Plan:
     w = _w(state)
     _require_co_w(w, state, seat)
-    target = _blue_seat(state, order.seat_ref)
+    target = _blue_seat(state, seat_of(order))
     if target == seat:
         raise _illegal(
             "the company commander cannot transfer KP to its own seat",
@@ -675,7 +763,7 @@ def _note_this_turn(tx: Tx, key: str, seat: str) -> None:
 def _legal_transfer(state: GameState, seat: str, side: Side) -> Iterable[Order]:
     if side != "blue" or seat != co_seat(state):
         return []
-    return _passing(state, seat, side, [Order.transfer(s) for s in state.seats("blue")])
+    return _passing(state, seat, side, [transfer_order(s) for s in state.seats("blue")])
 
 
 # --------------------------------------------------------------------------- restore
@@ -684,7 +772,7 @@ def _legal_transfer(state: GameState, seat: str, side: Side) -> Iterable[Order]:
 def _check_restore(state: GameState, seat: str, side: Side, order: Order) -> Plan:
     w = _w(state)
     co = _require_co_w(w, state, seat)
-    target = _blue_seat(state, order.seat_ref)
+    target = _blue_seat(state, seat_of(order))
     if target == seat or _seat_link_w(w, target):
         raise _illegal(
             f"seat {target} is in command link already",
@@ -719,7 +807,7 @@ def _exec_restore(tx: Tx, seat: str, order: Order, plan: Plan) -> None:
 def _legal_restore(state: GameState, seat: str, side: Side) -> Iterable[Order]:
     if side != "blue" or seat != co_seat(state):
         return []
-    return _passing(state, seat, side, [Order.restore(s) for s in state.seats("blue")])
+    return _passing(state, seat, side, [restore_order(s) for s in state.seats("blue")])
 
 
 # --------------------------------------------------------------------------- tactics
@@ -734,7 +822,9 @@ def _check_tactic(state: GameState, seat: str, side: Side, order: Order) -> Plan
             "a company tactic has already been used this turn (one per turn, R-CO-1)",
             "komppanian taktiikkaa on jo käytetty tässä vuorossa (yksi vuorossa, R-CO-1)",
         )
-    name = order.word
+    tactic = tactic_of(order)
+    assert tactic is not None
+    name = tactic.name
     if name == "motti":
         if w.co.motti_used:
             raise _illegal(
@@ -752,7 +842,7 @@ def _check_tactic(state: GameState, seat: str, side: Side, order: Order) -> Plan
         cost = opts.kp_motti
         data: Any = (name, cost, cell)
     elif name in ("painopiste", "sitova"):
-        target = _blue_seat(state, order.seat_ref)
+        target = _blue_seat(state, seat_of(order))
         if not any(u.group == target for u in state.units.values()):
             raise _illegal(
                 f"seat {target} has no units left",
@@ -762,7 +852,7 @@ def _check_tactic(state: GameState, seat: str, side: Side, order: Order) -> Plan
         cost = opts.kp_painopiste if name == "painopiste" else opts.kp_sitova_tuli
         data = (name, cost, target)
     elif name == "vetaytyminen":
-        units = order.units
+        units = tactic.units
         most = opts.organised_withdrawal_units
         if not 1 <= len(units) <= most or len(set(units)) != len(units):
             raise _illegal(
@@ -867,16 +957,16 @@ def _legal_tactic(state: GameState, seat: str, side: Side) -> Iterable[Order]:
     if not co.motti_used:
         for c in sorted(state.contacts["blue"].values(), key=lambda c: c.label):
             if c.cell is not None:
-                cands.append(Order.tactic("motti", cell=c.cell))
+                cands.append(tactic_order("motti", cell=c.cell))
             elif c.area is not None:
                 x0, y0, size = c.area
-                cands.append(Order.tactic("motti", cell=(x0 + size // 2, y0 + size // 2)))
+                cands.append(tactic_order("motti", cell=(x0 + size // 2, y0 + size // 2)))
     for s in state.seats("blue"):
-        cands.append(Order.tactic("painopiste", seat=s))
-        cands.append(Order.tactic("sitova", seat=s))
+        cands.append(tactic_order("painopiste", seat=s))
+        cands.append(tactic_order("sitova", seat=s))
     for u in sorted(state.units_of("blue"), key=lambda u: u.id):
         if u.action is None:
-            cands.append(Order.tactic("vetaytyminen", units=(u.id,)))
+            cands.append(tactic_order("vetaytyminen", units=(u.id,)))
     # Two contacts may share a cell (or an area centre): list each order once.
     return _passing(state, seat, side, list(dict.fromkeys(cands)))
 
@@ -931,7 +1021,7 @@ def _legal_confirm(state: GameState, seat: str, side: Side) -> Iterable[Order]:
     if side != "blue" or seat != co_seat(state):
         return []
     cands = [
-        Order.confirm(uid)
+        confirm_order(uid)
         for uid, c in sorted(state.contacts["blue"].items())
         if c.level == ContactLevel.SPOTTED
     ]
@@ -1018,7 +1108,7 @@ def _legal_report(state: GameState, seat: str, side: Side) -> Iterable[Order]:
     if side != "blue" or seat != co_seat(state) or state.turn_no != _first_blue_turn(state):
         return []
     gmap = state.scenario.map
-    cands = [Order.report((gmap.width // 2, gmap.height // 2))]
+    cands = [report_order((gmap.width // 2, gmap.height // 2))]
     return _passing(state, seat, side, cands)
 
 
@@ -1044,7 +1134,7 @@ def _check_promote(state: GameState, seat: str, side: Side, order: Order) -> Pla
             "phase (R-LINK-3)",
             "uusi päällikkö nimitetään sinisen seuraavan komentovaiheen alussa (R-LINK-3)",
         )
-    target = _blue_seat(state, order.seat_ref)
+    target = _blue_seat(state, seat_of(order))
     if target not in _candidates(w):
         raise _illegal(
             f"seat {target} has no surviving platoon leader to promote",
@@ -1065,7 +1155,7 @@ def _exec_promote(tx: Tx, seat: str, order: Order, plan: Plan) -> None:
 def _legal_promote(state: GameState, seat: str, side: Side) -> Iterable[Order]:
     if side != "blue" or _ext(state).co_lost is None:
         return []
-    return _passing(state, seat, side, [Order.promote(s) for s in state.seats("blue")])
+    return _passing(state, seat, side, [promote_order(s) for s in state.seats("blue")])
 
 
 def _passing(state: GameState, seat: str, side: Side, orders: list[Order]) -> list[Order]:
@@ -1426,28 +1516,30 @@ def tactic_usage(name: str) -> str:
 
 def _shape_tactic(o: Order, text: str) -> None:
     """A tactic names what it needs: a cell, a seat or 1–3 units (R-CO-1)."""
-    need = TACTICS.get(o.word or "")
+    tactic = tactic_of(o)
+    assert tactic is not None  # the shape's args type
+    need = TACTICS.get(tactic.name)
     if need is None:
         raise bad_order(
             text,
-            f"unknown tactic {o.word!r} (known: {', '.join(TACTICS)})",
-            f"tuntematon taktiikka {o.word!r} (tunnetut: {', '.join(TACTICS)})",
+            f"unknown tactic {tactic.name!r} (known: {', '.join(TACTICS)})",
+            f"tuntematon taktiikka {tactic.name!r} (tunnetut: {', '.join(TACTICS)})",
         )
-    got = (o.cell is not None, o.seat_ref is not None, bool(o.units))
+    got = (o.cell is not None, tactic.seat is not None, bool(tactic.units))
     want = (need == "cell", need == "seat", need == "units")
-    if got != want or len(o.units) > 3:
+    if got != want or len(tactic.units) > 3:
         raise bad_order(
             text,
-            f"expected `{tactic_usage(o.word or '')}`",
-            f"odotettiin `{tactic_usage(o.word or '')}`",
+            f"expected `{tactic_usage(tactic.name)}`",
+            f"odotettiin `{tactic_usage(tactic.name)}`",
         )
 
 
-_SEAT_SHAPE = OrderShape(seat=True)
+_SEAT_SHAPE = OrderShape(args=SeatArgs)
 
 
 def _read_seat_order(kind: OrderKind, t: OrderTokens) -> Order:
-    return Order(kind, seat_ref=t.id("seat", "pelipaikan"))
+    return Order(kind, args=SeatArgs(t.id("seat", "pelipaikan")))
 
 
 def _read_tactic(kind: OrderKind, t: OrderTokens) -> Order:
@@ -1461,21 +1553,21 @@ def _read_tactic(kind: OrderKind, t: OrderTokens) -> Order:
         )
     t.usage = tactic_usage(name)
     if need == "cell":
-        return Order.tactic(name, cell=t.cell())
+        return tactic_order(name, cell=t.cell())
     if need == "seat":
-        return Order.tactic(name, seat=t.id("seat", "pelipaikan"))
+        return tactic_order(name, seat=t.id("seat", "pelipaikan"))
     units = [t.id()]
     while t.peek() is not None and len(units) < 3:
         units.append(t.id())
-    return Order.tactic(name, units=tuple(units))
+    return tactic_order(name, units=tuple(units))
 
 
 def _read_confirm(kind: OrderKind, t: OrderTokens) -> Order:
-    return Order.confirm(t.id("target unit", "kohdeyksikön"))
+    return confirm_order(t.id("target unit", "kohdeyksikön"))
 
 
 def _read_report(kind: OrderKind, t: OrderTokens) -> Order:
-    return Order.report(t.cell())
+    return report_order(t.cell())
 
 
 SYNTAX: tuple[OrderSyntax, ...] = (
@@ -1488,7 +1580,7 @@ SYNTAX: tuple[OrderSyntax, ...] = (
         "tactic motti X,Y | tactic painopiste|sitova SEAT | tactic vetaytyminen UNIT [UNIT [UNIT]]",
         ("taktiikka",),
         _read_tactic,
-        OrderShape(cell=None, seat=None, word=True, units=True, check=_shape_tactic),
+        OrderShape(cell=None, args=TacticArgs, check=_shape_tactic),
     ),
     module_syntax(
         OrderKind.CONFIRM, "confirm TARGET", ("vahvista",), _read_confirm, OrderShape(target=True)

@@ -157,15 +157,24 @@ class OrderArgs:
     """The typed fields a rule module's own order kind carries beyond the common ones
     (``unit``, ``cell``, ``target``): subclass it as a frozen dataclass in the module's
     file, fill it in the module's parser (:attr:`OrderSyntax.parse`) and read it in its
-    handler (``order.args``). ``words()`` writes the fields back in the notation, after
-    the common ones (:func:`format_order`), so ``parse(format(o)) == o`` holds without any
-    central table (docs/extending.md)."""
+    handler (``order.args``). :func:`format_order` writes an order as its keyword, its
+    unit, ``head()``, its target, its cell, then ``words()``, so ``parse(format(o)) == o``
+    holds without any central table (docs/extending.md). ``check(text)`` validates the
+    fields whenever such an order is made (:func:`check_id`, :func:`check_name`)."""
 
     __slots__ = ()
+
+    def head(self) -> list[str]:
+        """The notation of the fields written right after the keyword and the unit (a
+        tactic's name, a seat, the units of a list)."""
+        return []
 
     def words(self) -> list[str]:
         """The notation of the fields, as words after the order's common ones."""
         return []
+
+    def check(self, text: str) -> None:
+        """Raise InvalidOrderError (:func:`bad_order`) when a field is malformed."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,9 +182,8 @@ class Order:
     """One order. ``cell`` is the destination (move, disengage, withdraw, an attack's
     ``from``) or the recon cell; ``target`` the enemy unit of attack/fire.
 
-    The optional fields serve the rule modules' orders: ``seat_ref`` a seat (``transfer
-    pl1``, the seat of ``tactic painopiste``), ``units`` the units of ``tactic
-    vetaytyminen``, ``weapon`` the weapon id of ``attack``/``fire … with W``, ``observer``
+    The optional fields serve the rule modules' orders: ``weapon`` the weapon id of
+    ``attack``/``fire … with W``, ``observer``
     the observing unit of ``organic``/``strike``, ``word`` the tactic, strike type or
     ability id, ``flags`` extra words such as ``danger``."""
 
@@ -183,8 +191,6 @@ class Order:
     unit: str | None = None
     cell: Cell | None = None
     target: str | None = None
-    seat_ref: str | None = None
-    units: tuple[str, ...] = ()
     weapon: str | None = None
     observer: str | None = None
     word: str | None = None
@@ -270,13 +276,19 @@ class Order:
 
     # -- rule-module orders -------------------------------------------------------------------
 
+    # -- rule-module orders (transition: each module's own constructor is the one to use) --
+
     @classmethod
     def transfer(cls, seat: str) -> Order:
-        return cls(OrderKind.TRANSFER, seat_ref=seat)
+        from taistelukentta.rules.company import transfer_order
+
+        return transfer_order(seat)
 
     @classmethod
     def restore(cls, seat: str) -> Order:
-        return cls(OrderKind.RESTORE, seat_ref=seat)
+        from taistelukentta.rules.company import restore_order
+
+        return restore_order(seat)
 
     @classmethod
     def tactic(
@@ -287,19 +299,27 @@ class Order:
         seat: str | None = None,
         units: tuple[str, ...] = (),
     ) -> Order:
-        return cls(OrderKind.TACTIC, cell=cell, seat_ref=seat, units=units, word=name)
+        from taistelukentta.rules.company import tactic_order
+
+        return tactic_order(name, cell=cell, seat=seat, units=units)
 
     @classmethod
     def confirm(cls, target: str) -> Order:
-        return cls(OrderKind.CONFIRM, target=target)
+        from taistelukentta.rules.company import confirm_order
+
+        return confirm_order(target)
 
     @classmethod
     def promote(cls, seat: str) -> Order:
-        return cls(OrderKind.PROMOTE, seat_ref=seat)
+        from taistelukentta.rules.company import promote_order
+
+        return promote_order(seat)
 
     @classmethod
     def report(cls, cell: Cell) -> Order:
-        return cls(OrderKind.REPORT, cell=cell)
+        from taistelukentta.rules.company import report_order
+
+        return report_order(cell)
 
     @classmethod
     def organic(cls, unit: str, cell: Cell, observer: str, *, danger: bool = False) -> Order:
@@ -346,9 +366,24 @@ class Order:
         return cls(OrderKind.USE, unit, cell, target, word=ability)
 
 
+def check_id(ident: str, text: str) -> None:
+    """An id field of order ``text`` is an id (letters, digits, ``_``, ``-``)."""
+    if not UNIT_ID.match(ident):
+        raise InvalidOrderError(
+            f"order {text!r}: {ident!r} is not a unit id",
+            f"käsky {text!r}: {ident!r} ei ole yksikön tunnus",
+        )
+
+
+def check_name(name: str, text: str) -> None:
+    """A name field of order ``text`` (a tactic, strike type or ability) is a name."""
+    if not _WORD_RE.match(name):
+        raise _bad(text, f"{name!r} is not a name", f"{name!r} ei ole nimi")
+
+
 def _check_ids(o: Order, text: str) -> None:
-    """Every id field an id, the cell not negative."""
-    for ident in (o.unit, o.target, o.seat_ref, o.weapon, o.observer, *o.units):
+    """Every id field an id, the cell not negative, the module's fields well formed."""
+    for ident in (o.unit, o.target, o.weapon, o.observer):
         if ident is not None and not UNIT_ID.match(ident):
             raise InvalidOrderError(
                 f"order {text!r}: {ident!r} is not a unit id",
@@ -361,6 +396,8 @@ def _check_ids(o: Order, text: str) -> None:
         )
     if o.word is not None and not _WORD_RE.match(o.word):
         raise _bad(text, f"{o.word!r} is not a name", f"{o.word!r} ei ole nimi")
+    if o.args is not None:
+        o.args.check(text)
 
 
 def _bad(text: str, en: str, fi: str) -> InvalidOrderError:
@@ -371,8 +408,6 @@ def _check_base_extras(o: Order, text: str) -> None:
     """The base kinds take none of the rule modules' fields; ``attack``/``fire`` take
     ``with W`` and the sniper's ``disable ABILITY`` (R-AB-2, rules/abilities.py)."""
     kind = o.kind
-    if o.seat_ref is not None:
-        raise _bad(text, "takes no seat", "ei ota pelipaikkaa")
     if o.weapon is not None and kind not in (OrderKind.ATTACK, OrderKind.FIRE):
         raise _bad(text, "takes no weapon", "ei ota asetta")
     if o.observer is not None:
@@ -388,25 +423,25 @@ def _check_base_extras(o: Order, text: str) -> None:
         raise _bad(text, f"unexpected flags {o.flags}", f"odottamattomat lisämääreet {o.flags}")
     if o.word is not None:
         raise _bad(text, "takes no name", "ei ota nimeä")
-    if o.units:
-        raise _bad(text, "takes no unit list", "ei ota yksikköluetteloa")
 
 
 @dataclass(frozen=True, slots=True)
 class OrderShape:
     """Which of an order's fields a rule module's kind takes (its :class:`OrderSyntax`'s
     ``shape``; ``Order`` checks every order of the kind against it): True = needed,
-    False = not taken, None = optional. ``flags``: the flag words it may carry (each
+    False = not taken, None = optional. ``args``: the type of the kind's own fields
+    (:class:`OrderArgs`, ``order.args``; None: it has none), needed unless
+    ``args_needed`` is False. ``flags``: the flag words it may carry (each
     allowed tuple); ``check(order, text)``: the module's own rules on the fields
     (raise InvalidOrderError through :func:`bad_order`)."""
 
     unit: bool | None = False
     cell: bool | None = False
     target: bool | None = False
-    seat: bool | None = False
+    args: type[OrderArgs] | None = None
+    args_needed: bool = True
     observer: bool = False
     word: bool = False
-    units: bool = False
     flags: tuple[tuple[str, ...], ...] = ((),)
     check: Callable[[Order, str], None] | None = None
 
@@ -419,11 +454,21 @@ def bad_order(text: str, en: str, fi: str) -> InvalidOrderError:
 def check_shape(o: Order, text: str, shape: OrderShape) -> None:
     """Check ``o`` against its kind's :class:`OrderShape` (InvalidOrderError naming the
     problem)."""
-    if shape.seat is not None and shape.seat != (o.seat_ref is not None):
+    if shape.args is None:
+        if o.args is not None:
+            raise _bad(text, "takes no module fields", "ei ota moduulin kenttiä")
+    elif o.args is None:
+        if shape.args_needed:
+            raise _bad(
+                text,
+                f"needs its fields ({shape.args.__name__})",
+                f"tarvitsee kenttänsä ({shape.args.__name__})",
+            )
+    elif not isinstance(o.args, shape.args):
         raise _bad(
             text,
-            "needs a seat" if shape.seat else "takes no seat",
-            "tarvitsee pelipaikan" if shape.seat else "ei ota pelipaikkaa",
+            f"its fields are a {shape.args.__name__}, not a {type(o.args).__name__}",
+            f"sen kentät ovat {shape.args.__name__}, ei {type(o.args).__name__}",
         )
     if o.weapon is not None:
         raise _bad(text, "takes no weapon", "ei ota asetta")
@@ -443,8 +488,6 @@ def check_shape(o: Order, text: str, shape: OrderShape) -> None:
         )
     if o.word is not None and not _WORD_RE.match(o.word):
         raise _bad(text, f"{o.word!r} is not a name", f"{o.word!r} ei ole nimi")
-    if o.units and not shape.units:
-        raise _bad(text, "takes no unit list", "ei ota yksikköluetteloa")
     if shape.check is not None:
         shape.check(o, text)
     if shape.unit is not None and shape.unit != (o.unit is not None):
@@ -493,8 +536,6 @@ def trusted_order(
     _set(order, "unit", unit)
     _set(order, "cell", cell)
     _set(order, "target", target)
-    _set(order, "seat_ref", None)
-    _set(order, "units", ())
     _set(order, "weapon", weapon)
     _set(order, "observer", None)
     _set(order, "word", None)
@@ -521,9 +562,8 @@ def format_order(order: Order) -> str:
         parts.append(order.unit)
         if order.word is not None:
             parts.append(order.word)
-    if order.seat_ref is not None:
-        parts.append(order.seat_ref)
-    parts.extend(order.units)
+    if order.args is not None:
+        parts.extend(order.args.head())
     if order.target is not None:
         parts.append(order.target)
     if order.cell is not None:
