@@ -54,7 +54,8 @@ def fresh_pg_database(admin_url: str) -> str:
     import psycopg
     from sqlalchemy.engine import make_url
 
-    name = f"tk20_test_{secrets.token_hex(6)}"
+    # The creation time in the name: scripts/test-postgres drops only old leftovers.
+    name = f"tk20_test_{int(time.time())}_{secrets.token_hex(6)}"
     base = make_url(admin_url)
     dsn = base.set(drivername="postgresql").render_as_string(hide_password=False)
     with psycopg.connect(dsn, autocommit=True) as conn:
