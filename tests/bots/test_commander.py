@@ -16,6 +16,7 @@ from taistelukentta.content.scenario import Scenario, load_scenario
 from taistelukentta.grid.geometry import chebyshev
 from taistelukentta.rules import Order, apply, is_legal, new_game, next_seat
 from taistelukentta.rules.company import tactic_of
+from taistelukentta.rules.fire_support import danger_of, strike_type_of
 from taistelukentta.rules.state import SIDES, GameState
 from taistelukentta.views.models import SideView
 from tests.bots.made_up import made_up_view
@@ -55,6 +56,8 @@ def _feature(o: Order) -> list[str]:
         out.append(f"tactic {tactic.name}")
     if o.word:
         out.append(f"{o.kind.value} {o.word}")
+    if strike_type_of(o):
+        out.append(f"strike {strike_type_of(o)}")
     if o.weapon:
         out.append("with W")  # attack or fire with a special (AT) weapon
     return out
@@ -73,7 +76,7 @@ def _play(name: str, seed: int) -> tuple[GameState, Counter[str]]:
         order = bot_order(state, seat, bots[state.active])
         assert is_legal(state, seat, order), order
         if order.kind.value in ("strike", "organic"):
-            assert order.cell is not None and not order.flags
+            assert order.cell is not None and not danger_of(order)
             near = 3 if order.kind.value == "strike" else 1
             assert all(
                 chebyshev(u.cell, order.cell) > near for u in state.units_of(state.active)

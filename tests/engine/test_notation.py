@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from taistelukentta.errors import InvalidOrderError
 from taistelukentta.rules.company import TACTICS, SeatArgs
 from taistelukentta.rules.fire_support import STRIKE_TYPES
+from taistelukentta.rules.mines import lay_order
 from taistelukentta.rules.orders import (
     Order,
     OrderKind,
@@ -33,9 +34,10 @@ def orders(draw: st.DrawFn) -> Order:
         OrderKind.RECON,
         OrderKind.SEARCH,
         OrderKind.BREACH,
-        OrderKind.LAY,
     ):
         return Order(kind, unit, draw(cells))
+    if kind == OrderKind.LAY:
+        return lay_order(unit, draw(cells), at=draw(st.booleans()))
     weapon = draw(st.none() | ids)
     if kind == OrderKind.ATTACK:
         return Order.attack(unit, draw(ids), draw(st.none() | cells), weapon)

@@ -16,6 +16,7 @@ from taistelukentta.rules import (
     new_game,
 )
 from taistelukentta.rules import abilities as ab
+from taistelukentta.rules.fire_support import observer_of
 from taistelukentta.rules.recon import ContactLevel
 from taistelukentta.rules.state import GameState
 
@@ -82,5 +83,5 @@ def test_r_ab_2_a_disabled_tulenjohto_stops_fire_direction() -> None:
         check_order(off, "pl1", ORGANIC_FAR)
     assert not is_legal(off, "co", Order.strike("k9", (15, 10), "1R1"))
     assert is_legal(st, "co", Order.strike("k9", (15, 10), "1R1"))
-    assert all(o.observer != "1R1" for o in legal_orders(off, "pl1") + legal_orders(off, "co"))
+    assert all(observer_of(o) != "1R1" for o in legal_orders(off, "pl1") + legal_orders(off, "co"))
     check_order(off, "pl1", ORGANIC_NEAR)  # another observer still can

@@ -18,7 +18,7 @@ from taistelukentta.rules import (
     view_extras,
 )
 from taistelukentta.rules.context import cache_for
-from taistelukentta.rules.mines import MODULE, is_immobilised, known_mines, mined_cells
+from taistelukentta.rules.mines import MODULE, is_immobilised, known_mines, lay_type, mined_cells
 from taistelukentta.rules.orders import OrderKind
 from tests.engine.conftest import Dice
 from tests.engine_mines.conftest import mined, pass_turn, to_fire_phase
@@ -420,7 +420,7 @@ def test_r_mine_1_minefield_shape_option_lays_a_strip() -> None:
 
 def test_r_mine_1_lay_at_mines_round_trip() -> None:
     order = parse_order("lay P1 4,3 at")
-    assert order.kind == OrderKind.LAY and "at" in order.flags
+    assert order.kind == OrderKind.LAY and lay_type(order) == "AT"
     assert parse_order(str(order)) == order
     assert str(parse_order("lay P1 4,3")) == "lay P1 4,3"
     assert parse_order("miinoita P1 4,3 PM") == order

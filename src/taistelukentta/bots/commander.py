@@ -31,6 +31,7 @@ from taistelukentta.bots.knowledge import (
 from taistelukentta.content.options import RuleOptions
 from taistelukentta.odds.strike import CellOdds, terms_odds
 from taistelukentta.rules.company import seat_of, tactic_of
+from taistelukentta.rules.fire_support import danger_of, observer_of, strike_type_of
 from taistelukentta.rules.orders import Order, OrderKind
 from taistelukentta.rules.terms import StrikeSituation, StrikeTerms, strike_terms
 from taistelukentta.views.models import (
@@ -424,14 +425,15 @@ def strike_view_terms(s: Seen, order: Order) -> StrikeTerms | None:
     uses them, with the game's options) from the seat's view: the contact it has on the
     aimed cell (a SPOTTED contact there, else a KNOWN area) and its observer's TT from
     the public card. None when the order names no weapon or cell."""
-    if order.cell is None or order.word is None:
+    stype = strike_type_of(order)
+    if order.cell is None or stype is None:
         return None
     spotted = any(c.cell == order.cell for c in s.view.contacts)
-    obs = s.own.get(order.observer or "")
+    obs = s.own.get(observer_of(order) or "")
     c = card(obs.card) if obs is not None else None
     skilled = c is not None and c.stats.training >= s.opts.skilled_observer_skill
     situation = StrikeSituation(
-        "off_board", order.word, contact="spotted" if spotted else "known", skilled=skilled
+        "off_board", stype, contact="spotted" if spotted else "known", skilled=skilled
     )
     try:
         return strike_terms(situation, s.opts)
@@ -461,7 +463,7 @@ def strike(s: Seen, src: OrderSource, rng: random.Random) -> Order | None:
         return None
     found: list[tuple[Fraction, Order]] = []
     for o in src.of_kind(OrderKind.STRIKE):
-        if o.cell is None or o.flags or _own_near(s, o.cell, 3):
+        if o.cell is None or danger_of(o) or _own_near(s, o.cell, 3):
             continue
         if _count_near(s, o.cell, 1) < STRIKE_MIN_CONTACTS:
             continue
@@ -512,7 +514,7 @@ def fire_support(s: Seen, src: OrderSource, rng: random.Random) -> Order | None:
         found = [
             (_cluster(s, o.cell, 1), o)
             for o in src.of_kind(OrderKind.ORGANIC)
-            if o.cell is not None and not o.flags and not _own_near(s, o.cell, 1)
+            if o.cell is not None and not danger_of(o) and not _own_near(s, o.cell, 1)
         ]
         best = _best(((sc, o) for sc, o in found if sc >= 1), rng)
         if best is not None:

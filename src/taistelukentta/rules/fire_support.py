@@ -31,11 +31,13 @@ from taistelukentta.rules.command import payment_problem
 from taistelukentta.rules.context import ScenarioCache, Tx, cache_for
 from taistelukentta.rules.orders import (
     Order,
+    OrderArgs,
     OrderKind,
     OrderShape,
     OrderSyntax,
     OrderTokens,
     bad_order,
+    check_id,
     module_syntax,
 )
 from taistelukentta.rules.recon import ContactLevel
@@ -60,6 +62,85 @@ SUPPORT_ABILITY = "organic_fire_support"
 STRIKE_KINDS = ("k9", "mlrs")
 STRIKE_TYPES = STRIKE_KINDS
 """Off-board support types of ``strike`` (R-OFF-1)."""
+
+
+# --------------------------------------------------------------------------- orders
+
+BY_WORDS = ("by", "tähystäjä", "tahystaja")
+DANGER_WORDS = ("danger", "vaara")
+
+
+@dataclass(frozen=True, slots=True)
+class ObserverArgs(OrderArgs):
+    """The fields of ``organic M X,Y by O [danger]`` (R-ORG-1, R-FD-5): the observer,
+    and whether the request may fall on own units."""
+
+    observer: str
+    danger: bool = False
+
+    def words(self) -> list[str]:
+        return ["by", self.observer, *(["danger"] if self.danger else [])]
+
+    def check(self, text: str) -> None:
+        check_id(self.observer, text)
+
+
+@dataclass(frozen=True, slots=True)
+class StrikeArgs(OrderArgs):
+    """The fields of ``strike k9|mlrs X,Y by O [danger]`` (R-OFF-1…4, R-FD-5): the
+    strike type, the observer, and whether it may fall on own units."""
+
+    strike: str
+    observer: str
+    danger: bool = False
+
+    def head(self) -> list[str]:
+        return [self.strike]
+
+    def words(self) -> list[str]:
+        return ["by", self.observer, *(["danger"] if self.danger else [])]
+
+    def check(self, text: str) -> None:
+        if self.strike not in STRIKE_TYPES:
+            raise bad_order(
+                text,
+                f"unknown strike type {self.strike!r} (known: {', '.join(STRIKE_TYPES)})",
+                f"tuntematon iskutyyppi {self.strike!r} (tunnetut: {', '.join(STRIKE_TYPES)})",
+            )
+        check_id(self.observer, text)
+
+
+def organic_order(unit: str, cell: Cell, observer: str, *, danger: bool = False) -> Order:
+    """``organic M X,Y by O [danger]``: support unit M fires at X,Y, O observing."""
+    return Order(OrderKind.ORGANIC, unit, cell, args=ObserverArgs(observer, danger))
+
+
+def boost_order(unit: str) -> Order:
+    """``boost M``: +2 damage to M's pending organic strike (R-FD-4)."""
+    return Order(OrderKind.BOOST, unit)
+
+
+def strike_order(kind: str, cell: Cell, observer: str, *, danger: bool = False) -> Order:
+    """``strike k9|mlrs X,Y by O [danger]``: an off-board strike request."""
+    return Order(OrderKind.STRIKE, cell=cell, args=StrikeArgs(kind, observer, danger))
+
+
+def observer_of(order: Order) -> str | None:
+    """The observer of an ``organic``/``strike`` order (None for any other order)."""
+    args = order.args
+    return args.observer if isinstance(args, ObserverArgs | StrikeArgs) else None
+
+
+def danger_of(order: Order) -> bool:
+    """Whether an ``organic``/``strike`` order carries ``danger`` (R-FD-5)."""
+    args = order.args
+    return isinstance(args, ObserverArgs | StrikeArgs) and args.danger
+
+
+def strike_type_of(order: Order) -> str | None:
+    """The strike type (``k9``/``mlrs``) of a ``strike`` order (None for any other)."""
+    args = order.args
+    return args.strike if isinstance(args, StrikeArgs) else None
 
 
 # --------------------------------------------------------------------------- module state
@@ -233,7 +314,7 @@ def strike_situation(state: GameState, side: Side, order: Order) -> StrikeSituat
     own support unit and observer, its own best contact on the aimed cell (R-FD-1,
     R-OFF-4). ValueError when the order names no weapon or support unit of the side."""
     cache = cache_for(state)
-    observer = state.units.get(order.observer or "")
+    observer = state.units.get(observer_of(order) or "")
     skilled = observer is not None and observer.side == side and skilled_observer(cache, observer)
     if order.kind == OrderKind.ORGANIC:
         unit = state.units.get(order.unit or "")
@@ -243,7 +324,7 @@ def strike_situation(state: GameState, side: Side, order: Order) -> StrikeSituat
     level = ContactLevel.NONE
     if order.cell is not None:
         level = contact_level_at(state.contacts[side], order.cell)
-    kind = order.word or ""
+    kind = strike_type_of(order) or ""
     if kind not in STRIKE_KINDS:
         raise ValueError(f"unknown strike type {kind!r}; choose k9 or mlrs")
     return StrikeSituation(
@@ -400,7 +481,7 @@ def _own_in(state: GameState, side: Side, cells: Iterable[Cell]) -> list[str]:
 
 def _danger_check(state: GameState, side: Side, order: Order, cells: Iterable[Cell]) -> None:
     """R-FD-5: without ``danger`` a strike cannot be ordered onto own units (DEFAULT)."""
-    if "danger" in order.flags:
+    if danger_of(order):
         return
     if cache_for(state).opts.danger_close_without_permission == "allowed":
         return
@@ -523,7 +604,7 @@ def check_organic(state: GameState, seat: str, side: Side, order: Order) -> Plan
             f"{m.id} gives no organic fire support",
             f"{m.id} ei anna orgaanista tulitukea",
         )
-    observer = _check_observer(state, side, order.observer)
+    observer = _check_observer(state, side, observer_of(order))
     if seat not in (m.seat, observer.seat):
         raise _illegal(
             f"organic fire is requested by the seat of {m.id} or of {observer.id}",
@@ -634,7 +715,7 @@ def execute_organic(tx: Tx, seat: str, order: Order, plan: Plan) -> None:
         "cell": list(order.cell),
         "requested": tx.turn_no,
         "due": tx.turn_no + 2 * strike_terms(organic_situation(tx.cache, m), tx.opts).delay_min,
-        "danger": "danger" in order.flags,
+        "danger": danger_of(order),
         "boost": 0,
     }
     _store(tx, ext, strike)
@@ -701,7 +782,7 @@ def legal_organic(state: GameState, seat: str, side: Side) -> Iterable[Order]:
     for cell in _target_cells(state, side):
         for m in supports:
             candidates = (
-                Order.organic(m.id, cell, o.id)
+                organic_order(m.id, cell, o.id)
                 for o in observers
                 if seat in (m.seat, o.seat) and (o.cell == cell or cache.sees(o.cell, cell))
             )
@@ -802,7 +883,7 @@ def legal_boost(state: GameState, seat: str, side: Side) -> Iterable[Order]:
     out: list[Order] = []
     for p in ext["pending"]:
         if p["kind"] == "organic" and p["side"] == side and p["requested"] == state.turn_no:
-            order = Order.boost(p["unit"])
+            order = boost_order(p["unit"])
             try:
                 plan = check_boost(state, seat, side, order)
             except IllegalOrderError:
@@ -817,7 +898,7 @@ def legal_boost(state: GameState, seat: str, side: Side) -> Iterable[Order]:
 
 def check_strike(state: GameState, seat: str, side: Side, order: Order) -> Plan:
     cache = cache_for(state)
-    kind = order.word or ""
+    kind = strike_type_of(order) or ""
     weapon = off_board_weapon(cache, kind)
     fs = state.scenario.secrets.fire_support
     if fs.off_board_requests <= 0 or not fs.weapons:
@@ -841,7 +922,7 @@ def check_strike(state: GameState, seat: str, side: Side, order: Order) -> Plan:
             f"{kind}-isku vaatii {weapon.requests} pyyntöä, jäljellä {left}",
         )
     _commander_comms(state, side)
-    observer = _check_observer(state, side, order.observer)
+    observer = _check_observer(state, side, observer_of(order))
     if not _linked(state, observer.id):
         raise _illegal(
             f"{observer.id} has no command link to the company commander",
@@ -857,7 +938,8 @@ def check_strike(state: GameState, seat: str, side: Side, order: Order) -> Plan:
 
 
 def execute_strike(tx: Tx, seat: str, order: Order, plan: Plan) -> None:
-    assert order.cell is not None and order.word is not None
+    stype = strike_type_of(order)
+    assert order.cell is not None and stype is not None
     observer: UnitState = plan.data["observer"]
     level: ContactLevel = plan.data["level"]
     side = observer.side
@@ -868,10 +950,10 @@ def execute_strike(tx: Tx, seat: str, order: Order, plan: Plan) -> None:
     skilled = skilled_observer(tx.cache, observer)
     contact: Literal["spotted", "known"] = "spotted" if level == ContactLevel.SPOTTED else "known"
     terms = strike_terms(
-        StrikeSituation("off_board", order.word, contact=contact, skilled=skilled), tx.opts
+        StrikeSituation("off_board", stype, contact=contact, skilled=skilled), tx.opts
     )
     tx.take_rolls()
-    rolled, die = delay_for(tx.roller, order.word, terms.delay_mode)
+    rolled, die = delay_for(tx.roller, stype, terms.delay_mode)
     delay = terms.delay(rolled)
     rolls = tx.take_rolls()
     ext = _ext_tx(tx)
@@ -881,7 +963,7 @@ def execute_strike(tx: Tx, seat: str, order: Order, plan: Plan) -> None:
     strike = {
         "id": _strike_id(tx, ext, side),
         "kind": "off_board",
-        "weapon": order.word,
+        "weapon": stype,
         "side": side,
         "seat": seat,
         "observer": observer.id,
@@ -890,7 +972,7 @@ def execute_strike(tx: Tx, seat: str, order: Order, plan: Plan) -> None:
         "delay": delay,
         "delay_die": die,
         "due": tx.turn_no + 2 * delay,
-        "danger": "danger" in order.flags,
+        "danger": danger_of(order),
         "contact": contact,
         "skilled": skilled,
         "boost": 0,
@@ -913,7 +995,7 @@ def legal_strike(state: GameState, seat: str, side: Side) -> Iterable[Order]:
     out: list[Order] = []
     for cell in _target_cells(state, side):
         for kind in fs.weapons:
-            candidates = (Order.strike(kind, cell, o.id) for o in observers)
+            candidates = (strike_order(kind, cell, o.id) for o in observers)
             found = _first_observer_order(state, seat, side, check_strike, candidates)
             if found is not None:
                 out.append(found)
@@ -1177,12 +1259,25 @@ SECTION = ViewSection("fire_support", FireSupportView, GMFireSupportView, _secti
 def _read_organic(kind: OrderKind, t: OrderTokens) -> Order:
     unit = t.id()
     cell = t.cell()
-    obs, flags = t.observer_and_flags()
-    return Order(kind, unit, cell, observer=obs, flags=flags)
+    obs, danger = _read_observer(t)
+    return Order(kind, unit, cell, args=ObserverArgs(obs, danger))
+
+
+def _read_observer(t: OrderTokens) -> tuple[str, bool]:
+    """``by O [danger]`` (organic and off-board fire, R-FS/R-OFF)."""
+    word = t.take()
+    if word.lower() not in BY_WORDS:
+        raise bad_order(
+            t.text,
+            f"unexpected {word!r} (expected `by OBSERVER`)",
+            f"odottamaton {word!r} (odotettiin `by TÄHYSTÄJÄ`)",
+        )
+    obs = t.id("observer unit", "tähystäjäyksikön")
+    return obs, t.take_if(DANGER_WORDS)
 
 
 def _read_boost(kind: OrderKind, t: OrderTokens) -> Order:
-    return Order.boost(t.id())
+    return boost_order(t.id())
 
 
 def _read_strike(kind: OrderKind, t: OrderTokens) -> Order:
@@ -1194,20 +1289,11 @@ def _read_strike(kind: OrderKind, t: OrderTokens) -> Order:
             f"(tunnetut: {', '.join(STRIKE_TYPES)})",
         )
     cell = t.cell()
-    obs, flags = t.observer_and_flags()
-    return Order(kind, cell=cell, observer=obs, word=stype, flags=flags)
+    obs, danger = _read_observer(t)
+    return Order(kind, cell=cell, args=StrikeArgs(stype, obs, danger))
 
 
-def _check_strike_type(o: Order, text: str) -> None:
-    if o.word not in STRIKE_TYPES:
-        raise bad_order(
-            text,
-            f"unknown strike type {o.word!r} (known: {', '.join(STRIKE_TYPES)})",
-            f"tuntematon iskutyyppi {o.word!r} (tunnetut: {', '.join(STRIKE_TYPES)})",
-        )
-
-
-_DANGER = ((), ("danger",))
+_OBSERVER_WORDS_FI = ((BY_WORDS[0], BY_WORDS[1]), (DANGER_WORDS[0], DANGER_WORDS[1]))
 
 SYNTAX: tuple[OrderSyntax, ...] = (
     module_syntax(
@@ -1215,7 +1301,8 @@ SYNTAX: tuple[OrderSyntax, ...] = (
         "organic UNIT X,Y by OBSERVER [danger]",
         ("tukituli",),
         _read_organic,
-        OrderShape(unit=True, cell=True, observer=True, flags=_DANGER),
+        OrderShape(unit=True, cell=True, args=ObserverArgs),
+        _OBSERVER_WORDS_FI,
     ),
     module_syntax(OrderKind.BOOST, "boost UNIT", ("tehosta",), _read_boost, OrderShape(unit=True)),
     module_syntax(
@@ -1223,7 +1310,8 @@ SYNTAX: tuple[OrderSyntax, ...] = (
         "strike k9|mlrs X,Y by OBSERVER [danger]",
         ("isku",),
         _read_strike,
-        OrderShape(cell=True, observer=True, word=True, flags=_DANGER, check=_check_strike_type),
+        OrderShape(cell=True, args=StrikeArgs),
+        _OBSERVER_WORDS_FI,
     ),
 )
 """The notation of the fire-support orders (docs/notation.md)."""

@@ -24,6 +24,7 @@ and ``immobilised`` (R-MINE-4, permanent). ``docs/minefields.md`` explains every
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from taistelukentta.errors import IllegalOrderError
@@ -31,12 +32,13 @@ from taistelukentta.grid.geometry import Cell, chebyshev
 from taistelukentta.rules import command, status
 from taistelukentta.rules.context import ScenarioCache, Tx, cache_for
 from taistelukentta.rules.orders import (
-    LAY_AT_WORDS,
     Order,
+    OrderArgs,
     OrderKind,
     OrderShape,
     OrderSyntax,
     OrderTokens,
+    bad_order,
     module_syntax,
 )
 from taistelukentta.rules.registry import OrderHandler, Plan
@@ -52,7 +54,6 @@ MINE_TYPES = ("AP", "AT")
 _PIONEER = "pioneeri"
 _KIT = "mine_clearing_kit"
 _LAYER = "murtosulute"
-_AT_FLAGS = frozenset({"at"})
 
 
 # --------------------------------------------------------------------------- small helpers
@@ -637,7 +638,7 @@ def laid_cells(top_left: Cell, shape: str) -> list[Cell]:
 
 def lay_type(order: Order) -> str:
     """AP, or AT when the order carries the ``at`` word."""
-    return "AT" if any(f in _AT_FLAGS for f in order.flags) else "AP"
+    return order.args.mine_type if isinstance(order.args, LayArgs) else "AP"
 
 
 def _box_problem(cache: ScenarioCache, unit: UnitState, cell: Cell) -> tuple[str, str] | None:
@@ -681,12 +682,6 @@ def _check_lay(state: GameState, seat: str, side: Side, order: Order) -> Plan:
         raise _illegal(
             f"{unit.id} cannot lay mines (needs the Murtosulute ability)",
             f"{unit.id} ei voi laskea miinoja (vaatii Murtosulute-kyvyn)",
-        )
-    extra = [f for f in order.flags if f not in _AT_FLAGS]
-    if extra:
-        raise _illegal(
-            f"unexpected {' '.join(extra)!r} (expected `lay UNIT X,Y [at]`)",
-            f"odottamaton {' '.join(extra)!r} (odotettiin `lay YKSIKKÖ X,Y [at]`)",
         )
     _whole_turn(unit, "lay mines", "miinoittaminen")
     assert order.cell is not None
@@ -858,8 +853,8 @@ def _legal_lay(state: GameState, seat: str, side: Side) -> Iterable[Order]:
         for a in _lay_anchors(cache, u):
             if any(_key(c) in known for c in laid_cells(a, cache.opts.minefield_shape)):
                 continue
-            out.append(cache.order(OrderKind.LAY, u.id, a))
-            out.append(Order.lay(u.id, a, at=True))
+            out.append(lay_order(u.id, a))
+            out.append(lay_order(u.id, a, at=True))
     return out
 
 
@@ -963,7 +958,53 @@ SECTION = ViewSection("mines", MinesView, GMMinesView, _section)
 """The mines module's section of the views."""
 
 
-# --------------------------------------------------------------------------- grammar
+# --------------------------------------------------------------------------- orders
+
+LAY_AT_WORDS = ("at", "pm")
+"""`lay U X,Y at`: an anti-tank (PM) box instead of the default AP (R-MINE-1)."""
+
+
+@dataclass(frozen=True, slots=True)
+class LayArgs(OrderArgs):
+    """The field of ``lay U X,Y [at]``: the type of the mines laid (AP unless ``at``)."""
+
+    mine_type: str = "AP"
+
+    def words(self) -> list[str]:
+        return ["at"] if self.mine_type == "AT" else []
+
+    def check(self, text: str) -> None:
+        if self.mine_type not in MINE_TYPES:
+            raise bad_order(
+                text,
+                f"unknown mine type {self.mine_type!r} (AP or AT)",
+                f"tuntematon miinatyyppi {self.mine_type!r} (AP tai AT)",
+            )
+
+
+def clear_order(unit: str) -> Order:
+    """``clear U``: careful mine clearing (R-MINE-3)."""
+    return Order(OrderKind.CLEAR, unit)
+
+
+def rush_order(unit: str) -> Order:
+    """``rush U``: rushing through a minefield (R-MINE-4)."""
+    return Order(OrderKind.RUSH, unit)
+
+
+def search_order(unit: str, cell: Cell) -> Order:
+    """``search U X,Y``: finding mines in an adjacent cell (R-REC-4)."""
+    return Order(OrderKind.SEARCH, unit, cell)
+
+
+def breach_order(unit: str, cell: Cell) -> Order:
+    """``breach U X,Y``: planned clearing (R-MINE-5)."""
+    return Order(OrderKind.BREACH, unit, cell)
+
+
+def lay_order(unit: str, cell: Cell, *, at: bool = False) -> Order:
+    """``lay U X,Y [at]``: *Murtosulute*, AP mines or AT with ``at`` (R-MINE-1)."""
+    return Order(OrderKind.LAY, unit, cell, args=LayArgs("AT" if at else "AP"))
 
 
 def _read_unit(kind: OrderKind, t: OrderTokens) -> Order:
@@ -978,7 +1019,7 @@ def _read_unit_cell(kind: OrderKind, t: OrderTokens) -> Order:
 def _read_lay(kind: OrderKind, t: OrderTokens) -> Order:
     unit = t.id()
     cell = t.cell()
-    return Order.lay(unit, cell, at=t.take_if(LAY_AT_WORDS))
+    return lay_order(unit, cell, at=t.take_if(LAY_AT_WORDS))
 
 
 _UNIT = OrderShape(unit=True)
@@ -994,7 +1035,8 @@ SYNTAX: tuple[OrderSyntax, ...] = (
         "lay UNIT X,Y [at]",
         ("miinoita",),
         _read_lay,
-        OrderShape(unit=True, cell=True, flags=((), ("at",))),
+        OrderShape(unit=True, cell=True, args=LayArgs),
+        ((LAY_AT_WORDS[0], LAY_AT_WORDS[1]),),
     ),
 )
 """The notation of the mine orders (docs/notation.md)."""

@@ -120,10 +120,6 @@ BASE_KINDS = frozenset(
 )
 """The kinds of the base engine (RULES §3–10); the others belong to rule modules."""
 
-DANGER_WORDS = ("danger", "vaara")
-LAY_AT_WORDS = ("at", "pm")
-"""`lay U X,Y at`: an anti-tank (PM) box instead of the default AP (R-MINE-1)."""
-BY_WORDS = ("by", "tähystäjä", "tahystaja")
 WITH_WORDS = ("with", "aseella")
 DISABLE_WORD = "disable"
 DISABLE_WORDS = (DISABLE_WORD, "lamauta")
@@ -183,8 +179,7 @@ class Order:
     ``from``) or the recon cell; ``target`` the enemy unit of attack/fire.
 
     The optional fields serve the rule modules' orders: ``weapon`` the weapon id of
-    ``attack``/``fire … with W``, ``observer``
-    the observing unit of ``organic``/``strike``, ``word`` the tactic, strike type or
+    ``attack``/``fire … with W``, ``word`` the tactic, strike type or
     ability id, ``flags`` extra words such as ``danger``."""
 
     kind: OrderKind
@@ -192,7 +187,6 @@ class Order:
     cell: Cell | None = None
     target: str | None = None
     weapon: str | None = None
-    observer: str | None = None
     word: str | None = None
     flags: tuple[str, ...] = ()
     args: OrderArgs | None = None
@@ -323,37 +317,51 @@ class Order:
 
     @classmethod
     def organic(cls, unit: str, cell: Cell, observer: str, *, danger: bool = False) -> Order:
-        flags = ("danger",) if danger else ()
-        return cls(OrderKind.ORGANIC, unit, cell, observer=observer, flags=flags)
+        from taistelukentta.rules.fire_support import organic_order
+
+        return organic_order(unit, cell, observer, danger=danger)
 
     @classmethod
     def boost(cls, unit: str) -> Order:
-        return cls(OrderKind.BOOST, unit)
+        from taistelukentta.rules.fire_support import boost_order
+
+        return boost_order(unit)
 
     @classmethod
     def strike(cls, kind: str, cell: Cell, observer: str, *, danger: bool = False) -> Order:
-        flags = ("danger",) if danger else ()
-        return cls(OrderKind.STRIKE, cell=cell, observer=observer, word=kind, flags=flags)
+        from taistelukentta.rules.fire_support import strike_order
+
+        return strike_order(kind, cell, observer, danger=danger)
 
     @classmethod
     def clear(cls, unit: str) -> Order:
-        return cls(OrderKind.CLEAR, unit)
+        from taistelukentta.rules.mines import clear_order
+
+        return clear_order(unit)
 
     @classmethod
     def rush(cls, unit: str) -> Order:
-        return cls(OrderKind.RUSH, unit)
+        from taistelukentta.rules.mines import rush_order
+
+        return rush_order(unit)
 
     @classmethod
     def search(cls, unit: str, cell: Cell) -> Order:
-        return cls(OrderKind.SEARCH, unit, cell)
+        from taistelukentta.rules.mines import search_order
+
+        return search_order(unit, cell)
 
     @classmethod
     def breach(cls, unit: str, cell: Cell) -> Order:
-        return cls(OrderKind.BREACH, unit, cell)
+        from taistelukentta.rules.mines import breach_order
+
+        return breach_order(unit, cell)
 
     @classmethod
     def lay(cls, unit: str, cell: Cell, *, at: bool = False) -> Order:
-        return cls(OrderKind.LAY, unit, cell, flags=("at",) if at else ())
+        from taistelukentta.rules.mines import lay_order
+
+        return lay_order(unit, cell, at=at)
 
     @classmethod
     def hide(cls, unit: str) -> Order:
@@ -383,7 +391,7 @@ def check_name(name: str, text: str) -> None:
 
 def _check_ids(o: Order, text: str) -> None:
     """Every id field an id, the cell not negative, the module's fields well formed."""
-    for ident in (o.unit, o.target, o.weapon, o.observer):
+    for ident in (o.unit, o.target, o.weapon):
         if ident is not None and not UNIT_ID.match(ident):
             raise InvalidOrderError(
                 f"order {text!r}: {ident!r} is not a unit id",
@@ -410,8 +418,6 @@ def _check_base_extras(o: Order, text: str) -> None:
     kind = o.kind
     if o.weapon is not None and kind not in (OrderKind.ATTACK, OrderKind.FIRE):
         raise _bad(text, "takes no weapon", "ei ota asetta")
-    if o.observer is not None:
-        raise _bad(text, "takes no observer", "ei ota tähystäjää")
     disable = (
         kind in (OrderKind.ATTACK, OrderKind.FIRE)
         and o.weapon is not None
@@ -440,7 +446,6 @@ class OrderShape:
     target: bool | None = False
     args: type[OrderArgs] | None = None
     args_needed: bool = True
-    observer: bool = False
     word: bool = False
     flags: tuple[tuple[str, ...], ...] = ((),)
     check: Callable[[Order, str], None] | None = None
@@ -472,12 +477,6 @@ def check_shape(o: Order, text: str, shape: OrderShape) -> None:
         )
     if o.weapon is not None:
         raise _bad(text, "takes no weapon", "ei ota asetta")
-    if shape.observer != (o.observer is not None):
-        raise _bad(
-            text,
-            "needs an observer `by O`" if shape.observer else "takes no observer",
-            "tarvitsee tähystäjän `by O`" if shape.observer else "ei ota tähystäjää",
-        )
     if o.flags and o.flags not in shape.flags:
         raise _bad(text, f"unexpected flags {o.flags}", f"odottamattomat lisämääreet {o.flags}")
     if shape.word != (o.word is not None):
@@ -537,7 +536,6 @@ def trusted_order(
     _set(order, "cell", cell)
     _set(order, "target", target)
     _set(order, "weapon", weapon)
-    _set(order, "observer", None)
     _set(order, "word", None)
     _set(order, "flags", ())
     _set(order, "args", None)
@@ -570,8 +568,6 @@ def format_order(order: Order) -> str:
         if kind == OrderKind.ATTACK:
             parts.append("from")
         parts.append(format_cell(order.cell))
-    if order.observer is not None:
-        parts += ["by", order.observer]
     if order.weapon is not None:
         parts += ["with", order.weapon]
     parts.extend(order.flags)
@@ -622,6 +618,9 @@ class OrderSyntax:
     format: Callable[[Order], str] | None = None
     shape: OrderShape | None = None
     """Which fields the kind takes (checked whenever such an order is made)."""
+    words_fi: tuple[tuple[str, str], ...] = ()
+    """The kind's argument words (``by``, ``danger``…) with the Finnish spelling the
+    parser reads too: the texts in Finnish write them so (views/text.py)."""
 
 
 class Vocabulary:
@@ -645,6 +644,10 @@ class Vocabulary:
         self.kinds: tuple[OrderKind, ...] = tuple(syn.kind for syn in by_kind.values())
         self.finnish: Mapping[str, OrderKind] = finnish
         """Finnish keyword → kind."""
+
+    def words_fi(self) -> dict[str, str]:
+        """Every kind's argument words → their Finnish spelling (:attr:`OrderSyntax.words_fi`)."""
+        return {en: fi for syn in self.syntax.values() for en, fi in syn.words_fi}
 
     def keywords(self) -> list[str]:
         """Every keyword: the kinds' (English) and the Finnish ones."""
@@ -730,19 +733,6 @@ class OrderTokens:
         if not _WORD_RE.match(name):
             raise _bad(self.text, f"{name!r} is not {what_en}", f"{name!r} ei ole {what_fi}")
         return name
-
-    def observer_and_flags(self) -> tuple[str, tuple[str, ...]]:
-        """``by O [danger]`` (organic and off-board fire, R-FS/R-OFF)."""
-        word = self.take()
-        if word.lower() not in BY_WORDS:
-            raise _bad(
-                self.text,
-                f"unexpected {word!r} (expected `by OBSERVER`)",
-                f"odottamaton {word!r} (odotettiin `by TÄHYSTÄJÄ`)",
-            )
-        obs = _parse_id(self.take(), self.text, "observer unit", "tähystäjäyksikön")
-        flags = ("danger",) if self.take_if(DANGER_WORDS) else ()
-        return obs, flags
 
     def end(self, order: Order) -> Order:
         """``order``, when no word is left (else: the first extra word is named)."""
@@ -862,10 +852,17 @@ BASE_KEYWORDS_FI: dict[OrderKind, tuple[str, ...]] = {
 }
 
 
+_BASE_WORDS_FI = (
+    (FROM_WORDS[0], FROM_WORDS[-1]),
+    (WITH_WORDS[0], WITH_WORDS[1]),
+    (DISABLE_WORDS[0], DISABLE_WORDS[1]),
+)
+
+
 def base_syntax() -> tuple[OrderSyntax, ...]:
     """The base engine's order grammar (the engine module's ``syntax``)."""
     return tuple(
-        OrderSyntax(kind, usage, parse_base, BASE_KEYWORDS_FI[kind])
+        OrderSyntax(kind, usage, parse_base, BASE_KEYWORDS_FI[kind], words_fi=_BASE_WORDS_FI)
         for kind, usage in _USAGE.items()
     )
 
@@ -876,6 +873,7 @@ def module_syntax(
     keywords_fi: tuple[str, ...],
     read: Callable[[OrderKind, OrderTokens], Order],
     shape: OrderShape | None = None,
+    words_fi: tuple[tuple[str, str], ...] = (),
 ) -> OrderSyntax:
     """An :class:`OrderSyntax` whose parser reads the words with an :class:`OrderTokens`
     (``read(kind, tokens)`` returns the order; words left over are an error)."""
@@ -884,4 +882,4 @@ def module_syntax(
         tokens = OrderTokens(args, text, usage)
         return tokens.end(read(k, tokens))
 
-    return OrderSyntax(kind, usage, parse, keywords_fi, shape=shape)
+    return OrderSyntax(kind, usage, parse, keywords_fi, shape=shape, words_fi=words_fi)

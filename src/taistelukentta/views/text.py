@@ -12,14 +12,6 @@ from contextvars import ContextVar
 from typing import Any
 
 from taistelukentta.i18n import MOVE_STOPS, REASONS, catalogue, get_language, term, tr
-from taistelukentta.rules.orders import (
-    BY_WORDS,
-    DANGER_WORDS,
-    DISABLE_WORDS,
-    FROM_WORDS,
-    LAY_AT_WORDS,
-    WITH_WORDS,
-)
 
 _card_names: ContextVar[Mapping[str, tuple[str, str]] | None] = ContextVar(
     "tk20_card_names", default=None
@@ -62,21 +54,16 @@ def _fi_order_words() -> dict[str, str]:
     from taistelukentta.rules.ruleset import default_ruleset
 
     vocabulary = default_ruleset().vocabulary
-    return {
-        **{kind: syn.keywords_fi[0] for kind, syn in vocabulary.syntax.items() if syn.keywords_fi},
-        **_FI_ARG_WORDS,
-    }
+    return {kind: syn.keywords_fi[0] for kind, syn in vocabulary.syntax.items() if syn.keywords_fi}
 
 
-_FI_ARG_WORDS: dict[str, str] = {
-    FROM_WORDS[0]: FROM_WORDS[-1],
-    WITH_WORDS[0]: WITH_WORDS[1],
-    BY_WORDS[0]: BY_WORDS[1],
-    DANGER_WORDS[0]: DANGER_WORDS[1],
-    LAY_AT_WORDS[0]: LAY_AT_WORDS[1],
-    DISABLE_WORDS[0]: DISABLE_WORDS[1],
-}
-"""The notation's argument words -> their Finnish spellings."""
+@functools.cache
+def _fi_arg_words() -> dict[str, str]:
+    """The notation's argument words (``by``, ``danger``…) -> their Finnish spellings,
+    from each module's grammar (:attr:`OrderSyntax.words_fi`)."""
+    from taistelukentta.rules.ruleset import default_ruleset
+
+    return default_ruleset().vocabulary.words_fi()
 
 
 def order_text(text: Any) -> str:
@@ -86,15 +73,10 @@ def order_text(text: Any) -> str:
     words = str(text).split(" ")
     if get_language() != "fi" or not words:
         return str(text)
-    fi_words = _fi_order_words()
-    out = [fi_words.get(words[0], words[0])]
-    out.extend(fi_words.get(w, w) if w in _ARG_WORDS else w for w in words[1:])
+    arg_words = _fi_arg_words()
+    out = [_fi_order_words().get(words[0], words[0])]
+    out.extend(arg_words.get(w, w) for w in words[1:])
     return " ".join(out)
-
-
-_ARG_WORDS = frozenset(
-    (FROM_WORDS[0], WITH_WORDS[0], BY_WORDS[0], DANGER_WORDS[0], LAY_AT_WORDS[0], DISABLE_WORDS[0])
-)
 
 
 def unit_ref(ref: Any) -> str:
