@@ -337,6 +337,15 @@ def _cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+_T0 = time.perf_counter()
+
+
+def _progress(what: str, pids: tuple[int, ...] = ()) -> None:
+    """A progress line on stderr (elapsed time, the servers' CPU seconds so far)."""
+    cpu = " ".join(f"{_cpu_seconds(p):.1f}" for p in pids)
+    print(f"[{time.perf_counter() - _T0:7.1f} s] {what}  server CPU s: {cpu}", file=sys.stderr)
+
+
 def _own_cpu() -> float:
     use = resource.getrusage(resource.RUSAGE_SELF)
     return use.ru_utime + use.ru_stime
@@ -371,9 +380,11 @@ async def run(
             created = json.loads(raw)
             seat_bases = {s: bases[i % len(bases)] for i, s in enumerate(SEATS)}
             all_games.append(Game(created, bases[0], seat_bases, http, refresh, out))
+        _progress(f"{games} games created")
         await asyncio.gather(
             *(warm(g, warmup, random.Random(10_000 + i)) for i, g in enumerate(all_games))
         )
+        _progress(f"warm-up: {warmup} orders per game played", pids)
         listeners = [asyncio.create_task(g.listen(s)) for g in all_games for s in SEATS]
         if refresh:  # a browser table loads its view and orders when opened
             for g in all_games:
@@ -382,6 +393,7 @@ async def run(
         await asyncio.sleep(1.0)
         # Opening the tables (the first legal-order lists) is not part of the run.
         await asyncio.gather(*(g.wait_for(g.refreshed, 300.0) for g in all_games if refresh))
+        _progress("tables open", pids)
         out["refresh"].clear()
         server0 = sum(_cpu_seconds(p) for p in pids)
         client0 = _own_cpu()
@@ -390,6 +402,7 @@ async def run(
             *(drive(g, orders, random.Random(i), pace) for i, g in enumerate(all_games))
         )
         await asyncio.sleep(0.5 if refresh else 0.0)  # the last refreshes
+        _progress("measured orders given", pids)
         wall = time.perf_counter() - t0
         server_cpu = sum(_cpu_seconds(p) for p in pids) - server0
         client_cpu = _own_cpu() - client0
@@ -486,6 +499,25 @@ def _measure(
     }
 
 
+def _report(r: dict[str, Any]) -> None:
+    """One configuration's line (and its missing messages, reconnects, errors), at once."""
+    print(
+        f"{r['db']:8} processes={r['processes']} games={r['games']} warmup={r['warmup']} "
+        f"pace={r['pace_s']:g}s "
+        f"orders={r['orders']} lost={r['lost']} refused={r['refused']}  "
+        f"p50 {r['p50_ms']:.1f} ms  p95 {r['p95_ms']:.1f} ms  max {r['max_ms']:.0f} ms  "
+        f"POST answer p95 {r['post_p95_ms']:.1f} ms  "
+        f"refresh p95 {r['refresh_p95_ms']:.1f} ms  {r['orders_per_s']:.1f} orders/s  "
+        f"server CPU {r['server_cpu_ms_per_order']:.1f} ms/order  "
+        f"client CPU {r['client_cpu_ms_per_order']:.1f} ms/order  "
+        f"reference GET p50 {r['reference_p50_ms']:.1f} ms  "
+        f"pinned={r['pinned']} load {r['load']:.1f}  reconnects={len(r['reconnects'])}",
+        flush=True,
+    )
+    for line in [*r["missing"], *r["reconnects"], *r["errors"]][:20]:
+        print("   ", line, flush=True)
+
+
 def main() -> None:
     """Parse the arguments, run, print one line per configuration (and JSON with --json)."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -533,23 +565,10 @@ def main() -> None:
                     args.warmup,
                 )
                 results.append(_measure(kind, 1, *common))
+                _report(results[-1])
                 if args.two_processes and kind == "postgres":
                     results.append(_measure(kind, 2, *common))
-    for r in results:
-        print(
-            f"{r['db']:8} processes={r['processes']} games={r['games']} warmup={r['warmup']} "
-            f"pace={r['pace_s']:g}s "
-            f"orders={r['orders']} lost={r['lost']} refused={r['refused']}  "
-            f"p50 {r['p50_ms']:.1f} ms  p95 {r['p95_ms']:.1f} ms  max {r['max_ms']:.0f} ms  "
-            f"POST answer p95 {r['post_p95_ms']:.1f} ms  "
-            f"refresh p95 {r['refresh_p95_ms']:.1f} ms  {r['orders_per_s']:.1f} orders/s  "
-            f"server CPU {r['server_cpu_ms_per_order']:.1f} ms/order  "
-            f"client CPU {r['client_cpu_ms_per_order']:.1f} ms/order  "
-            f"reference GET p50 {r['reference_p50_ms']:.1f} ms  "
-            f"pinned={r['pinned']} load {r['load']:.1f}  reconnects={len(r['reconnects'])}"
-        )
-        for line in [*r["missing"], *r["reconnects"], *r["errors"]][:20]:
-            print("   ", line)
+                    _report(results[-1])
     if args.json:
         print(json.dumps(results))
 

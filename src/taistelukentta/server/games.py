@@ -891,7 +891,13 @@ class GameStore:
                     raise StoreError(422, code, exc.message("en"), exc.message("fi")) from None
                 notation = format_order(order)
                 evs = tuple(events)
-                entry = Entry(base + 1, seat, "order", notation, key, evs, 0, True, blue + 1)
+                # A GM order Blue sees nothing of is no change of Blue's (its version, the
+                # count of Red's orders, stays hidden), exactly as a load or a catch-up
+                # from the database counts it (``_blue_seen``) in every process.
+                seen = _blue_seen(state, seat, "order", evs)
+                entry = Entry(
+                    base + 1, seat, "order", notation, key, evs, 0, seen, blue + int(seen)
+                )
                 if self._commit(game, base, entry, state, effective):
                     break
             answer = Applied(game.entry_version(entry, seat), game.copies(entry, seat))
