@@ -62,7 +62,7 @@ def test_blue_version_skips_hidden_gm_orders_in_every_process(
         assert _blue(b) == events
         versions = [c["version"] for c in events["changes"]]
         assert versions == list(range(1, events["version"] + 1))
-        got = []
+        got: list[dict[str, Any]] = []
         while len(got) < len(versions):
             got.append(json.loads(ws.recv(timeout=30)))
         assert got == events["changes"]
