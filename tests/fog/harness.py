@@ -13,15 +13,19 @@ tell one position of it from another — while keeping the comparison exact.
 The observer's observations after every order (:func:`observe`): the side's view and each
 of its seats' views (``tk20 show --as … --json``), every seat's full legal orders
 (``tk20 orders --json``), the refusal texts of probe orders naming every enemy unit id of
-the scenario and cells around them, and the side's copies of the order's events
-(``tk20 order --json``). The orders: the observer picks from its legal orders (the same
-list in both worlds, or the test has already failed); the other side plays the orders that
-are legal in both worlds (its secret units get only the orders their world allows).
+the scenario and cells around them, the odds it reads before an order (the server's
+``/odds`` and the play screen's lines for its fire requests — footprint, delay range,
+skilled observer, R-OFF-2…4, R-FD-3 — and for fire at every enemy id), and the side's
+copies of the order's events (``tk20 order --json``). The orders: the observer picks from
+its legal orders (the same list in both worlds, or the test has already failed); the other
+side plays orders that are legal in both worlds (its secret units get only the orders their
+world allows).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import json
 import random
@@ -45,6 +49,7 @@ from taistelukentta.rules import (
     Order,
     apply,
     check_order,
+    is_legal,
     legal_orders,
     new_game,
     parse_order,
@@ -232,6 +237,13 @@ def drop_unit(data: dict[str, Any], uid: str) -> None:
 # ------------------------------------------------------------------------------ observing
 
 
+@functools.lru_cache(maxsize=4096)
+def _parsed(text: str) -> Order:
+    """A probe order's text parsed (orders are immutable values: one parse serves every
+    step and world)."""
+    return parse_order(text)
+
+
 def _probe_orders(state: GameState, side: Side, seat: str, enemy_ids: list[str]) -> list[str]:
     """Orders whose refusal (or acceptance) the side can read: the seat's units against
     every enemy id of either world (known to it or not)."""
@@ -273,12 +285,54 @@ def observe(
         seat = next((s for s in seats if s not in state.done), seats[0])
         for text in _probe_orders(state, side, seat, enemy_ids):
             try:
-                check_order(state, seat, parse_order(text))
+                check_order(state, seat, _parsed(text))
                 refusals[text] = "legal"
             except TkError as exc:
                 refusals[text] = exc.message("en") + " | " + exc.message("fi")
     obs["refusals"] = refusals
+    obs["odds"] = _odds(state, side, obs["legal"], enemy_ids)
     return obs
+
+
+STRIKE_ODDS = 4
+"""Fire requests of the seat to play whose odds are observed at a step (R-OFF-2/3/4,
+R-FD-3: the footprint, the exposures, the delay and whether the observer is skilled)."""
+
+
+def _odds(
+    state: GameState, side: Side, legal: dict[str, list[Order]], enemy_ids: list[str]
+) -> dict[str, Any]:
+    """What the side reads before an order, as the server's ``/odds`` answers it and the
+    play screen shows it (``tk20 play``'s confirmation lines): for the seat to play, its
+    first :data:`STRIKE_ODDS` legal fire requests (``strike``/``organic``: the footprint,
+    exposures, the delay range and ``skilled`` — R-FD-3 from the observer's TT) and a fire
+    order of its first unit at every enemy id (the estimate, or the refusal's text when the
+    side does not know the target)."""
+    from taistelukentta.cli.game_cmds import strike_odds_lines
+    from taistelukentta.server.odds import odds_of
+
+    out: dict[str, Any] = {}
+    if state.active != side or state.finished:
+        return out
+    seats = [s for s in state.seats(side) if s not in state.done]
+    if not seats:
+        return out
+    seat = seats[0]
+    strikes = [o for o in legal.get(seat, []) if o.kind in (OrderKind.STRIKE, OrderKind.ORGANIC)]
+    for order in strikes[:STRIKE_ODDS]:
+        out[str(order)] = {
+            "server": odds_of(state, side, order),
+            "play": strike_odds_lines(state, side, order),
+        }
+    own = sorted(u.id for u in state.units_of(side) if u.seat == seat)[:1]
+    for uid in own:
+        for e in enemy_ids:
+            order = _parsed(f"fire {uid} {e}")
+            try:
+                out[str(order)] = odds_of(state, side, order)
+            except TkError as exc:
+                out[str(order)] = exc.message("en") + " | " + exc.message("fi")
+    return out
 
 
 def all_legal(state: GameState, side: Side) -> dict[str, list[Order]]:
@@ -318,6 +372,50 @@ def toml_text(data: Any) -> str:
     return "".join(f"{key(k)} = {value(v)}\n" for k, v in data.items())
 
 
+_LOADED: dict[tuple[str, str, str, str], Scenario] = {}
+
+
+@contextmanager
+def _reused_scenarios(on: bool) -> Iterator[None]:
+    """``load_scenario`` (as the game-file commands call it) remembering what it loaded,
+    keyed by the file's bytes, the options and the overlay (see :class:`CliWorlds`)."""
+    if not on:
+        yield
+        return
+    from taistelukentta.content import scenario as scenario_mod
+    from taistelukentta.storage import session as session_mod
+
+    real = scenario_mod.load_scenario
+
+    def load(
+        name_or_path: str,
+        options: dict[str, Any] | None = None,
+        overlay: dict[str, Any] | None = None,
+    ) -> Scenario:
+        path = Path(name_or_path)
+        if not path.is_file():
+            return real(name_or_path, options, overlay)
+        key = (
+            str(path.resolve()),
+            hashlib.sha256(path.read_bytes()).hexdigest(),
+            json.dumps(options, sort_keys=True, default=str),
+            json.dumps(overlay, sort_keys=True, default=str),
+        )
+        if key not in _LOADED:
+            if len(_LOADED) > 8:
+                _LOADED.clear()
+            _LOADED[key] = real(name_or_path, options, overlay)
+        return _LOADED[key]
+
+    mp = pytest.MonkeyPatch()
+    mp.setattr(session_mod, "load_scenario", load)
+    mp.setattr(scenario_mod, "load_scenario", load)
+    try:
+        yield
+    finally:
+        mp.undo()
+
+
 class CliWorlds:
     """The two worlds as game files the ``tk20`` command reads (in-process, typer's
     CliRunner): at a checked step both states are saved, the observer's side reads
@@ -326,10 +424,23 @@ class CliWorlds:
     step's order itself is given with ``tk20 order --as SEAT --json`` (its output is
     compared when the seat is the observer's); play then continues from the files."""
 
-    def __init__(self, folder: Path, data_a: dict[str, Any], data_b: dict[str, Any]) -> None:
+    def __init__(
+        self,
+        folder: Path,
+        data_a: dict[str, Any],
+        data_b: dict[str, Any],
+        *,
+        reuse_scenarios: bool = False,
+    ) -> None:
         from typer.testing import CliRunner
 
         self.runner = CliRunner()
+        self.reuse_scenarios = reuse_scenarios
+        """Each command loads the scenario file the game file names, as a fresh process
+        does; with ``reuse_scenarios`` a file already loaded (the same bytes, options and
+        overlay) gives the scenario loaded then (immutable; its caches stay warm): the
+        commands' outputs are the same, at a fraction of the cost. The fast tier's CLI
+        pair runs without it."""
         self.dirs = (folder / "a", folder / "b")
         self.sessions: list[Any] = []
         self.scenario_files = []
@@ -357,7 +468,8 @@ class CliWorlds:
     def _run(self, world: int, args: list[str], input: str | None = None) -> str:
         from taistelukentta.cli.app import app
 
-        result = self.runner.invoke(app, ["--lang", "en", *args], input=input)
+        with _reused_scenarios(self.reuse_scenarios):
+            result = self.runner.invoke(app, ["--lang", "en", *args], input=input)
         if result.exception is not None and not isinstance(result.exception, SystemExit):
             raise result.exception
         out = f"exit {result.exit_code}\n{result.stdout}\n{result.stderr}"
@@ -390,6 +502,10 @@ class CliWorlds:
             out[f"orders {seat}"] = self._ok(world, ["orders", path, "--as", seat, "--json"])
         for seat, text in probes:
             out[f"order {seat} {text}"] = self._run(world, ["order", path, text, "--as", seat])
+        # the strike odds table with a skilled observer (R-FD-3): from the rule options
+        # alone, no game (the game's own fire-request odds are in :func:`observe`)
+        odds = ["odds", "strike", "--weapon", "k9", "--contact", "known", "--skilled", "--json"]
+        out["odds strike --skilled"] = self._ok(world, odds)
         for seat, uid, targets in self.tools:
             # the terrain tools on the game file with the seat's knowledge: a cell, an
             # enemy id (seen or not: the refusal must not tell), the unit's moves
@@ -546,15 +662,31 @@ def _pick(
     rng: random.Random,
     prefer: Prefer | None = None,
     done_rate: float = 0.15,
+    ok: Callable[[Order], bool] | None = None,
 ) -> Order:
+    """A random order of ``orders`` (``done`` last): half the time one ``prefer`` likes
+    when there is one, ``done`` at ``done_rate``, else any other. With ``ok`` only orders
+    it accepts are picked (the choice is uniform over them: random draws, each refused one
+    taken out), ``done`` when none is."""
     real = [o for o in orders if o.kind is not OrderKind.DONE]
+
+    def draw(among: list[Order]) -> Order | None:
+        among = list(among)
+        while among:
+            o = among.pop(rng.randrange(len(among)))
+            if ok is None or ok(o):
+                return o
+        return None
+
     if prefer is not None:
         liked = [o for o in real if prefer(o)]
         if liked and rng.random() < 0.5:
-            return rng.choice(liked)
+            found = draw(liked)
+            if found is not None:
+                return found
     if not real or rng.random() < done_rate:
         return orders[-1]
-    return rng.choice(real)
+    return draw(real) or orders[-1]
 
 
 class HiddenOrders:
@@ -573,23 +705,24 @@ class HiddenOrders:
         sa: GameState,
         sb: GameState,
         la: list[Order],
-        lb: list[Order],
+        lb: Callable[[], list[Order]],
         rng: random.Random,
     ) -> tuple[Order, Order] | None:
+        """``lb``: world b's legal orders (listed only when needed)."""
         if rng.random() >= self.rate:
             return None
         observer = other_side(self.owner)
-        unseen = sorted(
-            {o.unit for o in la if o.unit is not None}
-            & {o.unit for o in lb if o.unit is not None}
-            - set(sa.contacts[observer])
-            - set(sb.contacts[observer])
-        )
+        unseen_a = {o.unit for o in la if o.unit is not None}
+        unseen_a -= set(sa.contacts[observer]) | set(sb.contacts[observer])
+        if not unseen_a:
+            return None
+        lb_ = lb()
+        unseen = sorted(unseen_a & {o.unit for o in lb_ if o.unit is not None})
         if not unseen:
             return None
         uid = rng.choice(unseen)
         mine_a = [o for o in la if o.unit == uid]
-        mine_b = [o for o in lb if o.unit == uid]
+        mine_b = [o for o in lb_ if o.unit == uid]
         oa, ob = rng.choice(mine_a), rng.choice(mine_b)
         if oa == ob:
             return None
@@ -719,17 +852,19 @@ def play_pair(
             elif sa.active == observer:
                 order_a = order_b = _pick(legal_a[seat_a], rng, pair.prefer, pair.done_rate)
             else:
+                # the other side: an order legal in both worlds (world a's list, each
+                # pick checked in world b: one list instead of two)
                 la = legal_orders(sa, seat_a)
-                lb = legal_orders(sb, seat_b)
                 differ = None
                 if hidden is not None and hidden.owner == sa.active:
-                    differ = hidden.orders(sa, sb, la, lb, rng)
+                    differ = hidden.orders(
+                        sa, sb, la, functools.partial(legal_orders, sb, seat_b), rng
+                    )
                 if differ is not None:
                     order_a, order_b = differ
                 else:
-                    in_b = set(lb)
-                    both = [o for o in la if o in in_b]
-                    order_a = order_b = _pick(both, rng, pair.prefer, pair.done_rate)
+                    in_b = functools.partial(is_legal, sb, seat_b)
+                    order_a = order_b = _pick(la, rng, pair.prefer, pair.done_rate, ok=in_b)
             if cli is not None and cli_every and (n % cli_every == 0):
                 checks += 1
                 sa, ea, sb, eb = cli.step(sa, sb, seat_a, order_a, order_b, observer, enemy_ids)
