@@ -64,14 +64,19 @@ def test_show_orders_and_order_import_no_bots_odds_or_scipy_on_their_way(tmp_pat
     assert _heavy_modules_after(code_of(shows), (*HEAVY, "numpy")) == []
     # one process runs the three: none of them may have loaded a heavy module
     assert _heavy_modules_after(code_of(runs)) == []
-    # listing orders searches the map for the moves (scipy), but still without bots or odds
+    # listing orders and moving search the map (numpy), in plain Python: no scipy either
+    game = tmp_path / "fresh.json"  # 1JJ defended in the other: a fresh game to move it
+    new = CliRunner().invoke(app, ["new", "demo", "--seed", "3", "--out", str(game)])
+    assert new.exit_code == 0, new.output
     code = (
         "from typer.testing import CliRunner\n"
         "from taistelukentta.cli.app import app\n"
         f"r = CliRunner().invoke(app, ['orders', {str(game)!r}, '--as', 'pl1'])\n"
-        "assert r.exit_code == 0 and 'defend' in r.output, r.output"
+        "assert r.exit_code == 0 and 'move 1JJ 0,3' in r.output, r.output\n"
+        f"r = CliRunner().invoke(app, ['order', {str(game)!r}, '--as', 'pl1', 'move 1JJ 0,3'])\n"
+        "assert r.exit_code == 0, r.output"
     )
-    assert [m for m in _heavy_modules_after(code) if not m.startswith("scipy")] == []
+    assert _heavy_modules_after(code) == []
 
 
 def test_the_command_table_is_what_the_modules_register_in_help_order() -> None:

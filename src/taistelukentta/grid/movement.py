@@ -17,6 +17,8 @@ whose ascent stays below the limit, which A prices exactly, so the union is exac
 
 from __future__ import annotations
 
+import heapq
+import sys
 from collections.abc import Collection, Iterable, Sequence
 from contextlib import suppress
 from dataclasses import dataclass
@@ -303,6 +305,73 @@ def _edges(
     )
 
 
+NULL_PRED = -9999
+"""Predecessor of a start state or of a state not reached (scipy's ``NULL_IDX``)."""
+
+
+def heap_dijkstra(
+    indptr: _I32, indices: _I32, data: FloatArray, sources: Sequence[int], limit: float
+) -> tuple[list[float], list[int]]:
+    """Cheapest costs and predecessors from the nearest of ``sources`` over a CSR graph,
+    in plain Python (``heapq``): exactly what ``scipy.sparse.csgraph.dijkstra(graph,
+    directed=True, indices=sources, min_only=True, limit=limit)`` answers (scipy ≥ 1.16),
+    costs and predecessors, unreached states ``inf`` / :data:`NULL_PRED`.
+
+    The same algorithm in the same order: a state is scanned when it leaves the queue with
+    its current cost, its edges in CSR order, a target improved only by a strictly lower
+    cost (which then sets its predecessor). scipy's queue (a C++ ``priority_queue`` of
+    ``(-cost, index)``) hands out the lowest cost first and, among equal costs, the highest
+    index; ``(cost, -index)`` in a ``heapq`` gives the same order, and no two entries are
+    ever equal, so the order does not depend on how either heap is built.
+    """
+    ptr: list[int] = indptr.tolist()
+    targets: list[int] = indices.tolist()
+    weights: list[float] = data.tolist()
+    inf = float("inf")
+    dist = [inf] * (len(ptr) - 1)
+    pred = [NULL_PRED] * (len(ptr) - 1)
+    queue: list[tuple[float, int]] = []
+    for s in sources:
+        dist[s] = 0.0
+        heapq.heappush(queue, (0.0, -s))
+    pop, push = heapq.heappop, heapq.heappush
+    while queue:
+        d, minus_v = pop(queue)
+        v = -minus_v
+        if dist[v] < d:
+            continue  # a stale entry: v left the queue earlier at a lower cost
+        for j in range(ptr[v], ptr[v + 1]):
+            nd = d + weights[j]
+            if nd <= limit:
+                t = targets[j]
+                if dist[t] > nd:
+                    dist[t] = nd
+                    pred[t] = v
+                    push(queue, (nd, -t))
+    return dist, pred
+
+
+PLAIN_SEARCH_BUDGET = 100_000
+"""Edges a process scans with :func:`heap_dijkstra` before it imports scipy for the rest.
+
+Importing ``scipy.sparse.csgraph`` costs ~0.25 s of CPU here, more than a ``tk20`` command
+spends on everything else; the plain search costs ~1 µs per edge (a ``demo`` move, ~3 500
+edges: ~4 ms), scipy's a small fraction of that. So a process searches in plain Python
+until it has spent about what the import costs (a command lists a few units' moves: well
+under it), then pays the import once (a bot game or a server: many searches). Both give
+the same answers, so when the switch happens changes nothing but the time."""
+
+_plain_scanned = [0]  # edges this process has searched in plain Python
+
+
+def _plain_search(edges: int) -> bool:
+    """Whether the next search (``edges`` edges) runs in plain Python."""
+    if "scipy.sparse.csgraph" in sys.modules or _plain_scanned[0] >= PLAIN_SEARCH_BUDGET:
+        return False
+    _plain_scanned[0] += edges
+    return True
+
+
 def _dijkstra(
     src: _I32,
     dst: _I32,
@@ -358,20 +427,26 @@ def _dijkstra(
         )
         indptr[layers * r :] = layers * e
         sources = [start, ascent_limit * r + start] if ascent_limit else [start]
+    bound = np.inf if limit is None else limit + 0.25  # costs are multiples of 0.5
+    if _plain_search(len(indices)):
+        dist_list, pred_list = heap_dijkstra(indptr, indices, data, sources, bound)
+        dist = np.array(dist_list, dtype=np.float64)[: layers * r]
+        pred = np.array(pred_list, dtype=np.int64)[: layers * r] if predecessors else None
+        return layers, dist, pred
     from scipy.sparse import csr_matrix  # here: scipy is slow to import, few commands search
     from scipy.sparse.csgraph import dijkstra
 
     graph = csr_matrix((data, indices, indptr), shape=(total, total))
     kwargs: dict[str, object] = {"directed": True, "indices": sources, "min_only": True}
     if limit is not None:
-        kwargs["limit"] = limit + 0.25  # costs are multiples of 0.5
-    pred: _I | None = None
+        kwargs["limit"] = bound
+    pred = None
     if predecessors:
-        dist, pred_raw, _ = dijkstra(graph, return_predecessors=True, **kwargs)
+        dist_raw, pred_raw, _ = dijkstra(graph, return_predecessors=True, **kwargs)
         pred = np.asarray(pred_raw, dtype=np.int64)[: layers * r]
     else:
-        dist = dijkstra(graph, **kwargs)
-    return layers, np.asarray(dist, dtype=np.float64)[: layers * r], pred
+        dist_raw = dijkstra(graph, **kwargs)
+    return layers, np.asarray(dist_raw, dtype=np.float64)[: layers * r], pred
 
 
 def _exact_regimes(
