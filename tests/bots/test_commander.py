@@ -15,8 +15,10 @@ from taistelukentta.bots.runner import bot_order, bot_seed
 from taistelukentta.content.scenario import Scenario, load_scenario
 from taistelukentta.grid.geometry import chebyshev
 from taistelukentta.rules import Order, apply, is_legal, new_game, next_seat
+from taistelukentta.rules.abilities import ability_of
 from taistelukentta.rules.company import tactic_of
 from taistelukentta.rules.fire_support import danger_of, strike_type_of
+from taistelukentta.rules.orders import order_weapon
 from taistelukentta.rules.state import SIDES, GameState
 from taistelukentta.views.models import SideView
 from tests.bots.made_up import made_up_view
@@ -54,11 +56,11 @@ def _feature(o: Order) -> list[str]:
     tactic = tactic_of(o)
     if tactic is not None:
         out.append(f"tactic {tactic.name}")
-    if o.word:
-        out.append(f"{o.kind.value} {o.word}")
+    if ability_of(o):
+        out.append(f"use {ability_of(o)}")
     if strike_type_of(o):
         out.append(f"strike {strike_type_of(o)}")
-    if o.weapon:
+    if order_weapon(o):
         out.append("with W")  # attack or fire with a special (AT) weapon
     return out
 
@@ -339,7 +341,7 @@ def _farthest(orders: list[Order], start: dict[str, tuple[int, int]], targets: A
         assert o.unit is not None and o.target is not None
         origin = o.cell or start[o.unit]
         d = chebyshev(origin, targets[o.target])
-        key = (o.unit, o.target, o.weapon)
+        key = (o.unit, o.target, order_weapon(o))
         got = best.get(key)
         if got is None or d > got[0]:
             best[key] = (d, {o.cell})

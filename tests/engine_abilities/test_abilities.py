@@ -33,6 +33,7 @@ from taistelukentta.rules import (
 from taistelukentta.rules import abilities as ab
 from taistelukentta.rules.context import Tx, cache_for
 from taistelukentta.rules.events import Event
+from taistelukentta.rules.orders import order_weapon
 from taistelukentta.rules.recon import ContactLevel
 from taistelukentta.rules.state import SIDES
 from tests.engine.conftest import (
@@ -513,7 +514,7 @@ def test_r_unit_4_every_listed_ability_order_passes_its_check(
     mine = 0
     for seat in seats:
         for o in legal_orders(st, seat, recon_cells=False, attack_moves=False):
-            if o.kind in (OrderKind.HIDE, OrderKind.USE) or o.weapon is not None:
+            if o.kind in (OrderKind.HIDE, OrderKind.USE) or order_weapon(o) is not None:
                 mine += 1
                 check_order(st, seat, o)
                 assert parse_order(format_order(o)) == o
@@ -636,7 +637,7 @@ def test_r_atk_9_attack_orders_that_move_first_with_a_special_weapon_are_listed(
     listed = [
         o for o in legal_orders(st, "pl1") if o.kind == OrderKind.ATTACK and o.cell is not None
     ]
-    special = [o for o in listed if o.weapon == "pst_ohjus"]
+    special = [o for o in listed if order_weapon(o) == "pst_ohjus"]
     assert special, "no attack-after-move with the missile listed"
     for o in special:
         check_order(st, "pl1", o)
@@ -648,13 +649,13 @@ def test_r_atk_9_attack_orders_that_move_first_with_a_special_weapon_are_listed(
     short = legal_orders(st, "pl1", attack_moves=False)
     assert not any(o.kind == OrderKind.ATTACK and o.cell is not None for o in short)
     only = legal_orders(st, "pl1", kinds=[OrderKind.ATTACK])
-    assert [o for o in only if o.cell is not None and o.weapon == "pst_ohjus"] == special
+    assert [o for o in only if o.cell is not None and order_weapon(o) == "pst_ohjus"] == special
 
 
 def test_r_atk_9_no_moving_special_attack_at_a_target_the_weapon_may_not_hit() -> None:
     st = game([("P1", "panssarintorjuntaryhma", (0, 4))], [("R1", RED, (13, 4))])
     st = with_contact(st, "blue", "R1", ContactLevel.SPOTTED)  # soft: no AT missile
-    assert not any(o.weapon == "pst_ohjus" for o in legal_orders(st, "pl1"))
+    assert not any(order_weapon(o) == "pst_ohjus" for o in legal_orders(st, "pl1"))
 
 
 # --------------------------------------------------------------------------- issue 7

@@ -40,7 +40,7 @@ from taistelukentta.bots.knowledge import (
     special_weapons,
 )
 from taistelukentta.content.options import RuleOptions
-from taistelukentta.rules.orders import Order, OrderKind
+from taistelukentta.rules.orders import Order, OrderKind, order_weapon
 from taistelukentta.views.models import OwnUnitView, SeatView, SideView, UnitView, WeaponView
 
 GOOD_HIT_CHANCE = commander.GOOD_HIT_CHANCE
@@ -304,8 +304,12 @@ def _attack_choice(
             pairs: dict[tuple[str, str, str | None], list[Order]] = {}
             aimed = frozenset(t for t, _ in targets)
             for o in src.of_unit_at(OrderKind.ATTACK, uid, aimed):
-                if o.unit == uid and o.target is not None and (o.target, o.weapon) in targets:
-                    pairs.setdefault((uid, o.target, o.weapon), []).append(o)
+                if (
+                    o.unit == uid
+                    and o.target is not None
+                    and (o.target, order_weapon(o)) in targets
+                ):
+                    pairs.setdefault((uid, o.target, order_weapon(o)), []).append(o)
             if not pairs:
                 continue
             best_pairs = list(pairs)
@@ -371,10 +375,11 @@ def _best_fire(
     for o in fires:
         if o.unit is None or o.target is None or o.unit not in own or o.target not in units:
             continue
-        if o.weapon is None:
+        weapon = order_weapon(o)
+        if weapon is None:
             hit, dmg = shot_value(own[o.unit], units[o.target], opts)
         else:
-            sv = special_shot_value(own[o.unit], units[o.target], o.weapon, opts)
+            sv = special_shot_value(own[o.unit], units[o.target], weapon, opts)
             if sv is None:
                 continue
             hit, dmg = sv

@@ -30,6 +30,7 @@ from taistelukentta.bots.knowledge import (
 )
 from taistelukentta.content.options import RuleOptions
 from taistelukentta.odds.strike import CellOdds, terms_odds
+from taistelukentta.rules.abilities import ability_of
 from taistelukentta.rules.company import seat_of, tactic_of
 from taistelukentta.rules.fire_support import danger_of, observer_of, strike_type_of
 from taistelukentta.rules.orders import Order, OrderKind
@@ -660,7 +661,7 @@ def area_fire(s: Seen, src: OrderSource, rng: random.Random) -> Order | None:
             continue
         found = []
         for o in src.of_unit(OrderKind.USE, uid):
-            if o.word != AREA_ABILITY or o.cell is None or _own_near(s, o.cell, r):
+            if ability_of(o) != AREA_ABILITY or o.cell is None or _own_near(s, o.cell, r):
                 continue
             n = sum(1 for e in near if cheb(e.cell, o.cell) <= r)
             if n >= AREA_MIN_TARGETS:

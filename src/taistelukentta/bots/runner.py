@@ -30,6 +30,7 @@ from taistelukentta.rules import (
     next_seat,
 )
 from taistelukentta.rules.context import cache_for, ruleset_of
+from taistelukentta.rules.orders import order_weapon
 from taistelukentta.rules.recon import ContactLevel
 from taistelukentta.rules.services import AbilitiesApi
 from taistelukentta.rules.state import Side, UnitState
@@ -170,7 +171,7 @@ def attack_candidates(
         if o.cell is None:
             direct.append(o)
         else:
-            moving.setdefault((o.target, o.weapon), []).append(o)
+            moving.setdefault((o.target, order_weapon(o)), []).append(o)
     if not moving:
         return direct
     card = cache_for(state).card(u)

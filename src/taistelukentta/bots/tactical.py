@@ -57,7 +57,7 @@ from taistelukentta.bots.knowledge import (
     special_weapons,
 )
 from taistelukentta.content.options import RuleOptions
-from taistelukentta.rules.orders import Order, OrderKind
+from taistelukentta.rules.orders import Order, OrderKind, order_weapon
 from taistelukentta.rules.terms import AttackSituation, attack_terms
 from taistelukentta.views.models import OwnUnitView, SideView, UnitView
 
@@ -337,7 +337,7 @@ class TacticalBot:
         for o in src.of_kind(OrderKind.FIRE):
             if o.unit not in s.own or o.target not in s.units:
                 continue
-            worth, hit = self._shot_worth(s, s.own[o.unit], s.units[o.target], o.weapon)
+            worth, hit = self._shot_worth(s, s.own[o.unit], s.units[o.target], order_weapon(o))
             if hit < 0.08:
                 continue
             key = (worth, self.rng.random())
@@ -627,7 +627,7 @@ class TacticalBot:
             orders = [
                 o
                 for o in src.of_unit_at(OrderKind.ATTACK, uid, frozenset({tid}))
-                if o.weapon == wid or (wid is not None and o.weapon is not None)
+                if order_weapon(o) == wid or (wid is not None and order_weapon(o) is not None)
             ]
             if not orders:
                 continue

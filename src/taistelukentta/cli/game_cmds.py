@@ -65,7 +65,7 @@ from taistelukentta.rules import (
     legal_orders,
     next_seat,
 )
-from taistelukentta.rules.orders import parse_order
+from taistelukentta.rules.orders import order_weapon, parse_order
 from taistelukentta.rules.state import Side
 from taistelukentta.rules.terms import Term
 from taistelukentta.storage.gamefile import load_game
@@ -1148,12 +1148,12 @@ def _orders_summary(orders: Sequence[Order]) -> list[str]:
 
 def _odds_lines(state: GameState, side: Side, order: Order) -> list[str]:
     assert order.unit is not None and order.target is not None
-    est = attack_estimate(state, side, order.unit, order.target, order.cell, order.weapon)
+    est = attack_estimate(state, side, order.unit, order.target, order.cell, order_weapon(order))
     o = est.odds
     p = {k: pct(v) for k, v in o.outcomes().items()}
     adv = {"advantage": tr("etu", "advantage"), "disadvantage": tr("haitta", "disadvantage")}
     extra = f", {adv[est.advantage.value]}" if est.advantage.value in adv else ""
-    weapon = f" [{est.weapon}]" if order.weapon else ""
+    weapon = f" [{est.weapon}]" if order_weapon(order) else ""
     return [
         tr(
             f"Todennäköisyydet: {order.unit} → {order.target}{weapon} (bonus {est.bonus:+d}, "

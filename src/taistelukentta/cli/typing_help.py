@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from taistelukentta.errors import InvalidOrderError, TkError
 from taistelukentta.rules import GameState, Order, legal_orders
 from taistelukentta.rules.context import ruleset_of
-from taistelukentta.rules.orders import Vocabulary
+from taistelukentta.rules.orders import Vocabulary, order_weapon
 from taistelukentta.rules.recon import ContactLevel
 
 _SPACED_CELL = re.compile(r"\b([0-9]{1,4})\s*,\s*([0-9]{1,4})\b")
@@ -105,6 +105,6 @@ def alternatives(state: GameState, seat: str, order: Order, limit: int = 3) -> l
     except TkError:
         return []
     same = [o for o in same if o.target == order.target]
-    armed = [o for o in same if o.weapon is not None]
-    same = armed + [o for o in same if o.weapon is None]
+    armed = [o for o in same if order_weapon(o) is not None]
+    same = armed + [o for o in same if order_weapon(o) is None]
     return [str(o) for o in same[:limit]]

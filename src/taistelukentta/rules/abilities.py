@@ -55,12 +55,16 @@ from taistelukentta.rules.fire import apply_setback, in_range, resolve_fire
 from taistelukentta.rules.movement import destinations, knowledge
 from taistelukentta.rules.orders import (
     Order,
+    OrderArgs,
     OrderKind,
     OrderShape,
     OrderSyntax,
     OrderTokens,
     bad_order,
+    check_name,
     module_syntax,
+    order_disable,
+    order_weapon,
 )
 from taistelukentta.rules.recon import ContactLevel
 from taistelukentta.rules.registry import OrderHandler, Plan
@@ -77,6 +81,39 @@ BOTH_PHASES = frozenset({Phase.COMMAND, Phase.FIRE})
 
 def _illegal(en: str, fi: str) -> IllegalOrderError:
     return IllegalOrderError(en, fi)
+
+
+# --------------------------------------------------------------------------- orders
+
+
+@dataclass(frozen=True, slots=True)
+class UseArgs(OrderArgs):
+    """The field of ``use U ABILITY [T | X,Y]``: the ability id of the unit's card."""
+
+    ability: str
+
+    def head(self) -> list[str]:
+        return [self.ability]
+
+    def check(self, text: str) -> None:
+        check_name(self.ability, text)
+
+
+def hide_order(unit: str) -> Order:
+    """``hide U``: enter HIDDEN through an ability that grants it (R-MOR-3)."""
+    return Order(OrderKind.HIDE, unit)
+
+
+def use_order(
+    unit: str, ability: str, *, target: str | None = None, cell: Cell | None = None
+) -> Order:
+    """``use U ABILITY [T | X,Y]``: an activated ability of the unit's card (R-AB-*)."""
+    return Order(OrderKind.USE, unit, cell, target, UseArgs(ability))
+
+
+def ability_of(order: Order) -> str | None:
+    """The ability a ``use`` order names (None for any other order)."""
+    return order.args.ability if isinstance(order.args, UseArgs) else None
 
 
 # --------------------------------------------------------------------------- registry
@@ -395,31 +432,33 @@ def _may_fire_special(unit: UnitState) -> bool:
 
 def _special(state: GameState, order: Order, side: Side) -> bool:
     """The order names a weapon that is not the unit's basic weapon."""
-    if order.weapon is None or order.unit is None:
+    weapon = order_weapon(order)
+    if weapon is None or order.unit is None:
         return False
     unit = state.units.get(order.unit)
     if unit is None or unit.side != side:
         return False
-    return order.weapon != cache_for(state).card(unit).basic_weapon.id
+    return weapon != cache_for(state).card(unit).basic_weapon.id
 
 
 def _check_attack(
     prev: OrderHandler, state: GameState, seat: str, side: Side, order: Order
 ) -> Plan:
-    if order.flags:
+    if order_disable(order) is not None:
         raise _illegal(
             "the ability to disable is picked on the `fire … with W disable ABILITY` order",
             "lamautettava kyky valitaan `fire … with W disable KYKY` -käskyssä",
         )
     if not _special(state, order, side):
         return prev.check(state, seat, side, order)
-    assert order.unit is not None and order.target is not None and order.weapon is not None
+    weapon = order_weapon(order)
+    assert order.unit is not None and order.target is not None and weapon is not None
     unit = _own_unit(state, side, seat, order.unit)
     cache = cache_for(state)
     _free_to_act(unit)
     _not_suppressed(unit, "move or act", "liikkua eikä toimia")
     contacts = state.contacts[side]
-    use = resolve_weapon(cache, cache.card(unit), unit, order.weapon)
+    use = resolve_weapon(cache, cache.card(unit), unit, weapon)
     c = _spotted(contacts, order.target)
     _weapon_permission(cache, unit, use, c)
     origin = unit.cell
@@ -437,17 +476,19 @@ def _check_attack(
 
 
 def _check_fire(prev: OrderHandler, state: GameState, seat: str, side: Side, order: Order) -> Plan:
+    pick = order_disable(order)
     if not _special(state, order, side):
-        if order.flags:
+        if pick is not None:
             raise _illegal(
                 "only a weapon that disables abilities takes `disable ABILITY` (R-AB-2)",
                 "vain kykyjä lamauttava ase ottaa `disable KYKY` (R-AB-2)",
             )
         return prev.check(state, seat, side, order)
-    assert order.unit is not None and order.target is not None and order.weapon is not None
+    weapon = order_weapon(order)
+    assert order.unit is not None and order.target is not None and weapon is not None
     unit = _own_unit(state, side, seat, order.unit)
     cache = cache_for(state)
-    use = resolve_weapon(cache, cache.card(unit), unit, order.weapon)
+    use = resolve_weapon(cache, cache.card(unit), unit, weapon)
     if not _may_fire_special(unit):
         raise _illegal(
             f"{unit.id} may not fire now (it has fired, cannot act, or moved without an "
@@ -467,8 +508,8 @@ def _check_fire(prev: OrderHandler, state: GameState, seat: str, side: Side, ord
     problem = target_blocked(state, unit, order.target)
     if problem is not None:
         raise _illegal(*problem)
-    if order.flags:
-        _check_pick(cache, use, c, order.flags[-1])
+    if pick is not None:
+        _check_pick(cache, use, c, pick)
     cost = use.ability.kp_cost if use.ability is not None else 0
     return Plan(unit, None, cost, data=use)
 
@@ -505,8 +546,7 @@ def _execute_fire(prev: OrderHandler, tx: Tx, seat: str, order: Order, plan: Pla
     if spec is not None and spec.disables_on_hit:
         attack = next((e for e in tx.events[before:] if e.kind == "attack"), None)
         if attack is not None and Effect(attack.data["effect"]).hits:
-            pick = order.flags[-1] if order.flags else None
-            sniper_disable(tx, plan.unit.id, order.target, pick)
+            sniper_disable(tx, plan.unit.id, order.target, order_disable(order))
 
 
 def _legal_special(
@@ -721,7 +761,7 @@ def _legal_hide(state: GameState, seat: str, side: Side, *, unit: str | None = N
         card = cache.card(u)
         if not any(_table(cache).grants_hidden(a.id) for a in card.abilities):
             continue
-        o = Order.hide(u.id)
+        o = hide_order(u.id)
         try:
             plan = _check_hide(state, seat, side, o)
         except IllegalOrderError:
@@ -737,16 +777,17 @@ def _affordable(state: GameState, seat: str, unit: UnitState, cost: int) -> bool
 
 
 def _check_use(state: GameState, seat: str, side: Side, order: Order) -> Plan:
-    assert order.unit is not None and order.word is not None
+    name = ability_of(order)
+    assert order.unit is not None and name is not None
     unit = _own_unit(state, side, seat, order.unit)
     cache = cache_for(state)
     card = cache.card(unit)
-    ability = card.ability(order.word)
+    ability = card.ability(name)
     if ability is None:
         known = ", ".join(a.id for a in card.abilities) or "-"
         raise _illegal(
-            f"{unit.id} has no ability {order.word!r} (abilities: {known})",
-            f"yksiköllä {unit.id} ei ole kykyä {order.word!r} (kyvyt: {known})",
+            f"{unit.id} has no ability {name!r} (abilities: {known})",
+            f"yksiköllä {unit.id} ei ole kykyä {name!r} (kyvyt: {known})",
         )
     table = _table(cache)
     spec = table.get(ability.id)
@@ -884,7 +925,7 @@ def _legal_area(state: GameState, unit: UnitState, ability: Ability) -> list[Ord
         }
     )
     return [
-        Order.use(unit.id, ability.id, cell=c)
+        use_order(unit.id, ability.id, cell=c)
         for c in cells
         if in_range(weapon, chebyshev(unit.cell, c)) and cache.sees(unit.cell, c)
     ]
@@ -1268,17 +1309,17 @@ def _bundled_specs() -> tuple[AbilitySpec, ...]:
 
 
 def _read_hide(kind: OrderKind, t: OrderTokens) -> Order:
-    return Order.hide(t.id())
+    return hide_order(t.id())
 
 
 def _read_use(kind: OrderKind, t: OrderTokens) -> Order:
     unit = t.id()
     ability = t.word("an ability id", "kyvyn tunnus")
     if t.is_cell_next():
-        return Order.use(unit, ability, cell=t.cell())
+        return use_order(unit, ability, cell=t.cell())
     if t.peek() is not None:
-        return Order.use(unit, ability, target=t.id("target", "kohteen"))
-    return Order.use(unit, ability)
+        return use_order(unit, ability, target=t.id("target", "kohteen"))
+    return use_order(unit, ability)
 
 
 def _shape_use(o: Order, text: str) -> None:
@@ -1293,7 +1334,7 @@ SYNTAX: tuple[OrderSyntax, ...] = (
         "use UNIT ABILITY [TARGET | X,Y]",
         ("käytä", "kayta"),
         _read_use,
-        OrderShape(unit=True, cell=None, target=None, word=True, check=_shape_use),
+        OrderShape(unit=True, cell=None, target=None, args=UseArgs, check=_shape_use),
     ),
 )
 """The notation of ``hide`` and ``use`` (docs/notation.md)."""

@@ -55,7 +55,7 @@ from taistelukentta.rules.movement import (
     retreat_destination,
     spotted_cells,
 )
-from taistelukentta.rules.orders import Order, OrderKind, base_syntax, parse_order
+from taistelukentta.rules.orders import Order, OrderKind, base_syntax, order_weapon, parse_order
 from taistelukentta.rules.recon import ContactLevel
 from taistelukentta.rules.registry import (
     COMMAND_ONLY,
@@ -489,20 +489,21 @@ def _check_withdraw(state: GameState, seat: str, side: Side, order: Order) -> Pl
 def _check_weapon(cache: ScenarioCache, unit: UnitState, order: Order) -> None:
     """The base engine fires only the basic weapon; ``with W`` may name it (other weapons
     need a rule module that replaces the attack/fire handler)."""
-    if order.weapon is None:
+    weapon = order_weapon(order)
+    if weapon is None:
         return
     card = cache.card(unit)
-    if order.weapon == card.basic_weapon.id:
+    if weapon == card.basic_weapon.id:
         return
     known = ", ".join(w.id for w in card.weapons)
-    if all(w.id != order.weapon for w in card.weapons):
+    if all(w.id != weapon for w in card.weapons):
         raise _illegal(
-            f"{unit.id} has no weapon {order.weapon!r} (weapons: {known})",
-            f"yksiköllä {unit.id} ei ole asetta {order.weapon!r} (aseet: {known})",
+            f"{unit.id} has no weapon {weapon!r} (weapons: {known})",
+            f"yksiköllä {unit.id} ei ole asetta {weapon!r} (aseet: {known})",
         )
     raise _illegal(
-        f"firing {order.weapon!r} (not the basic weapon) is not available in this version",
-        f"aseen {order.weapon!r} käyttö (muu kuin perusase) ei ole käytettävissä tässä versiossa",
+        f"firing {weapon!r} (not the basic weapon) is not available in this version",
+        f"aseen {weapon!r} käyttö (muu kuin perusase) ei ole käytettävissä tässä versiossa",
     )
 
 

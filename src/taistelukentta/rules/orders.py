@@ -174,23 +174,40 @@ class OrderArgs:
 
 
 @dataclass(frozen=True, slots=True)
-class Order:
-    """One order. ``cell`` is the destination (move, disengage, withdraw, an attack's
-    ``from``) or the recon cell; ``target`` the enemy unit of attack/fire.
+class WeaponArgs(OrderArgs):
+    """The fields of the base ``attack``/``fire … with W [disable ABILITY]``: the weapon
+    id of the unit's card, and the ability a sniper hit disables (R-AB-2; the
+    ``abilities`` module's extension of attack/fire reads it)."""
 
-    The optional fields serve the rule modules' orders: ``weapon`` the weapon id of
-    ``attack``/``fire … with W``, ``word`` the tactic, strike type or
-    ability id, ``flags`` extra words such as ``danger``."""
+    weapon: str
+    disable: str | None = None
+
+    def words(self) -> list[str]:
+        out = ["with", self.weapon]
+        if self.disable is not None:
+            out += [DISABLE_WORD, self.disable]
+        return out
+
+    def check(self, text: str) -> None:
+        check_id(self.weapon, text)
+        if self.disable is not None:
+            check_name(self.disable, text)
+
+
+@dataclass(frozen=True, slots=True)
+class Order:
+    """One order: what every order has. ``cell`` is the destination (move, disengage,
+    withdraw, an attack's ``from``) or the aimed cell; ``target`` the enemy unit of
+    attack/fire (or the unit a module's order names). Every other field belongs to the
+    module that owns the kind: a typed :class:`OrderArgs` in ``args`` (the base
+    ``attack``/``fire``'s weapon: :class:`WeaponArgs`, read with :func:`order_weapon`)."""
 
     kind: OrderKind
     unit: str | None = None
     cell: Cell | None = None
     target: str | None = None
-    weapon: str | None = None
-    word: str | None = None
-    flags: tuple[str, ...] = ()
     args: OrderArgs | None = None
-    """A rule module's own typed fields (:class:`OrderArgs`); None for the bundled kinds."""
+    """The kind's own typed fields (:class:`OrderArgs`); None when it has none."""
 
     def __post_init__(self) -> None:
         text = self.kind.value
@@ -203,9 +220,10 @@ class Order:
                 _check_ids(self, text)
             return
         needs_unit, needs_cell, needs_target = shape
-        if self.args is not None:
+        if self.args is not None and not (
+            isinstance(self.args, WeaponArgs) and self.kind in _WEAPON_KINDS
+        ):
             raise _bad(text, "takes no module fields", "ei ota moduulin kenttiä")
-        _check_base_extras(self, text)
         if needs_unit != (self.unit is not None):
             raise InvalidOrderError(
                 f"order {text!r}: " + ("needs a unit" if needs_unit else "takes no unit"),
@@ -242,7 +260,9 @@ class Order:
     def attack(
         cls, unit: str, target: str, cell: Cell | None = None, weapon: str | None = None
     ) -> Order:
-        return cls(OrderKind.ATTACK, unit, cell, target, weapon=weapon)
+        return cls(
+            OrderKind.ATTACK, unit, cell, target, None if weapon is None else WeaponArgs(weapon)
+        )
 
     @classmethod
     def disengage(cls, unit: str, cell: Cell) -> Order:
@@ -262,7 +282,9 @@ class Order:
 
     @classmethod
     def fire(cls, unit: str, target: str, weapon: str | None = None) -> Order:
-        return cls(OrderKind.FIRE, unit, None, target, weapon=weapon)
+        return cls(
+            OrderKind.FIRE, unit, None, target, None if weapon is None else WeaponArgs(weapon)
+        )
 
     @classmethod
     def done(cls) -> Order:
@@ -365,13 +387,33 @@ class Order:
 
     @classmethod
     def hide(cls, unit: str) -> Order:
-        return cls(OrderKind.HIDE, unit)
+        from taistelukentta.rules.abilities import hide_order
+
+        return hide_order(unit)
 
     @classmethod
     def use(
         cls, unit: str, ability: str, *, target: str | None = None, cell: Cell | None = None
     ) -> Order:
-        return cls(OrderKind.USE, unit, cell, target, word=ability)
+        from taistelukentta.rules.abilities import use_order
+
+        return use_order(unit, ability, target=target, cell=cell)
+
+
+_WEAPON_KINDS = frozenset({OrderKind.ATTACK, OrderKind.FIRE})
+
+
+def order_weapon(order: Order) -> str | None:
+    """The weapon an ``attack``/``fire`` order names with ``with W`` (None: the basic
+    weapon, or another kind of order)."""
+    args = order.args
+    return args.weapon if isinstance(args, WeaponArgs) else None
+
+
+def order_disable(order: Order) -> str | None:
+    """The ability an ``attack``/``fire … disable ABILITY`` names (R-AB-2), else None."""
+    args = order.args
+    return args.disable if isinstance(args, WeaponArgs) else None
 
 
 def check_id(ident: str, text: str) -> None:
@@ -391,7 +433,7 @@ def check_name(name: str, text: str) -> None:
 
 def _check_ids(o: Order, text: str) -> None:
     """Every id field an id, the cell not negative, the module's fields well formed."""
-    for ident in (o.unit, o.target, o.weapon):
+    for ident in (o.unit, o.target):
         if ident is not None and not UNIT_ID.match(ident):
             raise InvalidOrderError(
                 f"order {text!r}: {ident!r} is not a unit id",
@@ -402,8 +444,6 @@ def _check_ids(o: Order, text: str) -> None:
             f"order {text!r}: cell {o.cell[0]},{o.cell[1]} is negative",
             f"käsky {text!r}: ruutu {o.cell[0]},{o.cell[1]} on negatiivinen",
         )
-    if o.word is not None and not _WORD_RE.match(o.word):
-        raise _bad(text, f"{o.word!r} is not a name", f"{o.word!r} ei ole nimi")
     if o.args is not None:
         o.args.check(text)
 
@@ -412,33 +452,13 @@ def _bad(text: str, en: str, fi: str) -> InvalidOrderError:
     return InvalidOrderError(f"order {text!r}: {en}", f"käsky {text!r}: {fi}")
 
 
-def _check_base_extras(o: Order, text: str) -> None:
-    """The base kinds take none of the rule modules' fields; ``attack``/``fire`` take
-    ``with W`` and the sniper's ``disable ABILITY`` (R-AB-2, rules/abilities.py)."""
-    kind = o.kind
-    if o.weapon is not None and kind not in (OrderKind.ATTACK, OrderKind.FIRE):
-        raise _bad(text, "takes no weapon", "ei ota asetta")
-    disable = (
-        kind in (OrderKind.ATTACK, OrderKind.FIRE)
-        and o.weapon is not None
-        and len(o.flags) == 2
-        and o.flags[0] == DISABLE_WORD
-        and _WORD_RE.match(o.flags[1]) is not None
-    )
-    if o.flags and not disable:
-        raise _bad(text, f"unexpected flags {o.flags}", f"odottamattomat lisämääreet {o.flags}")
-    if o.word is not None:
-        raise _bad(text, "takes no name", "ei ota nimeä")
-
-
 @dataclass(frozen=True, slots=True)
 class OrderShape:
     """Which of an order's fields a rule module's kind takes (its :class:`OrderSyntax`'s
     ``shape``; ``Order`` checks every order of the kind against it): True = needed,
     False = not taken, None = optional. ``args``: the type of the kind's own fields
     (:class:`OrderArgs`, ``order.args``; None: it has none), needed unless
-    ``args_needed`` is False. ``flags``: the flag words it may carry (each
-    allowed tuple); ``check(order, text)``: the module's own rules on the fields
+    ``args_needed`` is False; ``check(order, text)``: the module's own rules on the fields
     (raise InvalidOrderError through :func:`bad_order`)."""
 
     unit: bool | None = False
@@ -446,8 +466,6 @@ class OrderShape:
     target: bool | None = False
     args: type[OrderArgs] | None = None
     args_needed: bool = True
-    word: bool = False
-    flags: tuple[tuple[str, ...], ...] = ((),)
     check: Callable[[Order, str], None] | None = None
 
 
@@ -475,18 +493,6 @@ def check_shape(o: Order, text: str, shape: OrderShape) -> None:
             f"its fields are a {shape.args.__name__}, not a {type(o.args).__name__}",
             f"sen kentät ovat {shape.args.__name__}, ei {type(o.args).__name__}",
         )
-    if o.weapon is not None:
-        raise _bad(text, "takes no weapon", "ei ota asetta")
-    if o.flags and o.flags not in shape.flags:
-        raise _bad(text, f"unexpected flags {o.flags}", f"odottamattomat lisämääreet {o.flags}")
-    if shape.word != (o.word is not None):
-        raise _bad(
-            text,
-            "needs a name" if shape.word else "takes no name",
-            "tarvitsee nimen" if shape.word else "ei ota nimeä",
-        )
-    if o.word is not None and not _WORD_RE.match(o.word):
-        raise _bad(text, f"{o.word!r} is not a name", f"{o.word!r} ei ole nimi")
     if shape.check is not None:
         shape.check(o, text)
     if shape.unit is not None and shape.unit != (o.unit is not None):
@@ -535,10 +541,7 @@ def trusted_order(
     _set(order, "unit", unit)
     _set(order, "cell", cell)
     _set(order, "target", target)
-    _set(order, "weapon", weapon)
-    _set(order, "word", None)
-    _set(order, "flags", ())
-    _set(order, "args", None)
+    _set(order, "args", None if weapon is None else WeaponArgs(weapon))
     return order
 
 
@@ -553,26 +556,19 @@ def format_order(order: Order) -> str:
     if kind == OrderKind.DONE:
         return "done"
     parts = [kind.value]
-    # a name (tactic, strike type, ability) follows the keyword, or the unit when there is one
-    if order.word is not None and order.unit is None:
-        parts.append(order.word)
     if order.unit is not None:
         parts.append(order.unit)
-        if order.word is not None:
-            parts.append(order.word)
-    if order.args is not None:
-        parts.extend(order.args.head())
+    args = order.args
+    if args is not None:  # a name (tactic, strike type, ability), a seat, a unit list
+        parts.extend(args.head())
     if order.target is not None:
         parts.append(order.target)
     if order.cell is not None:
         if kind == OrderKind.ATTACK:
             parts.append("from")
         parts.append(format_cell(order.cell))
-    if order.weapon is not None:
-        parts += ["with", order.weapon]
-    parts.extend(order.flags)
-    if order.args is not None:
-        parts.extend(order.args.words())
+    if args is not None:
+        parts.extend(args.words())
     return " ".join(parts)
 
 
@@ -755,17 +751,23 @@ def parse_order(text: str, vocabulary: Vocabulary | None = None) -> Order:
     return vocabulary.parse(text)
 
 
+def _weapon_args(weapon: str | None, disable: str | None) -> WeaponArgs | None:
+    if weapon is None:
+        return None
+    return WeaponArgs(weapon, disable)
+
+
 def parse_base(kind: OrderKind, args: list[str], text: str) -> Order:
     """The grammar of the base engine's kinds (RULES §3–10)."""
     weapon: str | None = None
-    flags: tuple[str, ...] = ()
+    disable: str | None = None
     if (
         kind in (OrderKind.ATTACK, OrderKind.FIRE)
         and len(args) >= 4
         and args[-2].lower() in DISABLE_WORDS
         and args[-4].lower() in WITH_WORDS
     ):
-        flags = (DISABLE_WORD, args[-1])
+        disable = args[-1]
         args = args[:-2]
     if (
         kind in (OrderKind.ATTACK, OrderKind.FIRE)
@@ -809,7 +811,7 @@ def parse_base(kind: OrderKind, args: list[str], text: str) -> Order:
             if len(rest) != 2:
                 raise wrong_count()
             cell = _parse_cell(rest[1], text)
-        return Order(kind, unit, cell, target, weapon=weapon, flags=flags)
+        return Order(kind, unit, cell, target, _weapon_args(weapon, disable))
     expected = int(needs_cell) + int(needs_target)
     if len(rest) != expected:
         if len(rest) > expected:
@@ -822,7 +824,7 @@ def parse_base(kind: OrderKind, args: list[str], text: str) -> Order:
         return Order(kind, unit, _parse_cell(rest[0], text))
     if needs_target:
         target = _parse_id(rest[0], text, "target unit", "kohdeyksikön")
-        return Order(kind, unit, None, target, weapon=weapon, flags=flags)
+        return Order(kind, unit, None, target, _weapon_args(weapon, disable))
     assert needs_unit
     return Order(kind, unit)
 

@@ -12,7 +12,7 @@ from typing import Any
 from taistelukentta.rules import GameState, Order
 from taistelukentta.rules.context import cache_for
 from taistelukentta.rules.fire_support import strike_situation
-from taistelukentta.rules.orders import OrderKind
+from taistelukentta.rules.orders import OrderKind, order_weapon
 from taistelukentta.rules.state import Side
 from taistelukentta.rules.terms import StrikeTerms, Term, strike_terms
 from taistelukentta.views import attack_estimate, strike_estimate
@@ -88,7 +88,7 @@ def odds_of(state: GameState, side: Side, order: Order) -> dict[str, Any]:
             )
         return {"kind": order.kind.value, "odds": odds, "terms": out_terms}
     assert order.unit is not None and order.target is not None
-    a = attack_estimate(state, side, order.unit, order.target, order.cell, order.weapon)
+    a = attack_estimate(state, side, order.unit, order.target, order.cell, order_weapon(order))
     outcomes = {k: float(v) for k, v in a.odds.outcomes().items()}
     terms = [term_out(t) for t in a.terms]
     return {
