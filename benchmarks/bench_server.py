@@ -12,8 +12,9 @@ the GM for every order, every Blue seat for a Blue order. The latency of an orde
 the moment its POST is sent to the last of those messages. All games run at once.
 
 What a game is (the pace): a table of people. A seat's client does what the browser table
-does (``web/src/table.ts``): on every WebSocket message it fetches its ``/view`` and then
-its ``/orders`` (``--no-refresh``: it only listens). Orders come at random moments, on
+does (``web/src/table.ts``): on every WebSocket message it fetches its ``/view``, which
+carries its legal orders (from a server before that: then its ``/orders``;
+``--no-refresh``: it only listens). Orders come at random moments, on
 average one every ``--pace`` seconds per game (exponential gaps; default 2 s — a quick
 player who clicks a unit and a cell; people at a table think longer, computer seats are
 played inside the server and never pass through HTTP). ``--saturate`` (or ``--pace 0``)
@@ -200,14 +201,16 @@ class Game:
         while True:
             self._again[seat] = False
             try:
-                await self.http.get(f"{base}/view", headers=self.headers[seat])
-                _, raw = await self.http.get(f"{base}/orders", headers=self.headers[seat])
+                _, raw = await self.http.get(f"{base}/view", headers=self.headers[seat])
+                body = json.loads(raw)
+                if "orders" not in body:  # a server from before the view carried them
+                    _, raw = await self.http.get(f"{base}/orders", headers=self.headers[seat])
+                    body = json.loads(raw)
             except (OSError, asyncio.IncompleteReadError) as exc:
                 self.out["errors"].append(f"{seat} refresh: {type(exc).__name__}: {exc}")
                 self._again[seat] = True
                 await asyncio.sleep(0.1)
                 continue
-            body = json.loads(raw)
             self.listing[seat] = (body["version"], body["orders"])
             self.out["refresh"].append(time.perf_counter() - since)
             if not self._again[seat]:

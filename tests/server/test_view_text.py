@@ -43,7 +43,9 @@ def _game(state: GameState) -> Game:
 
 
 def _expected(game: Game, seat: str) -> str:
-    return dumps({"version": game.seat_version(seat), "view": seat_view(game.state, seat)})
+    legal = [str(o) for o in legal_orders(game.state, seat)]
+    view = seat_view(game.state, seat)
+    return dumps({"version": game.seat_version(seat), "view": view, "orders": legal})
 
 
 def _push(game: Game, state: GameState) -> None:

@@ -1110,6 +1110,11 @@ export interface components {
             /** @default null */
             winner: ("blue" | "red") | "draw" | null;
         };
+        SeatViewOut: {
+            orders: string[];
+            version: number;
+            view: components["schemas"]["SeatView"] | components["schemas"]["SideView"] | components["schemas"]["GMView"];
+        };
         SideObjectiveView: {
             cells: [
                 number,
@@ -2637,7 +2642,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ViewOut"];
+                    "application/json": components["schemas"]["SeatViewOut"];
                 };
             };
             401: {

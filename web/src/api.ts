@@ -78,9 +78,10 @@ export class GameApi {
     return answer<T>(await fetch(this.base + path, { headers: this.headers() }));
   }
 
-  async view(): Promise<{ version: number; view: GameView }> {
-    const out = await this.get<Schemas["ViewOut"]>("/view");
-    return { version: out.version, view: out.view as unknown as GameView };
+  /** The seat's view and its legal orders at that version (one request). */
+  async view(): Promise<{ version: number; view: GameView; orders: string[] }> {
+    const out = await this.get<Schemas["SeatViewOut"]>("/view");
+    return { version: out.version, view: out.view as unknown as GameView, orders: out.orders };
   }
 
   async viewAs(side: string): Promise<{ version: number; view: GameView }> {

@@ -95,8 +95,7 @@ export class Table {
     this.build();
     document.addEventListener("keydown", (ev) => this.onKey(ev));
     try {
-      const orders = this.api.orders().catch(() => null);
-      const [map, { version, view }] = await Promise.all([this.api.map(), this.api.view()]);
+      const [map, { version, view, orders }] = await Promise.all([this.api.map(), this.api.view()]);
       this.map = map;
       this.victory = ((map as { victory?: Victory | null }).victory ?? null);
       performance.mark("tk20-fetched");
@@ -108,8 +107,7 @@ export class Table {
       this.updateMarks();
       this.fit();
       performance.mark("tk20-fit");
-      const first = await orders;
-      await this.loadOrders(first && first.version === version ? first.orders : undefined);
+      await this.loadOrders(orders);
       performance.mark("tk20-orders");
       this.renderAll();
       performance.mark("tk20-rendered");
@@ -145,7 +143,7 @@ export class Table {
       do {
         this.again = false;
         try {
-          const { version, view } = await this.api.view();
+          const { version, view, orders } = await this.api.view();
           if (version !== this.version || !this.view || this.viewAs !== this.shownAs) {
             const wasMine = this.myTurn();
             this.shownAs = this.viewAs;
@@ -154,7 +152,7 @@ export class Table {
             this.view = this.viewAs === "gm" ? view : (await this.api.viewAs(this.viewAs)).view;
             this.oddsCache.clear();
             this.updateMarks();
-            await this.loadOrders();
+            await this.loadOrders(orders);
             if (this.selected && !this.view.units.some((u) => u.id === this.selected)) this.selected = null;
             this.renderAll();
             if (!wasMine && this.myTurn()) this.notifyTurn();

@@ -9,6 +9,7 @@ reaches a client. ``/`` serves the browser client from ``web_dist/`` when it is 
 from __future__ import annotations
 
 import asyncio
+import inspect
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from contextlib import asynccontextmanager
@@ -119,6 +120,18 @@ install. API: <a href="/docs">/docs</a> (OpenAPI); start a game with
 """
 
 
+def _no_telemetry() -> dict[str, Any]:
+    """FastAPI's own OpenTelemetry hooks off where the installed FastAPI has them (0.16x):
+    the server configures no telemetry, and asking whether anyone did cost ~5 % of its CPU
+    on every request (a profile under ``benchmarks/bench_server.py``)."""
+    if "telemetry" not in inspect.signature(FastAPI.__init__).parameters:
+        return {}
+    return {"telemetry": {"tracing": False, "metrics": False, "logs": False}}
+
+
+_NO_TELEMETRY = _no_telemetry()
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     """The server application for ``settings`` (default: the user's SQLite file)."""
     settings = settings or Settings()
@@ -152,6 +165,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         version=__version__,
         description="The game server: every seat sees only its own side. See docs/server.md.",
         lifespan=lifespan,
+        **_NO_TELEMETRY,
     )
 
     @app.exception_handler(StoreError)

@@ -7,6 +7,7 @@ from typing import Annotated
 
 from fastapi import Depends, Path, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from starlette.concurrency import run_in_threadpool
 
 from taistelukentta.server.games import GameStore, StoreError
 
@@ -15,7 +16,7 @@ _bearer = HTTPBearer(auto_error=False, description="The seat's token from its in
 MAX_TOKEN_CHARS = 200
 
 
-def get_store(request: Request) -> GameStore:
+async def get_store(request: Request) -> GameStore:
     """The process's game store."""
     store: GameStore = request.app.state.store
     return store
@@ -53,13 +54,19 @@ def resolve_seat(store: GameStore, game_id: str, token: str | None) -> SeatAuth:
     return SeatAuth(game_id, hit[1])
 
 
-def seat_auth(
+async def seat_auth(
     store: Store,
     game_id: GameId,
     creds: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
 ) -> SeatAuth:
-    """The seat a request acts as (``Authorization: Bearer TOKEN``)."""
-    return resolve_seat(store, game_id, creds.credentials if creds else None)
+    """The seat a request acts as (``Authorization: Bearer TOKEN``). On the event loop
+    when the process knows the token already (a plain ``def`` dependency costs a hop to
+    a worker thread on every request); a token not seen before is looked up in the
+    database in a worker thread."""
+    token = creds.credentials if creds else None
+    if token is not None and store.known_token(token):
+        return resolve_seat(store, game_id, token)
+    return await run_in_threadpool(resolve_seat, store, game_id, token)
 
 
 Seat = Annotated[SeatAuth, Depends(seat_auth)]

@@ -63,7 +63,7 @@ from taistelukentta.rules import (
     next_seat,
 )
 from taistelukentta.rules.campaign_battle import apply_overlay
-from taistelukentta.rules.orders import parse_order
+from taistelukentta.rules.orders import Order, parse_order
 from taistelukentta.server.db import is_postgres
 from taistelukentta.server.models import EntryRow, GameRow, SeatRow, SnapshotRow
 from taistelukentta.server.present import (
@@ -153,6 +153,27 @@ class Entry:
     """Per reader: the WebSocket message text, built on first use."""
 
 
+BUILDS = threading.BoundedSemaphore(1)
+"""One answer build (a view, a legal-order list) at a time in a process. Builds are pure
+CPU under the GIL: run side by side, each of them — and the thread writing an order and
+the event loop sending its WebSocket messages — would get the GIL only in turns of the
+interpreter's switch interval (5 ms), so an order's path queued behind every refresh under
+way. Waiting here, a build holds neither the GIL nor a game lock."""
+
+ORDER_TEXTS_KEPT = 50_000
+"""At most this many order texts are kept per game (then the cache starts again)."""
+
+
+@dataclass(frozen=True)
+class At:
+    """A game at one version, read while it is held: what an answer built after the hold
+    is let go needs (the state is immutable; the versions are the GM's and Blue's)."""
+
+    version: int
+    blue_version: int
+    state: GameState
+
+
 @dataclass
 class Game:
     """A game as one process holds it: meta data, the log, the current state."""
@@ -177,62 +198,121 @@ class Game:
     """A campaign battle: the roster units in the scenario's Blue slots (issue 12)."""
     _memo: dict[tuple[str, str], Any] = field(default_factory=dict)
     _memo_at: int = -1
+    _memo_lock: threading.Lock = field(default_factory=threading.Lock, compare=False)
     _log_texts: dict[str, dict[int, tuple[Event, str | None]]] = field(default_factory=dict)
     """Per viewer (``gm``/``blue``), per event number: the event and its text in the
     viewer's log (None: not seen), kept across versions (an event never changes; after an
     undo the replayed state's events are new objects and are worked out again)."""
+    _order_texts: dict[int, tuple[Order, str]] = field(default_factory=dict, compare=False)
+    """An order's notation by the order object (the engine hands out one shared object
+    per order of a scenario, so the same orders come back in every legal-order list)."""
 
-    def memo(self, kind: str, seat: str, build: Callable[[GameState], T]) -> T:
-        """``build(state)`` for ``seat`` at the current version, worked out once per version
-        and shared by every request and connection (call with the game held, i.e. inside
-        :meth:`GameStore.reading`). At most one value per (kind, seat) is kept: the cache
-        is bounded by the game's seats, and a new version drops the old values."""
-        if self._memo_at != self.version:
-            self._memo = {}
-            self._memo_at = self.version
+    def at(self) -> At:
+        """The game now, for building answers after the hold is let go (call with the game
+        held, i.e. inside :meth:`GameStore.reading`)."""
+        return At(self.version, self.blue_version, self.state)
+
+    def memo(
+        self, kind: str, seat: str, build: Callable[[GameState], T], at: At | None = None
+    ) -> T:
+        """``build(state)`` for ``seat`` at the version of ``at`` (default: now, with the
+        game held), worked out once per version and shared by every request and connection
+        of that seat — never across seats. The build runs outside any lock (call it after
+        the hold is let go, with ``at`` taken while held): a write is never kept waiting
+        by a view being built. At most one value per (kind, seat) is kept: the cache is
+        bounded by the game's seats, and a newer version drops the old values (a build for
+        an older version than the cache's is handed out, not kept)."""
+        if at is None:
+            at = self.at()
         key = (kind, seat)
-        if key in self._memo:
-            hit: T = self._memo[key]
-            return hit
-        value = build(self.state)
-        self._memo[key] = value
+        with self._memo_lock:
+            if self._memo_at == at.version and key in self._memo:
+                hit: T = self._memo[key]
+                return hit
+        with BUILDS:
+            value = build(at.state)
+        with self._memo_lock:
+            if self._memo_at < at.version:
+                self._memo = {}
+                self._memo_at = at.version
+            if self._memo_at == at.version:
+                self._memo[key] = value
         return value
 
-    def legal(self, seat: str) -> list[str]:
-        """The seat's legal orders now in notation, worked out once per version (every
-        seat's client asks after every change; a seat that does not act gets ``[]``
-        without any work, see :func:`legal_orders`)."""
-        return self.memo("legal", seat, lambda st: [str(o) for o in legal_orders(st, seat)])
+    def order_text(self, order: Order) -> str:
+        """``str(order)``, kept per order object (see ``_order_texts``)."""
+        hit = self._order_texts.get(id(order))
+        if hit is not None and hit[0] is order:
+            return hit[1]
+        if len(self._order_texts) >= ORDER_TEXTS_KEPT:
+            self._order_texts.clear()
+        text = str(order)
+        self._order_texts[id(order)] = (order, text)  # keeps the object: the id stays its
+        return text
 
-    def view(self, seat: str) -> dict[str, Any]:
-        """The seat's view now (:func:`seat_view`), built once per version. The same dict
-        goes to every caller: never modify it."""
-        return self.memo("view", seat, lambda st: seat_view(st, seat))
+    def legal(self, seat: str, at: At | None = None) -> list[str]:
+        """The seat's legal orders in notation, worked out once per version (every seat's
+        client asks after every change; a seat that does not act gets ``[]`` without any
+        work, see :func:`legal_orders`; so does a seat the computer plays)."""
 
-    def log_texts(self, seat: str) -> list[str]:
-        """The JSON texts of the events in the seat's view's log now, oldest first (only
-        the events not seen before are built)."""
-        viewer = viewer_of(self.state, seat)
+        def build(state: GameState) -> list[str]:
+            if seat in self.computer:
+                return []
+            return [self.order_text(o) for o in legal_orders(state, seat)]
+
+        return self.memo("legal", seat, build, at)
+
+    def orders_json(self, seat: str, at: At | None = None) -> str:
+        """The answer of ``GET /orders`` (``{"version", "orders"}``) as JSON text."""
+        if at is None:
+            at = self.at()
+        version = self.seat_version_at(at, seat)
+        legal = self.legal(seat, at)
+        return self.memo(
+            "orders.json", seat, lambda _st: dumps({"version": version, "orders": legal}), at
+        )
+
+    def view(self, seat: str, at: At | None = None) -> dict[str, Any]:
+        """The seat's view (:func:`seat_view`), built once per version. The same dict goes
+        to every caller: never modify it."""
+        return self.memo("view", seat, lambda st: seat_view(st, seat), at)
+
+    def log_texts(self, seat: str, state: GameState | None = None) -> list[str]:
+        """The JSON texts of the events in the seat's view's log in ``state`` (default:
+        now), oldest first (only the events not seen before are built)."""
+        if state is None:
+            state = self.state
+        viewer = viewer_of(state, seat)
         known = self._log_texts.setdefault(viewer, {})
         out: list[str] = []
-        for event in self.state.events:
+        for event in state.events:
             hit = known.get(event.seq)
             if hit is None or hit[0] is not event:
-                hit = (event, log_entry_json(self.state, event, viewer))
+                hit = (event, log_entry_json(state, event, viewer))
                 known[event.seq] = hit
             if hit[1] is not None:
                 out.append(hit[1])
         return out
 
-    def view_json(self, seat: str) -> str:
-        """The answer of ``GET /view`` (``{"version", "view"}``) for ``seat`` now as JSON
-        text, built once per version and seat; the view's log from :meth:`log_texts`."""
+    def view_json(self, seat: str, at: At | None = None) -> str:
+        """The answer of ``GET /view`` (``{"version", "view", "orders"}``: the seat's view
+        and its legal orders, so a client's refresh is one request) as JSON text, built
+        once per version and seat; the view's log from :meth:`log_texts`."""
+        if at is None:
+            at = self.at()
+        version = self.seat_version_at(at, seat)
+        legal = self.legal(seat, at)
 
         def build(state: GameState) -> str:
-            view = seat_view_json(state, seat, self.log_texts(seat))
-            return f'{{"version":{self.seat_version(seat)},"view":{view}}}'
+            view = seat_view_json(state, seat, self.log_texts(seat, state))
+            return f'{{"version":{version},"view":{view},"orders":{dumps(legal)}}}'
 
-        return self.memo("view.json", seat, build)
+        return self.memo("view.json", seat, build, at)
+
+    @staticmethod
+    def seat_version_at(at: At, seat: str) -> int:
+        """The version ``seat`` reads at ``at``."""
+        return at.version if seat == GM_SEAT else at.blue_version
 
     @property
     def version(self) -> int:
@@ -452,6 +532,11 @@ class GameStore:
         self.settings = settings
         self.postgres = is_postgres(engine)
         self._read = sessionmaker(engine, expire_on_commit=False)
+        # The version read every request starts with: on PostgreSQL outside a transaction
+        # (no BEGIN and ROLLBACK round trips around the one SELECT).
+        self._peek = (
+            engine.execution_options(isolation_level="AUTOCOMMIT") if self.postgres else engine
+        )
         self._write = sessionmaker(
             engine.execution_options(tk20_write=True), expire_on_commit=False
         )
@@ -517,6 +602,10 @@ class GameStore:
                 self._games.popitem(last=False)
 
     # -- tokens -----------------------------------------------------------------------
+
+    def known_token(self, token: str) -> bool:
+        """Whether :meth:`authenticate` answers ``token`` without the database."""
+        return token_hash(token) in self._tokens
 
     def authenticate(self, token: str) -> tuple[str, str] | None:
         """``(game id, seat)`` of a token, or None if no seat has it."""
@@ -658,7 +747,7 @@ class GameStore:
         if len(game_id) > 32:
             raise _not_found()
         # Every read of a game asks this first: a Core statement, no ORM session.
-        with self.engine.connect() as conn:
+        with self._peek.connect() as conn:
             version = conn.execute(_VERSION_OF, {"id": game_id}).scalar()
         if version is None:
             raise _not_found()

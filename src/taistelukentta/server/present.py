@@ -70,11 +70,20 @@ def log_entry_json(state: GameState, event: Event, viewer: Viewer) -> str | None
     return dumps(_clean_event(EventView.model_validate(copies[0]).model_dump(mode="json")))
 
 
+_EMPTY_LOG = '"log":[]'
+
+
 def seat_view_json(state: GameState, seat: str, log: Sequence[str]) -> str:
     """:func:`seat_view` as JSON text, with ``log`` — the :func:`log_entry_json` texts of
     the seat's viewer for ``state.events`` — as its log. The same text as
     ``dumps(seat_view(state, seat))``."""
-    head = view_for(state, seat, log_limit=0).model_dump(mode="json")
+    model = view_for(state, seat, log_limit=0)
+    # pydantic's own JSON (compact, UTF-8 as is: the same text as ``dumps`` of the dumped
+    # dict, at about half the cost), with the log's texts put in its empty log.
+    text = model.model_dump_json()
+    if text.count(_EMPTY_LOG) == 1:
+        return text.replace(_EMPTY_LOG, '"log":[' + ",".join(log) + "]")
+    head = model.model_dump(mode="json")  # a nested "log" too: key by key
     parts = []
     for key, value in head.items():
         text = "[" + ",".join(log) + "]" if key == "log" else dumps(value)

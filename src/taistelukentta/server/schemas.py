@@ -108,6 +108,12 @@ class ViewOut(BaseModel):
     view: _ViewJson
 
 
+class SeatViewOut(ViewOut):
+    """A seat's view at its version and its legal orders then (``GET /view``)."""
+
+    orders: list[str]
+
+
 class OrdersOut(BaseModel):
     """The seat's legal orders now."""
 

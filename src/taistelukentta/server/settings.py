@@ -51,8 +51,10 @@ class Settings:
     """Everything a server process is configured with."""
 
     database_url: str = field(default_factory=default_database_url)
-    snapshot_every: int = 25
-    """A state snapshot is stored every this many log entries (fast load)."""
+    snapshot_every: int = 100
+    """A state snapshot is stored every this many log entries (fast load: at most this
+    many orders are replayed on a load). Writing one serialises the whole state with its
+    log, so every 25 entries cost ~12 % of the server's CPU under the benchmark."""
     cached_games: int = 512
     """How many games a process keeps in memory (least recently used dropped first; a
     dropped game is loaded again from its newest snapshot)."""

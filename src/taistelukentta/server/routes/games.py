@@ -7,7 +7,6 @@ blocking database work belongs. Every answer about a game is built by
 
 from __future__ import annotations
 
-import json
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, Query, Request, Response
@@ -32,7 +31,7 @@ from taistelukentta.server.schemas import (
     ScenarioOut,
     SeatInfo,
     SeatInvite,
-    ViewOut,
+    SeatViewOut,
 )
 from taistelukentta.server.settings import MAX_KEY_CHARS, MAX_ORDER_CHARS, MAX_VERSION
 
@@ -98,32 +97,24 @@ def whoami(game_id: GameId, auth: Seat, store: Store) -> SeatInfo:
         )
 
 
-def _json(body: dict[str, Any]) -> bytes:
-    return json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-
-
-@router.get("/games/{game_id}/view", response_model=ViewOut, responses=_ERR)
+@router.get("/games/{game_id}/view", response_model=SeatViewOut, responses=_ERR)
 def get_view(game_id: GameId, auth: Seat, store: Store) -> Response:
-    """The seat's view (``tk20 show --as SEAT --json``) at its version."""
+    """The seat's view (``tk20 show --as SEAT --json``) at its version, with its legal
+    orders then (``orders``, as ``GET /orders`` gives them): a client's refresh is one
+    request."""
     with store.reading(game_id) as game:
-        # Serialised once per version and seat, shared by every request of the seat.
-        body = game.view_json(auth.seat)
-    return Response(body, media_type="application/json")
+        at = game.at()
+    # Built after the game is let go (a write never waits for it), once per version and
+    # seat, and shared by every request of the seat.
+    return Response(game.view_json(auth.seat, at), media_type="application/json")
 
 
 @router.get("/games/{game_id}/orders", response_model=OrdersOut, responses=_ERR)
 def get_orders(game_id: GameId, auth: Seat, store: Store) -> Response:
     """The seat's legal orders now, in notation."""
-    seat = auth.seat
     with store.reading(game_id) as game:
-        version = game.seat_version(seat)
-        computer = seat in game.computer
-        body = game.memo(
-            "orders.json",
-            seat,
-            lambda _st: _json({"version": version, "orders": [] if computer else game.legal(seat)}),
-        )
-    return Response(body, media_type="application/json")
+        at = game.at()
+    return Response(game.orders_json(auth.seat, at), media_type="application/json")
 
 
 @router.get("/games/{game_id}/odds", response_model=OddsOut, responses=_ERR)
