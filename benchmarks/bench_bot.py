@@ -75,23 +75,82 @@ def side_turns(games: int, level: str, first_seed: int) -> None:
     print(f"  p95 ratio {level}/baseline: {p95[level] / p95['baseline']:.1f}×")
 
 
-def balance(games: int) -> None:
+def _balance_one(mode: str, games: int) -> None:
+    """One of :func:`balance`'s runs, in a fresh process (so no run inherits another's
+    imports, forkserver or warm caches); prints a JSON line."""
+    import json
+
     spec = GameSpec("demo")
     seeds = list(range(1, games + 1))
-    rows: list[tuple[str, float, dict[str, Any]]] = []
-    for label, workers, dask in (
-        ("1 worker", 1, False),
-        ("2 workers (process pool)", 2, False),
-        ("2 workers (Dask LocalCluster)", 2, True),
-    ):
-        t0 = time.perf_counter()
-        results = run_games(spec, seeds, workers=workers, local_cluster=dask)
-        rows.append((label, time.perf_counter() - t0, summarise(spec, results)))
-    print(f"tk20 balance demo, {games} games, load {_load()} (wall clock):")
-    base = rows[0][1]
-    for label, t, s in rows:
-        print(f"  {label:30} {t:6.1f} s  {games / t:5.1f} games/s  ×{base / t:.2f}")
-        assert s == rows[0][2], "the results differ"
+    out: dict[str, Any] = {"mode": mode}
+    t0 = time.perf_counter()
+    if mode == "dask":
+        from taistelukentta.bots.balance import start_local_cluster
+
+        cluster = start_local_cluster(2)
+        t1 = time.perf_counter()
+        results = run_games(spec, seeds, workers=2, scheduler=cluster.scheduler_address)
+        t2 = time.perf_counter()
+        out["cpu"] = _cpu_seconds()
+        cluster.close()
+        t3 = time.perf_counter()
+        out.update(start=t1 - t0, run=t2 - t1, close=t3 - t2)
+    else:
+        results = run_games(spec, seeds, workers=1 if mode == "one" else 2)
+        out["cpu"] = _cpu_seconds()
+    out["wall"] = time.perf_counter() - t0
+    out["summary"] = summarise(spec, results)
+    print(json.dumps(out))
+
+
+def _cpu_seconds() -> dict[str, float]:
+    """CPU seconds (user + system) of this process and of its live child processes."""
+    import importlib
+
+    psutil: Any = importlib.import_module("psutil")  # comes with Dask distributed
+    me = psutil.Process()
+    kids = 0.0
+    for c in me.children(recursive=True):
+        try:
+            ct = c.cpu_times()
+            kids += ct.user + ct.system
+        except Exception:  # a child that has just exited
+            pass
+    mt = me.cpu_times()
+    return {"parent": mt.user + mt.system, "children": kids}
+
+
+def balance(games: int) -> None:
+    import json
+    import subprocess
+    import sys
+
+    rows: list[dict[str, Any]] = []
+    for mode in ("one", "pool", "dask"):
+        got = subprocess.run(
+            [sys.executable, __file__, "balance-one", "--mode", mode, "--games", str(games)],
+            check=True,
+            capture_output=True,
+            text=True,
+        )
+        rows.append(json.loads(got.stdout.strip().splitlines()[-1]))
+    print(f"tk20 balance demo, {games} games, load {_load()} (wall clock, each in a new process):")
+    base = rows[0]["wall"]
+    labels = {
+        "one": "1 worker",
+        "pool": "2 workers (process pool)",
+        "dask": "2 workers (Dask LocalCluster)",
+    }
+    for r in rows:
+        t = r["wall"]
+        print(f"  {labels[r['mode']]:30} {t:6.1f} s  {games / t:5.1f} games/s  ×{base / t:.2f}")
+        assert r["summary"] == rows[0]["summary"], "the results differ"
+    d = rows[2]
+    print(
+        f"  Dask: cluster start {d['start']:.1f} s, games {d['run']:.1f} s "
+        f"(×{base / d['run']:.2f} without start and stop), stop {d['close']:.1f} s; "
+        f"×{base / (d['start'] + d['run']):.2f} with the start, without the stop"
+    )
 
 
 def _rss_mb(proc: Any) -> float:
@@ -135,7 +194,8 @@ def memory(games: int, every: int, workers: int) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("what", choices=["turns", "balance", "memory"])
+    ap.add_argument("what", choices=["turns", "balance", "memory", "balance-one"])
+    ap.add_argument("--mode", choices=["one", "pool", "dask"], default="one")
     ap.add_argument("--every", type=int, default=500)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--games", type=int, default=None)
@@ -144,6 +204,8 @@ def main() -> None:
     a = ap.parse_args()
     if a.what == "turns":
         side_turns(a.games or 4, a.level, a.seed)
+    elif a.what == "balance-one":
+        _balance_one(a.mode, a.games or 200)
     elif a.what == "memory":
         memory(a.games or 10_000, a.every, a.workers)
     else:
