@@ -372,7 +372,7 @@ def test_the_cli_comparison_finds_a_leak(tmp_path: Path, monkeypatch: pytest.Mon
         _pair("unit_presence", 0, steps=4, cli=tmp_path, cli_every=2)
 
 
-SLOW_PAIRS = int(os.environ.get("TK20_FOG_PAIRS", "15"))
+SLOW_PAIRS = int(os.environ.get("TK20_FOG_PAIRS", "84"))
 """Game pairs per secret kind in the slow tier (12 kinds: 84 gives 1 008 pairs, about
 10 CPU-minutes here; see docs/performance.md)."""
 
@@ -380,8 +380,8 @@ CHUNK = 21
 """Pairs per slow test (a secret's pairs are split so that the two test processes share
 them evenly); the first pair of each chunk also goes through the CLI (:data:`CLI_EVERY`)."""
 
-CLI_EVERY = 12
-"""A CLI pair compares the ``tk20`` outputs at its first order and every 12th after."""
+CLI_EVERY = 20
+"""A CLI pair compares the ``tk20`` outputs at its first order and every 20th after."""
 
 
 @pytest.mark.slow
