@@ -15,9 +15,16 @@ from taistelukentta.bots.runner import bot_order, bot_seed
 from taistelukentta.content.scenario import Scenario, load_scenario
 from taistelukentta.grid.geometry import chebyshev
 from taistelukentta.rules import Order, apply, is_legal, new_game, next_seat
-from taistelukentta.rules.abilities import ability_of
-from taistelukentta.rules.company import tactic_of
-from taistelukentta.rules.fire_support import danger_of, strike_type_of
+from taistelukentta.rules.abilities import ability_of, hide_order, use_order
+from taistelukentta.rules.company import (
+    promote_order,
+    report_order,
+    restore_order,
+    tactic_of,
+    tactic_order,
+)
+from taistelukentta.rules.fire_support import danger_of, strike_order, strike_type_of
+from taistelukentta.rules.mines import breach_order, clear_order, rush_order
 from taistelukentta.rules.orders import order_weapon
 from taistelukentta.rules.state import SIDES, GameState
 from taistelukentta.views.models import SideView
@@ -192,18 +199,18 @@ def _spotted(label: str, uid: str, cell: tuple[int, int]) -> dict[str, Any]:
 def test_r_link_3_bot_promotes_at_once_when_the_co_is_lost() -> None:
     units = [_unit("1R1", "blue", (5, 5)), _unit("2R1", "blue", (8, 5), group="pl2", seat="pl2")]
     view = _view(units, command=_command(promotion_due=True, co_seat=None))
-    legal = [Order.move("1R1", (6, 5)), Order.promote("pl1"), Order.promote("pl2"), Order.done()]
+    legal = [Order.move("1R1", (6, 5)), promote_order("pl1"), promote_order("pl2"), Order.done()]
     assert choose_order(view, legal, random.Random(0)).kind.value == "promote"
 
 
 def test_r_co_4_bot_reports_before_its_first_orders() -> None:
     units = [_unit("KP", "blue", (2, 2), seat="co", group="co")]
     view = _view(units, seat="co", turn_no=1, command=_command(report_done=False))
-    legal = [Order.move("KP", (3, 2)), Order.report((10, 10)), Order.done()]
-    assert choose_order(view, legal, random.Random(0)) == Order.report((10, 10))
+    legal = [Order.move("KP", (3, 2)), report_order((10, 10)), Order.done()]
+    assert choose_order(view, legal, random.Random(0)) == report_order((10, 10))
     moved = [_unit("KP", "blue", (2, 2), seat="co", group="co", moved=True)]
     view = _view(moved, seat="co", turn_no=1, command=_command(report_done=False))
-    assert choose_order(view, legal, random.Random(0)) != Order.report((10, 10))
+    assert choose_order(view, legal, random.Random(0)) != report_order((10, 10))
 
 
 def test_r_link_2_bot_restores_a_platoon_out_of_link() -> None:
@@ -212,10 +219,10 @@ def test_r_link_2_bot_restores_a_platoon_out_of_link() -> None:
         _unit("2R1", "blue", (30, 2), seat="pl2", group="pl2"),
     ]
     view = _view(units, seat="co", command=_command(links={"pl1": True, "pl2": False}))
-    legal = [Order.restore("pl2"), Order.move("KP", (3, 2)), Order.done()]
-    assert choose_order(view, legal, random.Random(0)) == Order.restore("pl2")
+    legal = [restore_order("pl2"), Order.move("KP", (3, 2)), Order.done()]
+    assert choose_order(view, legal, random.Random(0)) == restore_order("pl2")
     linked = _view(units, seat="co", command=_command())
-    assert choose_order(linked, legal, random.Random(0)) != Order.restore("pl2")
+    assert choose_order(linked, legal, random.Random(0)) != restore_order("pl2")
 
 
 def test_r_co_1_bot_motti_on_a_cluster_of_contacts() -> None:
@@ -223,8 +230,8 @@ def test_r_co_1_bot_motti_on_a_cluster_of_contacts() -> None:
     contacts = [_spotted(f"c{i}", f"R{i}", (20 + i, 10)) for i in range(3)]
     enemies = [_unit(f"R{i}", "red", (20 + i, 10)) for i in range(3)]
     view = _view(units + enemies, seat="co", contacts=contacts, command=_command())
-    far = Order.tactic("motti", cell=(5, 30))
-    near = Order.tactic("motti", cell=(21, 10))
+    far = tactic_order("motti", cell=(5, 30))
+    near = tactic_order("motti", cell=(21, 10))
     legal = [far, near, Order.done()]
     assert choose_order(view, legal, random.Random(0)) == near
     two = _view(units + enemies[:2], seat="co", contacts=contacts[:2], command=_command())
@@ -236,7 +243,7 @@ def test_r_off_1_bot_strikes_a_cluster_but_never_near_own_units() -> None:
     contacts = [_spotted("c1", "R1", (20, 10)), _spotted("c2", "R2", (21, 10))]
     enemies = [_unit("R1", "red", (20, 10)), _unit("R2", "red", (21, 10))]
     fs = {"pending": [], "rounds_left": {}, "requests_left": 3}
-    hit = Order.strike("k9", (20, 10), "KP")
+    hit = strike_order("k9", (20, 10), "KP")
     legal = [hit, Order.done()]
     view = _view(units + enemies, seat="co", contacts=contacts, command=_command(), fire_support=fs)
     assert choose_order(view, legal, random.Random(0)) == hit
@@ -255,11 +262,11 @@ def test_r_mine_3_bot_clears_with_good_odds_else_rushes() -> None:
     pioneer = _unit("P", "blue", (5, 5), card="pioneeriryhma")
     squad = _unit("S", "blue", (5, 5), card="jaakariryhma")
     mines = {"known": [{"cell": [5, 5], "type": "AP"}], "in_minefield": {"P": [5, 5]}}
-    legal = [Order.clear("P"), Order.rush("P"), Order.done()]
-    assert choose_order(_view([pioneer], mines=mines), legal, random.Random(0)) == Order.clear("P")
+    legal = [clear_order("P"), rush_order("P"), Order.done()]
+    assert choose_order(_view([pioneer], mines=mines), legal, random.Random(0)) == clear_order("P")
     mines_s = {"known": [{"cell": [5, 5], "type": "AP"}], "in_minefield": {"S": [5, 5]}}
-    legal_s = [Order.clear("S"), Order.rush("S"), Order.done()]
-    assert choose_order(_view([squad], mines=mines_s), legal_s, random.Random(0)) == Order.rush("S")
+    legal_s = [clear_order("S"), rush_order("S"), Order.done()]
+    assert choose_order(_view([squad], mines=mines_s), legal_s, random.Random(0)) == rush_order("S")
 
 
 def test_r_mine_5_pioneer_breaches_a_found_mine_on_its_way() -> None:
@@ -268,12 +275,12 @@ def test_r_mine_5_pioneer_breaches_a_found_mine_on_its_way() -> None:
     legal = [
         Order.defend("P"),
         Order.move("P", (12, 11)),
-        Order.breach("P", (11, 10)),
-        Order.breach("P", (9, 10)),
+        breach_order("P", (11, 10)),
+        breach_order("P", (9, 10)),
         Order.done(),
     ]
     got = choose_order(_view([pioneer], mines=mines), legal, random.Random(0))
-    assert got == Order.breach("P", (11, 10))
+    assert got == breach_order("P", (11, 10))
     # a plain squad never breaches; it does not walk into the found mined cell either
     squad = _unit("S", "blue", (10, 10))
     legal_s = [
@@ -288,9 +295,9 @@ def test_r_mine_5_pioneer_breaches_a_found_mine_on_its_way() -> None:
 
 def test_r_mor_3_bot_hides_a_unit_that_can_with_kp_left() -> None:
     at = _unit("PST", "blue", (20, 10), card="panssarintorjuntaryhma")
-    legal = [Order.defend("PST"), Order.hide("PST"), Order.done()]
+    legal = [Order.defend("PST"), hide_order("PST"), Order.done()]
     view = _view([at], objectives=[{"id": "o", "cells": [[20, 10]], "own_present": True}])
-    assert choose_order(view, legal, random.Random(0)) == Order.hide("PST")
+    assert choose_order(view, legal, random.Random(0)) == hide_order("PST")
     hidden = _unit("PST", "blue", (20, 10), card="panssarintorjuntaryhma", statuses=["HIDDEN"])
     view2 = _view([hidden], objectives=[o.model_dump(mode="json") for o in view.objectives])
     assert choose_order(view2, [Order.defend("PST"), Order.done()], random.Random(0)) == (
@@ -313,12 +320,12 @@ def test_r_ab_3_bot_uses_area_fire_on_several_enemies() -> None:
     )  # a Blue-seated bmp2 view entry: the bot looks only at the card's ability
     foes = [_unit("R1", "red", (14, 10)), _unit("R2", "red", (15, 10))]
     legal = [
-        Order.use("B", "lamauttava_tuli", cell=(14, 10)),
-        Order.use("B", "lamauttava_tuli", cell=(12, 12)),
+        use_order("B", "lamauttava_tuli", cell=(14, 10)),
+        use_order("B", "lamauttava_tuli", cell=(12, 12)),
         Order.done(),
     ]
     view = _view([bmp, *foes], phase="fire")
-    assert choose_order(view, legal, random.Random(0)) == Order.use(
+    assert choose_order(view, legal, random.Random(0)) == use_order(
         "B", "lamauttava_tuli", cell=(14, 10)
     )
     lone = _view([bmp, foes[0]], phase="fire")

@@ -7,9 +7,25 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from taistelukentta.errors import InvalidOrderError
-from taistelukentta.rules.company import TACTICS, SeatArgs
-from taistelukentta.rules.fire_support import STRIKE_TYPES
-from taistelukentta.rules.mines import lay_order
+from taistelukentta.rules.abilities import hide_order, use_order
+from taistelukentta.rules.company import (
+    TACTICS,
+    SeatArgs,
+    confirm_order,
+    promote_order,
+    report_order,
+    restore_order,
+    tactic_order,
+    transfer_order,
+)
+from taistelukentta.rules.fire_support import STRIKE_TYPES, boost_order, organic_order, strike_order
+from taistelukentta.rules.mines import (
+    breach_order,
+    clear_order,
+    lay_order,
+    rush_order,
+    search_order,
+)
 from taistelukentta.rules.orders import (
     Order,
     OrderKind,
@@ -49,28 +65,28 @@ def orders(draw: st.DrawFn) -> Order:
         name = draw(st.sampled_from(sorted(TACTICS)))
         need = TACTICS[name]
         if need == "cell":
-            return Order.tactic(name, cell=draw(cells))
+            return tactic_order(name, cell=draw(cells))
         if need == "seat":
-            return Order.tactic(name, seat=draw(ids))
-        return Order.tactic(name, units=tuple(draw(st.lists(ids, min_size=1, max_size=3))))
+            return tactic_order(name, seat=draw(ids))
+        return tactic_order(name, units=tuple(draw(st.lists(ids, min_size=1, max_size=3))))
     if kind == OrderKind.CONFIRM:
-        return Order.confirm(draw(ids))
+        return confirm_order(draw(ids))
     if kind == OrderKind.REPORT:
-        return Order.report(draw(cells))
+        return report_order(draw(cells))
     if kind == OrderKind.ORGANIC:
-        return Order.organic(unit, draw(cells), draw(ids), danger=draw(st.booleans()))
+        return organic_order(unit, draw(cells), draw(ids), danger=draw(st.booleans()))
     if kind == OrderKind.STRIKE:
-        return Order.strike(
+        return strike_order(
             draw(st.sampled_from(STRIKE_TYPES)), draw(cells), draw(ids), danger=draw(st.booleans())
         )
     if kind == OrderKind.USE:
         ability = draw(st.from_regex(r"\A[a-z0-9_]{1,32}\Z"))
         arg = draw(st.sampled_from(("none", "target", "cell")))
         if arg == "target":
-            return Order.use(unit, ability, target=draw(ids))
+            return use_order(unit, ability, target=draw(ids))
         if arg == "cell":
-            return Order.use(unit, ability, cell=draw(cells))
-        return Order.use(unit, ability)
+            return use_order(unit, ability, cell=draw(cells))
+        return use_order(unit, ability)
     return Order(kind, unit)
 
 
@@ -100,28 +116,28 @@ def test_notation_round_trip(order: Order) -> None:
         ("valmis", Order.done()),
         ("attack 1R1 R3 from 11,7 with at4", Order.attack("1R1", "R3", (11, 7), "at4")),
         ("fire 1R1 R3 with kiv", Order.fire("1R1", "R3", "kiv")),
-        ("transfer pl1", Order.transfer("pl1")),
-        ("restore pl1", Order.restore("pl1")),
-        ("tactic motti 12,7", Order.tactic("motti", cell=(12, 7))),
-        ("tactic painopiste pl1", Order.tactic("painopiste", seat="pl1")),
-        ("taktiikka sitova pl2", Order.tactic("sitova", seat="pl2")),
-        ("tactic vetäytyminen 1R1 1R2", Order.tactic("vetaytyminen", units=("1R1", "1R2"))),
-        ("confirm R3", Order.confirm("R3")),
-        ("promote pl2", Order.promote("pl2")),
-        ("report 20,5", Order.report((20, 5))),
-        ("organic KRH 14,9 by 1R2 danger", Order.organic("KRH", (14, 9), "1R2", danger=True)),
-        ("boost KRH", Order.boost("KRH")),
-        ("strike k9 14,9 by 1R2", Order.strike("k9", (14, 9), "1R2")),
-        ("isku MLRS 14,9 tähystäjä 1R2 vaara", Order.strike("mlrs", (14, 9), "1R2", danger=True)),
-        ("clear PIO", Order.clear("PIO")),
-        ("rush 1R1", Order.rush("1R1")),
-        ("search PIO 3,4", Order.search("PIO", (3, 4))),
-        ("breach PIO 3,4", Order.breach("PIO", (3, 4))),
-        ("lay PIO 3,4", Order.lay("PIO", (3, 4))),
-        ("hide 1R1", Order.hide("1R1")),
-        ("use TA sniper R3", Order.use("TA", "sniper", target="R3")),
-        ("käytä TA smoke 3,4", Order.use("TA", "smoke", cell=(3, 4))),
-        ("use TA rally", Order.use("TA", "rally")),
+        ("transfer pl1", transfer_order("pl1")),
+        ("restore pl1", restore_order("pl1")),
+        ("tactic motti 12,7", tactic_order("motti", cell=(12, 7))),
+        ("tactic painopiste pl1", tactic_order("painopiste", seat="pl1")),
+        ("taktiikka sitova pl2", tactic_order("sitova", seat="pl2")),
+        ("tactic vetäytyminen 1R1 1R2", tactic_order("vetaytyminen", units=("1R1", "1R2"))),
+        ("confirm R3", confirm_order("R3")),
+        ("promote pl2", promote_order("pl2")),
+        ("report 20,5", report_order((20, 5))),
+        ("organic KRH 14,9 by 1R2 danger", organic_order("KRH", (14, 9), "1R2", danger=True)),
+        ("boost KRH", boost_order("KRH")),
+        ("strike k9 14,9 by 1R2", strike_order("k9", (14, 9), "1R2")),
+        ("isku MLRS 14,9 tähystäjä 1R2 vaara", strike_order("mlrs", (14, 9), "1R2", danger=True)),
+        ("clear PIO", clear_order("PIO")),
+        ("rush 1R1", rush_order("1R1")),
+        ("search PIO 3,4", search_order("PIO", (3, 4))),
+        ("breach PIO 3,4", breach_order("PIO", (3, 4))),
+        ("lay PIO 3,4", lay_order("PIO", (3, 4))),
+        ("hide 1R1", hide_order("1R1")),
+        ("use TA sniper R3", use_order("TA", "sniper", target="R3")),
+        ("käytä TA smoke 3,4", use_order("TA", "smoke", cell=(3, 4))),
+        ("use TA rally", use_order("TA", "rally")),
     ],
 )
 def test_parse_examples(text: str, order: Order) -> None:

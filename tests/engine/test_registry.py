@@ -27,6 +27,7 @@ from taistelukentta.rules import (
     new_game,
     view_extras,
 )
+from taistelukentta.rules.abilities import hide_order
 from taistelukentta.rules.context import Tx, cache_for
 from taistelukentta.rules.orders import BASE_KINDS, parse_order
 from taistelukentta.rules.recon import ContactLevel
@@ -88,7 +89,7 @@ def _legal_hide(state: GameState, seat: str, side: Side) -> Iterable[Order]:
     if state.kp.get(seat, 0) < 1:
         return []
     return [
-        Order.hide(u.id)
+        hide_order(u.id)
         for u in sorted(state.units.values(), key=lambda u: u.id)
         if u.seat == seat and not u.ext.get(MOD)
     ]
@@ -258,8 +259,8 @@ def test_plugin_adds_an_order_kind_and_hooks(plugin: Ruleset) -> None:
     # kp_refill ran at new_game's turn start: pl1 got +10.
     assert st_.kp["pl1"] == game_kp(st_) + 10
     listed = legal_orders(st_, "pl1")
-    assert Order.hide("1R1") in listed and listed[-1] == Order.done()
-    assert legal_orders(st_, "pl1", unit="1R2").count(Order.hide("1R2")) == 1
+    assert hide_order("1R1") in listed and listed[-1] == Order.done()
+    assert legal_orders(st_, "pl1", unit="1R2").count(hide_order("1R2")) == 1
     before = st_.kp["pl1"]
     st2, events = apply_text(st_, "pl1", "hide 1R1")
     assert st2.kp["pl1"] == before - 1  # the engine paid plan.cost
@@ -268,8 +269,8 @@ def test_plugin_adds_an_order_kind_and_hooks(plugin: Ruleset) -> None:
     assert st_.ext == {} and not st_.units["1R1"].ext  # copy-on-write
     assert [e.kind for e in events] == ["order", "hidden"]
     with pytest.raises(IllegalOrderError, match="already hidden"):
-        apply(st2, "pl1", Order.hide("1R1"))
-    assert Order.hide("1R1") not in legal_orders(st2, "pl1")
+        apply(st2, "pl1", hide_order("1R1"))
+    assert hide_order("1R1") not in legal_orders(st2, "pl1")
     # view_extras: the GM sees everything, a side what the module lets it see.
     assert view_extras(st2, "gm")[MOD] == {"count": 1}
     assert view_extras(st2, "red")[MOD] == {"count": "?"}

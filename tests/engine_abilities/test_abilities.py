@@ -31,6 +31,7 @@ from taistelukentta.rules import (
     view_extras,
 )
 from taistelukentta.rules import abilities as ab
+from taistelukentta.rules.abilities import hide_order
 from taistelukentta.rules.context import Tx, cache_for
 from taistelukentta.rules.events import Event
 from taistelukentta.rules.orders import order_weapon
@@ -87,7 +88,7 @@ def event(events: list[Event], kind: str) -> Event:
 
 def test_r_mor_3_hide_costs_the_cards_kp_and_only_own_side_sees_it() -> None:
     st = game([("S1", SNIPER, (2, 4))], [("R1", RED, (9, 4))])
-    assert Order.hide("S1") in legal_orders(st, "pl1")
+    assert hide_order("S1") in legal_orders(st, "pl1")
     kp = st.kp["pl1"]
     st2, events = apply_text(st, "pl1", "hide S1")
     assert st2.kp["pl1"] == kp - 1  # the card's kp_cost
@@ -100,14 +101,14 @@ def test_r_mor_3_hide_costs_the_cards_kp_and_only_own_side_sees_it() -> None:
     assert ab.unit_statuses(st2.units["S1"], "blue") == {"HIDDEN"}
     assert ab.unit_statuses(st2.units["S1"], "red") == frozenset()
     with pytest.raises(IllegalOrderError, match="already HIDDEN"):
-        check_order(st2, "pl1", Order.hide("S1"))
+        check_order(st2, "pl1", hide_order("S1"))
 
 
 def test_r_mor_3_hide_needs_an_ability_that_grants_it() -> None:
     st = game([("S1", "jaakariryhma", (2, 4))], [("R1", RED, (9, 4))])
     with pytest.raises(IllegalOrderError, match="no ability that lets it hide"):
-        check_order(st, "pl1", Order.hide("S1"))
-    assert Order.hide("S1") not in legal_orders(st, "pl1")
+        check_order(st, "pl1", hide_order("S1"))
+    assert hide_order("S1") not in legal_orders(st, "pl1")
 
 
 @pytest.mark.parametrize(("distance", "allowed"), [(2, True), (3, False), (6, False)])
@@ -333,7 +334,7 @@ def test_r_ab_2_disabled_ability_cannot_be_used() -> None:
     s = game([("S1", SNIPER, (2, 4))], [("R1", RED, (9, 4))])
     s = with_unit(s, "S1", ext={"abilities": {"disabled": {"piiloutuminen": 9}}})
     with pytest.raises(IllegalOrderError, match="disabled"):
-        check_order(s, "pl1", Order.hide("S1"))
+        check_order(s, "pl1", hide_order("S1"))
 
 
 # --------------------------------------------------------------------------- R-AB-3
@@ -624,7 +625,7 @@ def test_r_mor_3_fire_phase_auto_done_only_without_any_module_order(already_hidd
         assert st.active == "red"
     else:
         assert st.phase == Phase.FIRE and "pl1" not in st.done
-        assert legal_orders(st, "pl1") == [Order.hide("P1"), Order.done()]
+        assert legal_orders(st, "pl1") == [hide_order("P1"), Order.done()]
         st, _ = apply_text(st, "pl1", "hide P1")
         assert st.active == "red"  # nothing left: done at once
 
@@ -667,18 +668,18 @@ def test_r_mor_3_ability_table_belongs_to_the_ruleset() -> None:
     lets 1R1 ``hide``; a game of the default ruleset in the same process still may not,
     before and after."""
     from taistelukentta.content.scenario import load_scenario
-    from taistelukentta.rules import Order, legal_orders, new_game
+    from taistelukentta.rules import legal_orders, new_game
     from taistelukentta.rules.ruleset import Ruleset, default_ruleset
 
     hiding = ab.rule_module(extra=(ab.AbilitySpec("tulenjohto", grants_hidden=True),))
     custom = Ruleset([m for m in default_ruleset().modules if m.name != ab.MODULE] + [hiding])
     scenario = load_scenario("demo")
     plain = new_game(scenario, 1)
-    assert Order.hide("1R1") not in legal_orders(plain, "pl1")
+    assert hide_order("1R1") not in legal_orders(plain, "pl1")
     special = new_game(scenario, 1, ruleset=custom)
-    assert Order.hide("1R1") in legal_orders(special, "pl1")
+    assert hide_order("1R1") in legal_orders(special, "pl1")
     assert ab.table_of(custom).grants_hidden("tulenjohto")
     assert not ab.table_of(default_ruleset()).grants_hidden("tulenjohto")
-    assert Order.hide("1R1") not in legal_orders(new_game(scenario, 1), "pl1")
+    assert hide_order("1R1") not in legal_orders(new_game(scenario, 1), "pl1")
     with pytest.raises(IllegalOrderError, match="hide"):
-        apply(plain, "pl1", Order.hide("1R1"))
+        apply(plain, "pl1", hide_order("1R1"))

@@ -19,6 +19,14 @@ from taistelukentta.rules import (
     legal_orders,
     status,
 )
+from taistelukentta.rules.company import (
+    confirm_order,
+    promote_order,
+    report_order,
+    restore_order,
+    tactic_order,
+    transfer_order,
+)
 from taistelukentta.rules.context import Tx, cache_for, view_extras
 from taistelukentta.rules.events import Event
 from taistelukentta.rules.recon import ContactLevel
@@ -82,30 +90,30 @@ def test_r_link_2_out_of_link_platoon_gets_2_kp() -> None:
 
 def test_r_co_2_transfer_gives_one_kp_once_per_turn() -> None:
     st = company_game()
-    st2, events = apply(st, "co", Order.transfer("pl1"))
+    st2, events = apply(st, "co", transfer_order("pl1"))
     assert st2.kp["co"] == 4 and st2.kp["pl1"] == 4
     ev = next(e for e in events if e.kind == "kp_transfer")
     assert ev.for_side("red") is None
     with pytest.raises(IllegalOrderError, match="already received"):
-        check_order(st2, "co", Order.transfer("pl1"))
-    st3, _ = apply(st2, "co", Order.transfer("pl2"))
+        check_order(st2, "co", transfer_order("pl1"))
+    st3, _ = apply(st2, "co", transfer_order("pl2"))
     assert st3.kp["pl2"] == 4
     # next turn the limit is fresh
     st4 = end_turn(end_turn(st3))
-    check_order(st4, "co", Order.transfer("pl1"))
+    check_order(st4, "co", transfer_order("pl1"))
 
 
 def test_r_co_2_transfer_needs_link_and_the_co_seat() -> None:
     st = company_game(pl2=(40, 9))
     with pytest.raises(IllegalOrderError, match="not in command link"):
-        check_order(st, "co", Order.transfer("pl2"))
+        check_order(st, "co", transfer_order("pl2"))
     with pytest.raises(IllegalOrderError, match="only the company commander"):
-        check_order(st, "pl1", Order.transfer("pl2"))
+        check_order(st, "pl1", transfer_order("pl2"))
     with pytest.raises(IllegalOrderError, match="unknown seat"):
-        check_order(st, "co", Order.transfer("pl9"))
+        check_order(st, "co", transfer_order("pl9"))
     # R-CO-6 is data: without kp_transfer in co_link_required the link is not needed
     st2 = company_game(pl2=(40, 9), options={"co_link_required": ["painopiste"]})
-    check_order(st2, "co", Order.transfer("pl2"))
+    check_order(st2, "co", transfer_order("pl2"))
 
 
 def test_r_co_2_transfer_only_in_command_phase() -> None:
@@ -115,18 +123,18 @@ def test_r_co_2_transfer_only_in_command_phase() -> None:
             st, _ = apply(st, seat, Order.done())
     if st.active == "blue" and st.phase == Phase.FIRE:
         with pytest.raises(IllegalOrderError):
-            check_order(st, "co", Order.transfer("pl1"))
+            check_order(st, "co", transfer_order("pl1"))
 
 
 def test_r_link_2_restore_success_puts_in_link_for_the_turn(dice: Dice) -> None:
     st = company_game(pl2=(40, 9))
     dice.script(10)  # 10 + TT 3 = 13 ≥ DC 13
-    st2, events = apply(st, "co", Order.restore("pl2"))
+    st2, events = apply(st, "co", restore_order("pl2"))
     ev = next(e for e in events if e.kind == "link_restore")
     assert ev.data["success"] and ev.data["total"] == 13 and ev.for_side("red") is None
     assert st2.kp["co"] == 4
     assert company.seat_in_link(st2, "pl2") and company.in_command_link(st2, "2R1")
-    st3, _ = apply(st2, "co", Order.transfer("pl2"))
+    st3, _ = apply(st2, "co", transfer_order("pl2"))
     assert st3.kp["pl2"] == 3
     # the restored link lasts only this turn
     st4 = end_turn(end_turn(st3))
@@ -136,14 +144,14 @@ def test_r_link_2_restore_success_puts_in_link_for_the_turn(dice: Dice) -> None:
 def test_r_link_2_restore_failure_and_dc_option(dice: Dice) -> None:
     st = company_game(pl2=(40, 9))
     dice.script(9)
-    st2, events = apply(st, "co", Order.restore("pl2"))
+    st2, events = apply(st, "co", restore_order("pl2"))
     assert not next(e for e in events if e.kind == "link_restore").data["success"]
     assert not company.seat_in_link(st2, "pl2")
     with pytest.raises(IllegalOrderError, match="already"):
-        check_order(st, "co", Order.restore("pl1"))
+        check_order(st, "co", restore_order("pl1"))
     st3 = company_game(pl2=(40, 9), options={"link_restore_dc": 12, "kp_link_restore": 2})
     dice.script(9)
-    st4, _ = apply(st3, "co", Order.restore("pl2"))
+    st4, _ = apply(st3, "co", restore_order("pl2"))
     assert company.seat_in_link(st4, "pl2") and st4.kp["co"] == 3
 
 
@@ -180,12 +188,12 @@ def test_r_link_2_an_unseen_enemy_in_combat_does_not_change_a_platoons_kp() -> N
 
 def test_r_co_1_one_tactic_per_turn() -> None:
     st = company_game()
-    st2, _ = apply(st, "co", Order.tactic("sitova", seat="pl1"))
+    st2, _ = apply(st, "co", tactic_order("sitova", seat="pl1"))
     assert st2.kp["co"] == 3
     with pytest.raises(IllegalOrderError, match="one per turn"):
-        check_order(st2, "co", Order.tactic("painopiste", seat="pl2"))
+        check_order(st2, "co", tactic_order("painopiste", seat="pl2"))
     # other CO actions are not limited
-    check_order(st2, "co", Order.transfer("pl2"))
+    check_order(st2, "co", transfer_order("pl2"))
 
 
 def test_r_co_1_painopiste_gives_five_cells_with_an_attack_order() -> None:
@@ -194,7 +202,7 @@ def test_r_co_1_painopiste_gives_five_cells_with_an_attack_order() -> None:
     far = Order.attack("1R1", "R1", cell=(18, 6))  # 8 cells away, L = 7
     with pytest.raises(IllegalOrderError, match="cannot reach"):
         check_order(st, "pl1", far)
-    st2, _ = apply(st, "co", Order.tactic("painopiste", seat="pl1"))
+    st2, _ = apply(st, "co", tactic_order("painopiste", seat="pl1"))
     check_order(st2, "pl1", far)
     with pytest.raises(IllegalOrderError, match="cannot reach"):
         check_order(st2, "pl1", Order.move("1R1", (18, 6)))  # only with an attack order
@@ -209,14 +217,14 @@ def test_r_co_1_painopiste_gives_five_cells_with_an_attack_order() -> None:
 def test_r_co_1_painopiste_needs_link_r_co_6() -> None:
     st = company_game(pl2=(40, 9))
     with pytest.raises(IllegalOrderError, match="not in command link"):
-        check_order(st, "co", Order.tactic("painopiste", seat="pl2"))
+        check_order(st, "co", tactic_order("painopiste", seat="pl2"))
     with pytest.raises(IllegalOrderError, match="not in command link"):
-        check_order(st, "co", Order.tactic("sitova", seat="pl2"))
+        check_order(st, "co", tactic_order("sitova", seat="pl2"))
 
 
 def test_r_co_1_sitova_tuli_marks_stack_and_are_used_by_the_next_morale_test() -> None:
     st = company_game(reds=[("R1", (20, 5))])
-    st2, _ = apply(st, "co", Order.tactic("sitova", seat="pl1"))
+    st2, _ = apply(st, "co", tactic_order("sitova", seat="pl1"))
 
     def hits(tx: Tx) -> None:
         company._after_attack(tx, "1R1", "R1", {"effect": "HIT"})
@@ -257,7 +265,7 @@ def test_r_co_1_motti_once_per_battle_and_failures_retreat(dice: Dice) -> None:
     assert not st.contacts["blue"]  # Blue knows none of them
     # R1: natural 20 passes; R2: natural 2 fails; R3 out of the radius
     dice.script(20, 2)
-    st2, events = apply(st, "co", Order.tactic("motti", cell=(31, 5)))
+    st2, events = apply(st, "co", tactic_order("motti", cell=(31, 5)))
     assert st2.kp["co"] == 5
     assert st2.units["R1"].retreating is None
     assert st2.units["R2"].retreating == st2.turn_no
@@ -271,7 +279,7 @@ def test_r_co_1_motti_once_per_battle_and_failures_retreat(dice: Dice) -> None:
     red_view = tactic.for_side("red")
     assert red_view is not None and red_view["cell"] == [31, 5]
     with pytest.raises(IllegalOrderError, match="once per battle"):
-        check_order(end_turn(end_turn(st2)), "co", Order.tactic("motti", cell=(31, 5)))
+        check_order(end_turn(end_turn(st2)), "co", tactic_order("motti", cell=(31, 5)))
 
 
 def test_r_co_1_motti_spares_hidden_units(dice: Dice) -> None:
@@ -280,7 +288,7 @@ def test_r_co_1_motti_spares_hidden_units(dice: Dice) -> None:
     abilities = cache_for(st).rules.api(AbilitiesApi)
     assert abilities is not None and abilities.is_hidden(st.units["R1"])  # as it keeps HIDDEN
     dice.script(1)
-    _, events = apply(st, "co", Order.tactic("motti", cell=(30, 5)))
+    _, events = apply(st, "co", tactic_order("motti", cell=(30, 5)))
     assert not [e for e in events if e.kind == "morale"]
     assert dice.remaining == [1]
 
@@ -289,8 +297,8 @@ def test_r_co_1_organised_withdrawal_costs_no_more_kp_and_may_fire() -> None:
     st = company_game(reds=[("R1", (16, 6))])
     st = with_contact(st, "blue", "R1", ContactLevel.SPOTTED)
     with pytest.raises(IllegalOrderError, match="farther than"):
-        check_order(company_game(pl1=(25, 5)), "co", Order.tactic("vetaytyminen", units=("1R1",)))
-    st2, _ = apply(st, "co", Order.tactic("vetaytyminen", units=("1R1", "1JJ")))
+        check_order(company_game(pl1=(25, 5)), "co", tactic_order("vetaytyminen", units=("1R1",)))
+    st2, _ = apply(st, "co", tactic_order("vetaytyminen", units=("1R1", "1JJ")))
     assert st2.kp["co"] == 2
     before = st2.kp["pl1"]
     st3, _ = apply(st2, "pl1", Order.withdraw("1R1", (9, 6)))
@@ -314,10 +322,10 @@ def test_r_co_1_organised_withdrawal_costs_no_more_kp_and_may_fire() -> None:
 def test_r_co_1_organised_withdrawal_unit_limit() -> None:
     st = company_game(options={"organised_withdrawal_units": 2})
     with pytest.raises(IllegalOrderError, match="1–2"):
-        check_order(st, "co", Order.tactic("vetaytyminen", units=("1R1", "1JJ", "2R1")))
+        check_order(st, "co", tactic_order("vetaytyminen", units=("1R1", "1JJ", "2R1")))
     with pytest.raises(IllegalOrderError, match="different"):
-        check_order(st, "co", Order.tactic("vetaytyminen", units=("1R1", "1R1")))
-    check_order(st, "co", Order.tactic("vetaytyminen", units=("1R1", "2R1")))
+        check_order(st, "co", tactic_order("vetaytyminen", units=("1R1", "1R1")))
+    check_order(st, "co", tactic_order("vetaytyminen", units=("1R1", "2R1")))
 
 
 # --------------------------------------------------------------------------- R-CO-5
@@ -326,10 +334,10 @@ def test_r_co_1_organised_withdrawal_unit_limit() -> None:
 def test_r_co_5_confirmed_target_needs_two_platoons_and_gives_plus_2_once() -> None:
     st = company_game(pl1=(10, 5), pl2=(10, 9), reds=[("R1", (16, 7))])
     st = with_contact(st, "blue", "R1", ContactLevel.SPOTTED)
-    st2, _ = apply(st, "co", Order.confirm("R1"))
+    st2, _ = apply(st, "co", confirm_order("R1"))
     assert st2.kp["co"] == 4
     with pytest.raises(IllegalOrderError, match="already"):
-        check_order(st2, "co", Order.confirm("R1"))
+        check_order(st2, "co", confirm_order("R1"))
     got: list[tuple[int, bool, bool]] = []
 
     def attacks(tx: Tx) -> None:
@@ -342,18 +350,18 @@ def test_r_co_5_confirmed_target_needs_two_platoons_and_gives_plus_2_once() -> N
     st3 = company_game(pl1=(10, 5), pl2=(40, 10), reds=[("R1", (16, 7))])
     st3 = with_contact(st3, "blue", "R1", ContactLevel.SPOTTED)
     with pytest.raises(IllegalOrderError, match="two different platoons"):
-        check_order(st3, "co", Order.confirm("R1"))
+        check_order(st3, "co", confirm_order("R1"))
     with pytest.raises(IllegalOrderError, match="not a SPOTTED") as e1:
-        check_order(company_game(), "co", Order.confirm("R1"))
+        check_order(company_game(), "co", confirm_order("R1"))
     with pytest.raises(IllegalOrderError, match="not a SPOTTED") as e2:
-        check_order(company_game(), "co", Order.confirm("R99"))
+        check_order(company_game(), "co", confirm_order("R99"))
     assert str(e1.value).replace("R1", "X") == str(e2.value).replace("R99", "X")
 
 
 def test_r_co_5_bonus_in_a_real_attack(dice: Dice) -> None:
     st = company_game(reds=[("R1", (16, 7))])
     st = with_contact(st, "blue", "R1", ContactLevel.SPOTTED)
-    st, _ = apply(st, "co", Order.confirm("R1"))
+    st, _ = apply(st, "co", confirm_order("R1"))
     for seat in st.seats("blue"):
         if st.phase == Phase.COMMAND and seat not in st.done:
             st, _ = apply(st, seat, Order.done())
@@ -371,7 +379,7 @@ def test_r_co_4_report_marks_the_nearest_enemy_known_and_rerolls_once(dice: Dice
     st = company_game(reds=[("R1", (30, 5)), ("R2", (40, 2))])
     assert not st.contacts["blue"]
     dice.script(11)  # 11 + TT 3 = 14 ≥ DC 14
-    st2, events = apply(st, "co", Order.report((38, 3)))
+    st2, events = apply(st, "co", report_order((38, 3)))
     assert st2.contacts["blue"]["R2"].level == ContactLevel.KNOWN
     assert "R1" not in st2.contacts["blue"]
     ev = next(e for e in events if e.kind == "recon_report")
@@ -379,7 +387,7 @@ def test_r_co_4_report_marks_the_nearest_enemy_known_and_rerolls_once(dice: Dice
     assert blue is not None and blue["success"] and "R2" not in repr(blue)
     assert ev.for_side("red") == {"unit": "R2", "reconnoitred": True}
     with pytest.raises(IllegalOrderError, match="once per battle"):
-        check_order(st2, "co", Order.report((38, 3)))
+        check_order(st2, "co", report_order((38, 3)))
     flags: list[bool] = []
 
     def shots(tx: Tx) -> None:
@@ -394,20 +402,20 @@ def test_r_co_4_report_marks_the_nearest_enemy_known_and_rerolls_once(dice: Dice
 def test_r_co_4_report_failure_and_timing(dice: Dice) -> None:
     st = company_game(reds=[("R1", (30, 5))])
     dice.script(10)
-    st2, events = apply(st, "co", Order.report((30, 5)))
+    st2, events = apply(st, "co", report_order((30, 5)))
     assert not st2.contacts["blue"]
     assert not next(e for e in events if e.kind == "recon_report").data["success"]
     # only before Blue's other orders
     st3, _ = apply(st, "pl1", Order.defend("1R1"))
     with pytest.raises(IllegalOrderError, match="before Blue's other orders"):
-        check_order(st3, "co", Order.report((30, 5)))
+        check_order(st3, "co", report_order((30, 5)))
     # only in Blue's first command phase
     with pytest.raises(IllegalOrderError, match="first command phase"):
-        check_order(end_turn(end_turn(st)), "co", Order.report((30, 5)))
+        check_order(end_turn(end_turn(st)), "co", report_order((30, 5)))
     # Red moving first: Blue's first turn is turn 2
     st4 = company_game(first_side="red")
     st4 = end_turn(st4)
-    check_order(st4, "co", Order.report((30, 5)))
+    check_order(st4, "co", report_order((30, 5)))
 
 
 # --------------------------------------------------------------------------- R-LINK-3
@@ -430,26 +438,26 @@ def test_r_link_3_co_lost_penalty_and_promotion(dice: Dice) -> None:
     surgery(st, lambda tx: penalties.append(company._morale(tx, tx.unit("R1"))))
     assert penalties == [-1, 0]
     with pytest.raises(IllegalOrderError, match=r"is not lost|next command"):
-        check_order(st, "gm", Order.promote("pl1"))
+        check_order(st, "gm", promote_order("pl1"))
     st = end_turn(st)  # Blue's command phase
     # nobody is CO: everyone out of link, the old CO seat plays as a platoon leader
     assert st.kp["co"] == 2 and st.kp["pl1"] == 2
     with pytest.raises(IllegalOrderError, match="no commander"):
-        check_order(st, "pl1", Order.transfer("pl2"))
-    assert Order.promote("pl1") in legal_orders(st, "pl2")
+        check_order(st, "pl1", transfer_order("pl2"))
+    assert promote_order("pl1") in legal_orders(st, "pl2")
     with pytest.raises(IllegalOrderError, match="no surviving platoon leader"):
-        check_order(st, "pl2", Order.promote("co"))
-    st2, events = apply(st, "pl2", Order.promote("pl1"))  # any Blue seat may give it
+        check_order(st, "pl2", promote_order("co"))
+    st2, events = apply(st, "pl2", promote_order("pl1"))  # any Blue seat may give it
     assert company.co_seat(st2) == "pl1" and company.co_unit(st2) == "1JJ"
     assert company.company_kp(st2) == 4 and company.promoted(st2)
     assert next(e for e in events if e.kind == "promoted").for_side("red") is None
     # company actions are paid from the company pool, not the platoon pool
     before = st2.kp["pl1"]
-    st3, _ = apply(st2, "pl1", Order.transfer("pl2"))
+    st3, _ = apply(st2, "pl1", transfer_order("pl2"))
     assert st3.kp["pl1"] == before and company.company_kp(st3) == 3 and st3.kp["pl2"] == 3
     with pytest.raises(IllegalOrderError, match="company pool"):
-        check_order(st3, "pl1", Order.tactic("motti", cell=(30, 5)))
-    check_order(st3, "pl1", Order.tactic("painopiste", seat="pl2"))
+        check_order(st3, "pl1", tactic_order("motti", cell=(30, 5)))
+    check_order(st3, "pl1", tactic_order("painopiste", seat="pl2"))
     # the penalty is gone
     surgery(st3, lambda tx: penalties.append(company._morale(tx, tx.unit("1R1"))))
     assert penalties[-1] == 0
@@ -469,7 +477,7 @@ def test_r_link_3_no_surviving_platoon_leader_leaderless() -> None:
     st = end_turn(end_turn(st)) if st.active == "blue" else end_turn(st)
     assert not [o for o in legal_orders(st, "pl1") if o.kind.value == "promote"]
     with pytest.raises(IllegalOrderError, match="leaderless"):
-        check_order(st, "pl1", Order.promote("pl1"))
+        check_order(st, "pl1", promote_order("pl1"))
     pen: list[int] = []
     surgery(st, lambda tx: pen.append(company._morale(tx, tx.unit("1R1"))))
     assert pen == [-1]
@@ -505,10 +513,10 @@ def test_r_co_6_confirmed_target_may_require_the_link() -> None:
         st = company_game(pl1=(30, 5), pl2=(40, 9), reds=[("R1", (35, 7))], options=opts)
         return with_contact(st, "blue", "R1", ContactLevel.SPOTTED)
 
-    check_order(game(None), "co", Order.confirm("R1"))  # DEFAULT: no link needed
+    check_order(game(None), "co", confirm_order("R1"))  # DEFAULT: no link needed
     need = {"co_link_required": ["kp_transfer", "confirmed_target"]}
     with pytest.raises(IllegalOrderError, match="two different platoons"):
-        check_order(game(need), "co", Order.confirm("R1"))
+        check_order(game(need), "co", confirm_order("R1"))
 
 
 def to_fire(st: GameState) -> GameState:
@@ -525,7 +533,7 @@ def test_r_co_1_sitova_tuli_in_a_real_attack_lowers_the_targets_morale_test(dice
         st = company_game(reds=[("R1", (16, 7))])
         st = with_contact(st, "blue", "R1", ContactLevel.SPOTTED)
         if tactic:
-            st, _ = apply(st, "co", Order.tactic("sitova", seat="pl1"))
+            st, _ = apply(st, "co", tactic_order("sitova", seat="pl1"))
         st = to_fire(st)
         dice.script(15, 3, 3, 3, 3, 3, 3)  # a hit, damage 3s, then the morale test
         _, events = apply(st, "pl1", Order.fire("1R1", "R1"))
@@ -540,7 +548,7 @@ def test_r_co_1_sitova_tuli_in_a_real_attack_lowers_the_targets_morale_test(dice
 def test_r_co_4_reconnoitred_unit_first_miss_rerolled_in_a_real_attack(dice: Dice) -> None:
     st = company_game(reds=[("R1", (16, 7))])
     dice.script(11)
-    st, _ = apply(st, "co", Order.report((16, 7)))
+    st, _ = apply(st, "co", report_order((16, 7)))
     assert st.ext["company"]["reconnoitred"] == {"R1": False}
     st = with_contact(st, "blue", "R1", ContactLevel.SPOTTED)
     st = to_fire(st)
@@ -564,7 +572,7 @@ def test_r_co_1_company_state_is_read_through_typed_accessors() -> None:
     assert empty.tactics_used == () and empty.confirmed == {} and not empty.motti_used
     assert empty.seat_tactic("painopiste") is None
     st = company_game()
-    st2, _ = apply(st, "co", Order.tactic("painopiste", seat="pl1"))
+    st2, _ = apply(st, "co", tactic_order("painopiste", seat="pl1"))
     co = CompanyState(st2.ext[MODULE])
     assert co.seat_tactic("painopiste") == SeatTactic("pl1", st2.turn_no)
     assert co.tactic_turn == st2.turn_no

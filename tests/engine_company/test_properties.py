@@ -5,7 +5,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from taistelukentta.rules import GameState, Order, apply, check_order, company, legal_orders
+from taistelukentta.rules import GameState, apply, check_order, company, legal_orders
+from taistelukentta.rules.company import tactic_order, transfer_order
 from taistelukentta.rules.state import GameState as _GS
 
 from .helpers import company_game
@@ -50,8 +51,8 @@ def test_r_co_1_r_co_2_random_company_play_keeps_invariants(picks: list[int]) ->
 
 def test_r_co_2_state_with_company_orders_round_trips() -> None:
     game = company_game(reds=[("R1", (16, 7))])
-    game, _ = apply(game, "co", Order.transfer("pl1"))
-    game, _ = apply(game, "co", Order.tactic("sitova", seat="pl2"))
+    game, _ = apply(game, "co", transfer_order("pl1"))
+    game, _ = apply(game, "co", tactic_order("sitova", seat="pl2"))
     back = _GS.from_dict(game.to_dict(), game.scenario)
     assert back.state_hash() == game.state_hash()
     assert company.view_extras_blue(back) == company.view_extras_blue(game)

@@ -7,7 +7,6 @@ import pytest
 
 from taistelukentta.errors import IllegalOrderError
 from taistelukentta.rules import (
-    Order,
     OrderKind,
     apply,
     check_order,
@@ -16,7 +15,7 @@ from taistelukentta.rules import (
     new_game,
 )
 from taistelukentta.rules import abilities as ab
-from taistelukentta.rules.fire_support import observer_of
+from taistelukentta.rules.fire_support import observer_of, organic_order, strike_order
 from taistelukentta.rules.recon import ContactLevel
 from taistelukentta.rules.state import GameState
 
@@ -27,8 +26,8 @@ NEAR = [
     ("1R1", "jaakariryhma", (10, 10)),  # 5 from R1
     ("1R2", "jaakariryhma", (13, 10)),  # 2 from R1
 ]
-ORGANIC_FAR = Order.organic("KRH", (15, 10), "1R1")
-ORGANIC_NEAR = Order.organic("KRH", (15, 10), "1R2")
+ORGANIC_FAR = organic_order("KRH", (15, 10), "1R1")
+ORGANIC_NEAR = organic_order("KRH", (15, 10), "1R2")
 
 
 def start(level: ContactLevel = ContactLevel.SPOTTED, **kw: object) -> GameState:
@@ -47,7 +46,7 @@ def test_r_mor_3_hidden_target_needs_the_observer_within_the_radius() -> None:
     assert "R1" in info.value.en and "piiloutunut" in info.value.fi
     check_order(st, "pl1", ORGANIC_NEAR)  # 1R2 stands 2 cells from R1
     with pytest.raises(IllegalOrderError, match="HIDDEN"):
-        check_order(st, "co", Order.strike("k9", (15, 10), "1R1"))
+        check_order(st, "co", strike_order("k9", (15, 10), "1R1"))
     organic = [o for o in legal_orders(st, "pl1") if o.kind == OrderKind.ORGANIC]
     assert ORGANIC_FAR not in organic and ORGANIC_NEAR in organic
     # not hidden: either observer may direct the fire
@@ -69,7 +68,7 @@ def test_r_mor_3_directing_fire_ends_the_observers_hidden() -> None:
     blue = [("KRH", "kranaatinheitinryhma", (1, 10)), ("E1", "erikoisjaakariosasto", (10, 10))]
     st = new_game(fs_scenario(blue=blue), 5)
     st = hide(with_contact(st, "blue", "R1", ContactLevel.SPOTTED), "E1")
-    st2, events = apply(st, "pl1", Order.organic("KRH", (15, 10), "E1"))
+    st2, events = apply(st, "pl1", organic_order("KRH", (15, 10), "E1"))
     assert not ab.is_hidden(st2.units["E1"])
     ended = [e for e in events if e.kind == "hidden"]
     assert len(ended) == 1 and ended[0].visible["red"] is None
@@ -81,7 +80,7 @@ def test_r_ab_2_a_disabled_tulenjohto_stops_fire_direction() -> None:
     off = with_unit(st, "1R1", ext={"abilities": {"disabled": {"tulenjohto": st.turn_no + 2}}})
     with pytest.raises(IllegalOrderError, match="cannot direct fire"):
         check_order(off, "pl1", ORGANIC_FAR)
-    assert not is_legal(off, "co", Order.strike("k9", (15, 10), "1R1"))
-    assert is_legal(st, "co", Order.strike("k9", (15, 10), "1R1"))
+    assert not is_legal(off, "co", strike_order("k9", (15, 10), "1R1"))
+    assert is_legal(st, "co", strike_order("k9", (15, 10), "1R1"))
     assert all(observer_of(o) != "1R1" for o in legal_orders(off, "pl1") + legal_orders(off, "co"))
     check_order(off, "pl1", ORGANIC_NEAR)  # another observer still can

@@ -8,10 +8,11 @@ from typing import Any
 import pytest
 
 from taistelukentta.errors import IllegalOrderError
-from taistelukentta.rules import Order, apply, apply_text, check_order, legal_orders, view_extras
+from taistelukentta.rules import apply, apply_text, check_order, legal_orders, view_extras
 from taistelukentta.rules import fire_support as fs
 from taistelukentta.rules.engine import new_game
 from taistelukentta.rules.events import Event
+from taistelukentta.rules.fire_support import strike_order
 from taistelukentta.rules.orders import OrderKind
 from taistelukentta.rules.recon import ContactLevel
 from taistelukentta.rules.ruleset import Ruleset, default_ruleset
@@ -20,7 +21,7 @@ from taistelukentta.rules.state import GameState
 
 from .conftest import Dice, end_command, fs_scenario, until_turn, with_contact, with_unit
 
-K9 = Order.strike("k9", (15, 10), "1R1")
+K9 = strike_order("k9", (15, 10), "1R1")
 BLUE = [("1R1", "jaakariryhma", (10, 10))]
 RED = [
     ("R1", "motorisoitu_jalkavakiryhma", (15, 10)),
@@ -62,7 +63,7 @@ def test_r_off_1_only_the_co_with_scenario_requests() -> None:
         check_order(none, "co", K9)
     only_k9 = start(weapons=("k9",))
     with pytest.raises(IllegalOrderError, match="no mlrs strikes"):
-        check_order(only_k9, "co", Order.strike("mlrs", (15, 10), "1R1"))
+        check_order(only_k9, "co", strike_order("mlrs", (15, 10), "1R1"))
 
 
 def test_r_off_1_mlrs_uses_two_requests_and_costs_three_kp() -> None:
@@ -170,7 +171,7 @@ def test_r_fd_5_off_board_danger_close_over_the_corner_area() -> None:
     st = start(blue=[*BLUE, ("1R2", "jaakariryhma", (14, 9))])  # in the 3x3 corner union
     with pytest.raises(IllegalOrderError, match="own units 1R2"):
         check_order(st, "co", K9)
-    check_order(st, "co", Order.strike("k9", (15, 10), "1R1", danger=True))
+    check_order(st, "co", strike_order("k9", (15, 10), "1R1", danger=True))
 
 
 def test_r_off_4_known_contact_shifts_the_area(dice: Dice) -> None:
@@ -206,7 +207,7 @@ def test_r_off_3_hidden_units_are_not_affected(dice: Dice) -> None:
 def test_r_off_1_legal_strikes_pass_check() -> None:
     st = start()
     strikes = [o for o in legal_orders(st, "co") if o.kind == OrderKind.STRIKE]
-    assert strikes == [K9, Order.strike("mlrs", (15, 10), "1R1")]
+    assert strikes == [K9, strike_order("mlrs", (15, 10), "1R1")]
     for o in strikes:
         check_order(st, "co", o)
     assert not [o for o in legal_orders(st, "pl1") if o.kind == OrderKind.STRIKE]
@@ -253,7 +254,7 @@ def test_r_off_2_pending_strikes_survive_save_and_load() -> None:
     st = start()
     st, _ = apply(st, "co", K9)
     st = until_turn(st, 3)
-    st, _ = apply(st, "co", Order.strike("mlrs", (15, 10), "1R1"))
+    st, _ = apply(st, "co", strike_order("mlrs", (15, 10), "1R1"))
     back = GameState.from_dict(json.loads(json.dumps(st.to_dict())), st.scenario)
     assert back.state_hash() == st.state_hash()
     assert fs.pending_strikes(back) == fs.pending_strikes(st)

@@ -7,10 +7,15 @@ from dataclasses import replace
 import pytest
 
 from taistelukentta.errors import IllegalOrderError
-from taistelukentta.rules import Order, apply, apply_text, check_order, view_extras
+from taistelukentta.rules import apply, apply_text, check_order, view_extras
 from taistelukentta.rules.engine import new_game
 from taistelukentta.rules.events import Event
-from taistelukentta.rules.fire_support import pending_strikes, rounds_left
+from taistelukentta.rules.fire_support import (
+    boost_order,
+    organic_order,
+    pending_strikes,
+    rounds_left,
+)
 from taistelukentta.rules.recon import ContactLevel
 from taistelukentta.rules.state import GameState
 
@@ -23,8 +28,8 @@ from .conftest import (
     with_unit,
 )
 
-ORGANIC = Order.organic("KRH", (15, 10), "1R1")
-AT16 = Order.organic("KRH", (16, 10), "1R1")
+ORGANIC = organic_order("KRH", (15, 10), "1R1")
+AT16 = organic_order("KRH", (16, 10), "1R1")
 BLUE3 = [
     ("KRH", "kranaatinheitinryhma", (1, 10)),
     ("1R1", "jaakariryhma", (10, 10)),
@@ -109,13 +114,13 @@ def test_r_fd_1_observer_needs_a_known_contact_on_the_cell() -> None:
     # SPOTTED: only the contact's own cell
     st = start()
     with pytest.raises(IllegalOrderError, match="not a fire-direction target"):
-        check_order(st, "pl1", Order.organic("KRH", (16, 10), "1R1"))
+        check_order(st, "pl1", organic_order("KRH", (16, 10), "1R1"))
 
 
 def test_r_fd_1_observer_ability_sight_and_seat() -> None:
     st = start()
     with pytest.raises(IllegalOrderError, match="no Tulenjohto"):
-        check_order(st, "pl1", Order.organic("KRH", (15, 10), "KRH"))
+        check_order(st, "pl1", organic_order("KRH", (15, 10), "KRH"))
     far = with_unit(st, "1R1", cell=(1, 0))  # beyond sight_max 10 of 15,10
     with pytest.raises(IllegalOrderError, match="does not see"):
         check_order(far, "pl1", ORGANIC)
@@ -149,18 +154,18 @@ def test_r_fd_2_weak_observer_rolls_and_a_failure_loses_only_the_kp(dice: Dice) 
 def test_r_fd_4_boost_adds_two_damage(dice: Dice) -> None:
     st = start()
     with pytest.raises(IllegalOrderError, match="no organic strike"):
-        check_order(st, "co", Order.boost("KRH"))
+        check_order(st, "co", boost_order("KRH"))
     st, _ = apply(st, "pl1", ORGANIC)
     with pytest.raises(IllegalOrderError, match="only the company commander"):
-        check_order(st, "pl1", Order.boost("KRH"))
+        check_order(st, "pl1", boost_order("KRH"))
     kp = st.kp["co"]
     st, _ = apply_text(st, "co", "boost KRH")
     assert st.kp["co"] == kp - 1
     with pytest.raises(IllegalOrderError, match="already boosted"):
-        check_order(st, "co", Order.boost("KRH"))
+        check_order(st, "co", boost_order("KRH"))
     st = until_turn(st, 3)
     with pytest.raises(IllegalOrderError, match="no organic strike"):
-        check_order(st, "co", Order.boost("KRH"))  # not in a later command phase
+        check_order(st, "co", boost_order("KRH"))  # not in a later command phase
     events: list[Event] = []
     dice.script(1, 1, 20, 20)
     st = end_command(st, events)
@@ -187,7 +192,7 @@ def test_r_fd_5_danger_close_needs_permission_and_rolls_d6(dice: Dice) -> None:
 
 def test_r_fd_5_danger_close_d6_above_two_spares_the_unit(dice: Dice) -> None:
     st = start(blue=BLUE3, red=RED16, options={"organic_area_radius": 1})
-    st, _ = apply(st, "pl1", Order.organic("KRH", (16, 10), "1R1", danger=True))
+    st, _ = apply(st, "pl1", organic_order("KRH", (16, 10), "1R1", danger=True))
     st = until_turn(st, 3)
     dice.script(6, 6, 3, 20, 1, 1, 20)  # 1R2 spared, still tests; R1 2 damage, one test
     events: list[Event] = []
@@ -234,7 +239,7 @@ def test_r_org_1_legal_orders_pass_check() -> None:
         check_order(st, "pl1", o)
     st, _ = apply(st, "pl1", ORGANIC)
     boosts = [o for o in legal_orders(st, "co") if o.kind == OrderKind.BOOST]
-    assert boosts == [Order.boost("KRH")]
+    assert boosts == [boost_order("KRH")]
     assert not [o for o in legal_orders(st, "pl1") if o.kind == OrderKind.ORGANIC]
 
 
@@ -261,7 +266,7 @@ def test_r_org_1_red_organic_counts_against_the_battle_group_cap() -> None:
     )
     st = with_contact(new_game(sc, 5), "red", "1R1", ContactLevel.SPOTTED)
     st = until_turn(st, 2)
-    order = Order.organic("M1", (15, 10), "K1")
+    order = organic_order("M1", (15, 10), "K1")
     assert order in legal_orders(st, "gm")
     capped = replace(st, group_spent={"bg1": 4})
     assert order not in [o for o in legal_orders(capped, "gm") if o.kind == OrderKind.ORGANIC]

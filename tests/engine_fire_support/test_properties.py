@@ -5,9 +5,10 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from taistelukentta.rules import Order, apply
+from taistelukentta.rules import apply
 from taistelukentta.rules.engine import new_game
 from taistelukentta.rules.events import Event
+from taistelukentta.rules.fire_support import strike_order
 from taistelukentta.rules.recon import ContactLevel
 from taistelukentta.rules.strike_geometry import adjacent_ring
 
@@ -36,7 +37,7 @@ def test_r_off_3_exactly_the_units_in_the_area_are_hit_and_the_ring_tests(
     blue = [("1R1", "jaakariryhma", (9, 10)), ("1R2", "jaakariryhma", own)]
     sc = fs_scenario(blue=blue, red=red, rounds={}, requests=5, weapons=["k9", "mlrs"])
     state = with_contact(new_game(sc, seed), "blue", "R0", level)
-    state, _ = apply(state, "co", Order.strike(weapon, (15, 10), "1R1", danger=True))
+    state, _ = apply(state, "co", strike_order(weapon, (15, 10), "1R1", danger=True))
     events: list[Event] = []
     state = until_turn(state, 7, events)
     if not [e for e in events if e.kind == "strike_landed"]:

@@ -18,7 +18,18 @@ from taistelukentta.rules import (
     view_extras,
 )
 from taistelukentta.rules.context import cache_for
-from taistelukentta.rules.mines import MODULE, is_immobilised, known_mines, lay_type, mined_cells
+from taistelukentta.rules.mines import (
+    MODULE,
+    breach_order,
+    clear_order,
+    is_immobilised,
+    known_mines,
+    lay_order,
+    lay_type,
+    mined_cells,
+    rush_order,
+    search_order,
+)
 from taistelukentta.rules.orders import OrderKind
 from tests.engine.conftest import Dice
 from tests.engine_mines.conftest import mined, pass_turn, to_fire_phase
@@ -112,7 +123,7 @@ def test_r_mine_2_entering_stops_the_move_and_reveals_only_that_cell() -> None:
 def test_r_mine_2_the_unit_cannot_move_until_it_chooses() -> None:
     st = enter(game([("1R1", "jaakariryhma", (3, 3))], [AP_BOX]))
     listed = legal_orders(st, "pl1", unit="1R1")
-    assert Order.clear("1R1") in listed and Order.rush("1R1") in listed
+    assert clear_order("1R1") in listed and rush_order("1R1") in listed
     assert not [o for o in listed if o.kind == OrderKind.MOVE]
     # The choice is not forced at the end of the turn: it waits for the next own turn.
     st = pass_turn(pass_turn(st))
@@ -121,13 +132,13 @@ def test_r_mine_2_the_unit_cannot_move_until_it_chooses() -> None:
     with pytest.raises(IllegalOrderError):
         check_order(st, "pl1", Order.move("1R1", (3, 3)))
     listed = legal_orders(st, "pl1", unit="1R1")
-    assert Order.rush("1R1") in listed
+    assert rush_order("1R1") in listed
     assert not [o for o in listed if o.kind == OrderKind.MOVE]
 
 
 def test_r_mine_2_clear_and_rush_need_a_unit_in_a_minefield() -> None:
     st = game([("1R1", "jaakariryhma", (3, 3))], [AP_BOX])
-    for order in (Order.clear("1R1"), Order.rush("1R1")):
+    for order in (clear_order("1R1"), rush_order("1R1")):
         with pytest.raises(IllegalOrderError, match="has not stopped in a minefield"):
             check_order(st, "pl1", order)
 
@@ -155,7 +166,7 @@ def test_r_mine_3_careful_clearing_success_costs_1_kp_and_clears_the_cell(dice: 
     st = enter(game([("1R1", "jaakariryhma", (3, 3))], [AP_BOX]))
     kp = st.kp["pl1"]
     dice.script(12)  # 12 + TT 2 = 14 = DC 14
-    st, events = apply(st, "pl1", Order.clear("1R1"))
+    st, events = apply(st, "pl1", clear_order("1R1"))
     assert st.kp["pl1"] == kp - 1
     assert st.units["1R1"].strength == 10
     assert (4, 3) not in mined_cells(st) and (5, 3) in mined_cells(st)
@@ -175,7 +186,7 @@ def test_r_mine_3_careful_clearing_failure_sets_the_mine_off(
 ) -> None:
     st = enter(game([("1R1", "jaakariryhma", (3, 3))], [mine]))
     dice.script(11, roll, 20)  # 11 + 2 = 13 < 14; damage; first-damage morale test
-    st, events = apply(st, "pl1", Order.clear("1R1"))
+    st, events = apply(st, "pl1", clear_order("1R1"))
     assert st.units["1R1"].strength == 10 - roll
     ev = next(e for e in events if e.kind == "mine_clear")
     assert ev.data["result"] == "set_off" and ev.data["damage"] == roll
@@ -189,15 +200,15 @@ def test_r_mine_3_careful_clearing_failure_sets_the_mine_off(
 def test_r_mine_3_only_infantry_or_pioneers_clear_carefully(dice: Dice) -> None:
     st = enter(game([("V1", "cv9030", (3, 3))], [AT_BOX]), "V1")
     with pytest.raises(IllegalOrderError, match="cannot clear mines carefully"):
-        check_order(st, "pl1", Order.clear("V1"))
-    assert Order.clear("V1") not in legal_orders(st, "pl1")
-    assert Order.rush("V1") in legal_orders(st, "pl1")
+        check_order(st, "pl1", clear_order("V1"))
+    assert clear_order("V1") not in legal_orders(st, "pl1")
+    assert rush_order("V1") in legal_orders(st, "pl1")
 
 
 def test_r_mine_3_pioneers_clear_at_dc_10(dice: Dice) -> None:
     st = enter(game([("P1", "pioneeriryhma", (3, 3))], [AP_BOX]), "P1")
     dice.script(8)  # 8 + TT 2 = 10
-    st, events = apply(st, "pl1", Order.clear("P1"))
+    st, events = apply(st, "pl1", clear_order("P1"))
     ev = next(e for e in events if e.kind == "mine_clear")
     assert ev.data["dc"] == 10 and ev.data["result"] == "cleared"
 
@@ -209,7 +220,7 @@ def test_r_mine_4_rushing_an_ap_mine_costs_nothing_and_hurts_infantry(dice: Dice
     st = enter(game([("1R1", "jaakariryhma", (3, 3))], [AP_BOX]))
     kp = st.kp["pl1"]
     dice.script(6, 20)  # 1d8; one morale test at the higher DC (R-MOR-6)
-    st, events = apply(st, "pl1", Order.rush("1R1"))
+    st, events = apply(st, "pl1", rush_order("1R1"))
     assert st.kp["pl1"] == kp
     assert st.units["1R1"].strength == 4
     morale = [e.data for e in events if e.kind == "morale"]
@@ -225,7 +236,7 @@ def test_r_mine_4_cell_stays_mined_without_the_default(dice: Dice) -> None:
         game([("1R1", "jaakariryhma", (3, 3))], [AP_BOX], options={"mine_cell_safe_after": False})
     )
     dice.script(2, 20)
-    st, _ = apply(st, "pl1", Order.rush("1R1"))
+    st, _ = apply(st, "pl1", rush_order("1R1"))
     assert (4, 3) in mined_cells(st)
     assert known_mines(st, "blue") == {(4, 3): "AP"}
 
@@ -233,7 +244,7 @@ def test_r_mine_4_cell_stays_mined_without_the_default(dice: Dice) -> None:
 def test_r_mine_4_at_mine_immobilises_an_armoured_vehicle(dice: Dice) -> None:
     st = enter(game([("V1", "cv9030", (3, 3))], [AT_BOX]), "V1")
     dice.script(7, 20, 20)  # 1d12 AT, first-damage morale, mine morale
-    st, events = apply(st, "pl1", Order.rush("V1"))
+    st, events = apply(st, "pl1", rush_order("V1"))
     v = st.units["V1"]
     assert v.strength == 16 - 7 and is_immobilised(v)
     ev = next(e for e in events if e.kind == "mine_rush")
@@ -247,7 +258,7 @@ def test_r_mine_4_at_mine_immobilises_an_armoured_vehicle(dice: Dice) -> None:
 def test_r_mine_4_at_mine_does_not_hurt_infantry_but_morale_is_tested(dice: Dice) -> None:
     st = enter(game([("1R1", "jaakariryhma", (3, 3))], [AT_BOX]))
     dice.script(3)  # the morale test only: 3 + M 2 = 5, short by 9: SUPPRESSED
-    st, events = apply(st, "pl1", Order.rush("1R1"))
+    st, events = apply(st, "pl1", rush_order("1R1"))
     assert st.units["1R1"].strength == 10
     assert st.units["1R1"].suppressed is not None
     ev = next(e for e in events if e.kind == "mine_rush")
@@ -258,7 +269,7 @@ def test_r_mine_4_at_mine_does_not_hurt_infantry_but_morale_is_tested(dice: Dice
 def test_r_mine_4_ap_mine_does_not_hurt_an_armoured_vehicle(dice: Dice) -> None:
     st = enter(game([("V1", "cv9030", (3, 3))], [AP_BOX]), "V1")
     dice.script(20)
-    st, _ = apply(st, "pl1", Order.rush("V1"))
+    st, _ = apply(st, "pl1", rush_order("V1"))
     assert st.units["V1"].strength == 16 and not is_immobilised(st.units["V1"])
 
 
@@ -269,7 +280,7 @@ def test_r_mine_4_light_vehicles_take_ap_damage_like_infantry(dice: Dice) -> Non
     st, _ = apply(st, "gm", Order.move("B1", (5, 3)))
     assert st.units["B1"].cell == (5, 3)
     dice.script(4, 20, 20)
-    st, _ = apply(st, "gm", Order.rush("B1"))
+    st, _ = apply(st, "gm", rush_order("B1"))
     assert st.units["B1"].strength == 14 - 4 and not is_immobilised(st.units["B1"])
 
 
@@ -280,9 +291,9 @@ def test_r_rec_4_search_reveals_only_the_adjacent_cell_searched(dice: Dice) -> N
     st = game([("1R1", "jaakariryhma", (3, 3))], [AP_BOX])
     kp = st.kp["pl1"]
     with pytest.raises(IllegalOrderError, match="not adjacent"):
-        check_order(st, "pl1", Order.search("1R1", (5, 3)))
+        check_order(st, "pl1", search_order("1R1", (5, 3)))
     dice.script(11)  # 11 + 2 = 13 = DC 13
-    st, events = apply(st, "pl1", Order.search("1R1", (4, 3)))
+    st, events = apply(st, "pl1", search_order("1R1", (4, 3)))
     assert st.kp["pl1"] == kp - 1
     assert known_mines(st, "blue") == {(4, 3): "AP"}
     ev = next(e for e in events if e.kind == "mine_search")
@@ -290,13 +301,13 @@ def test_r_rec_4_search_reveals_only_the_adjacent_cell_searched(dice: Dice) -> N
     assert seen is not None and seen["mined"] is True and "field" not in seen
     assert ev.visible.get("red") is None
     with pytest.raises(IllegalOrderError, match="already made active recon"):
-        check_order(st, "pl1", Order.search("1R1", (4, 4)))
+        check_order(st, "pl1", search_order("1R1", (4, 4)))
 
 
 def test_r_rec_4_failed_search_learns_nothing(dice: Dice) -> None:
     st = game([("1R1", "jaakariryhma", (3, 3))], [AP_BOX])
     dice.script(10)
-    st, events = apply(st, "pl1", Order.search("1R1", (4, 3)))
+    st, events = apply(st, "pl1", search_order("1R1", (4, 3)))
     assert known_mines(st, "blue") == {}
     ev = next(e for e in events if e.kind == "mine_search")
     seen = ev.visible["blue"]
@@ -306,7 +317,7 @@ def test_r_rec_4_failed_search_learns_nothing(dice: Dice) -> None:
 def test_r_rec_4_search_of_an_empty_cell_says_clear(dice: Dice) -> None:
     st = game([("1R1", "jaakariryhma", (3, 3))], [AP_BOX])
     dice.script(20)
-    st, _ = apply(st, "pl1", Order.search("1R1", (2, 3)))
+    st, _ = apply(st, "pl1", search_order("1R1", (2, 3)))
     assert view_extras(st, "blue")[MODULE]["clear"] == [[2, 3]]
 
 
@@ -315,13 +326,13 @@ def test_r_rec_4_variant_free_trap_test_before_moving(dice: Dice) -> None:
     st = game([("E1", "erikoisjaakariosasto", (3, 3))], [AP_BOX], options=opts)
     kp = st.kp["pl1"]
     dice.script(15)
-    st, _ = apply(st, "pl1", Order.search("E1", (4, 3)))
+    st, _ = apply(st, "pl1", search_order("E1", (4, 3)))
     assert st.kp["pl1"] == kp
     # TT 2 does not qualify.
     st2 = game([("1R1", "jaakariryhma", (3, 3))], [AP_BOX], options=opts)
     kp2 = st2.kp["pl1"]
     dice.script(15)
-    st2, _ = apply(st2, "pl1", Order.search("1R1", (4, 3)))
+    st2, _ = apply(st2, "pl1", search_order("1R1", (4, 3)))
     assert st2.kp["pl1"] == kp2 - 1
 
 
@@ -342,15 +353,15 @@ def test_r_mine_5_planned_clearing_needs_a_detected_cell(dice: Dice) -> None:
     msgs = set()
     for cell in ((4, 3), (2, 3)):
         with pytest.raises(IllegalOrderError, match="not a detected mined cell") as exc:
-            check_order(st, "pl1", Order.breach("P1", cell))
+            check_order(st, "pl1", breach_order("P1", cell))
         msgs.add(str(exc.value).replace(f"{cell[0]},{cell[1]}", "X"))
     assert len(msgs) == 1
     dice.script(20)
-    st, _ = apply(st, "pl1", Order.search("P1", (4, 3)))
-    assert Order.breach("P1", (4, 3)) in legal_orders(st, "pl1")
+    st, _ = apply(st, "pl1", search_order("P1", (4, 3)))
+    assert breach_order("P1", (4, 3)) in legal_orders(st, "pl1")
     kp = st.kp["pl1"]
     dice.script(11)  # 11 + 2 = 13: the Pioneeri DC
-    st, events = apply(st, "pl1", Order.breach("P1", (4, 3)))
+    st, events = apply(st, "pl1", breach_order("P1", (4, 3)))
     assert st.kp["pl1"] == kp - 2
     assert (4, 3) not in mined_cells(st) and (5, 3) in mined_cells(st)
     ev = next(e for e in events if e.kind == "mine_breach")
@@ -365,19 +376,19 @@ def test_r_mine_5_planned_clearing_needs_a_detected_cell(dice: Dice) -> None:
 def test_r_mine_5_planned_clearing_needs_pioneer_skills_and_a_free_turn(dice: Dice) -> None:
     st = game([("1R1", "jaakariryhma", (3, 3)), ("P1", "pioneeriryhma", (3, 4))], [AP_BOX])
     dice.script(20, 20)
-    st, _ = apply(st, "pl1", Order.search("1R1", (4, 3)))
+    st, _ = apply(st, "pl1", search_order("1R1", (4, 3)))
     with pytest.raises(IllegalOrderError, match="no pioneer skills"):
-        check_order(st, "pl1", Order.breach("1R1", (4, 3)))
+        check_order(st, "pl1", breach_order("1R1", (4, 3)))
     st, _ = apply(st, "pl1", Order.move("P1", (3, 5)))
     with pytest.raises(IllegalOrderError, match="whole turn"):
-        check_order(st, "pl1", Order.breach("P1", (4, 4)))
+        check_order(st, "pl1", breach_order("P1", (4, 4)))
 
 
 def test_r_mine_5_failed_planned_clearing_changes_nothing(dice: Dice) -> None:
     st = game([("P1", "pioneeriryhma", (3, 3))], [AP_BOX])
     dice.script(20, 10)
-    st, _ = apply(st, "pl1", Order.search("P1", (4, 3)))
-    st, events = apply(st, "pl1", Order.breach("P1", (4, 3)))
+    st, _ = apply(st, "pl1", search_order("P1", (4, 3)))
+    st, events = apply(st, "pl1", breach_order("P1", (4, 3)))
     assert next(e for e in events if e.kind == "mine_breach").data["result"] == "failed"
     assert (4, 3) in mined_cells(st) and st.units["P1"].strength == 9
     assert known_mines(st, "blue") == {(4, 3): "AP"}
@@ -390,11 +401,11 @@ def test_r_mine_1_murtosulute_lays_a_hidden_box_next_to_it(dice: Dice) -> None:
     red = [("R1", "motorisoitu_jalkavakiryhma", (6, 4))]
     st = game([("P1", "pioneeriryhma", (3, 3))], [], red=red)
     with pytest.raises(IllegalOrderError, match="covers"):
-        check_order(st, "pl1", Order.lay("P1", (3, 3)))
+        check_order(st, "pl1", lay_order("P1", (3, 3)))
     with pytest.raises(IllegalOrderError, match="not next to"):
-        check_order(st, "pl1", Order.lay("P1", (5, 3)))
+        check_order(st, "pl1", lay_order("P1", (5, 3)))
     kp = st.kp["pl1"]
-    st, events = apply(st, "pl1", Order.lay("P1", (4, 3)))
+    st, events = apply(st, "pl1", lay_order("P1", (4, 3)))
     assert st.kp["pl1"] == kp - 2
     assert set(mined_cells(st)) == {(4, 3), (5, 3), (4, 4), (5, 4)}
     assert set(known_mines(st, "blue")) == set(mined_cells(st))
@@ -412,8 +423,8 @@ def test_r_mine_1_murtosulute_lays_a_hidden_box_next_to_it(dice: Dice) -> None:
 
 def test_r_mine_1_minefield_shape_option_lays_a_strip() -> None:
     st = game([("P1", "pioneeriryhma", (3, 3))], [], options={"minefield_shape": "strip_4x1"})
-    assert Order.lay("P1", (0, 4)) in legal_orders(st, "pl1")
-    st, _ = apply(st, "pl1", Order.lay("P1", (4, 3)))
+    assert lay_order("P1", (0, 4)) in legal_orders(st, "pl1")
+    st, _ = apply(st, "pl1", lay_order("P1", (4, 3)))
     assert set(mined_cells(st)) == {(4, 3), (5, 3), (6, 3), (7, 3)}
     assert set(known_mines(st, "blue")) == set(mined_cells(st))
 
@@ -434,7 +445,7 @@ def test_r_mine_1_lay_at_mines_round_trip() -> None:
 def test_r_mine_1_only_murtosulute_lays_mines() -> None:
     st = game([("1R1", "jaakariryhma", (3, 3))], [])
     with pytest.raises(IllegalOrderError, match="Murtosulute"):
-        check_order(st, "pl1", Order.lay("1R1", (4, 3)))
+        check_order(st, "pl1", lay_order("1R1", (4, 3)))
     assert not [o for o in legal_orders(st, "pl1") if o.kind == OrderKind.LAY]
 
 
@@ -444,10 +455,10 @@ def test_r_mine_3_a_unit_that_cleared_in_a_later_turn_cannot_also_lay_or_breach(
     st = enter(game([("P1", "pioneeriryhma", (3, 3))], [AP_BOX]), "P1")
     st = pass_turn(pass_turn(st))  # the choice waits for the next own turn
     dice.script(20)
-    st, _ = apply(st, "pl1", Order.clear("P1"))
+    st, _ = apply(st, "pl1", clear_order("P1"))
     assert st.units["P1"].action is None  # clearing is not an action, but it holds the unit
     with pytest.raises(IllegalOrderError, match="whole turn"):
-        check_order(st, "pl1", Order.lay("P1", (5, 4)))
+        check_order(st, "pl1", lay_order("P1", (5, 4)))
     assert not [o for o in legal_orders(st, "pl1") if o.kind in (OrderKind.LAY, OrderKind.BREACH)]
 
 
@@ -468,8 +479,8 @@ def test_r_mine_4_immobilise_api_for_other_modules() -> None:
 def test_r_mine_1_legal_orders_offer_both_mine_types_next_to_the_unit() -> None:
     st = game([("P1", "pioneeriryhma", (3, 3))], [])
     lays = [o for o in legal_orders(st, "pl1") if o.kind == OrderKind.LAY]
-    assert Order.lay("P1", (4, 3)) in lays and Order.lay("P1", (4, 3), at=True) in lays
-    assert Order.lay("P1", (3, 3)) not in lays and Order.lay("P1", (5, 3)) not in lays
+    assert lay_order("P1", (4, 3)) in lays and lay_order("P1", (4, 3), at=True) in lays
+    assert lay_order("P1", (3, 3)) not in lays and lay_order("P1", (5, 3)) not in lays
     # 12 box positions around a unit in open ground, each AP and AT.
     assert len(lays) == 24
     for o in lays:

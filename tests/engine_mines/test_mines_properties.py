@@ -20,7 +20,7 @@ from taistelukentta.rules import (
     view_extras,
 )
 from taistelukentta.rules.context import cache_for
-from taistelukentta.rules.mines import MODULE, known_mines, mined_cells
+from taistelukentta.rules.mines import MODULE, clear_order, known_mines, mined_cells
 from taistelukentta.rules.orders import OrderKind
 from tests.engine.conftest import Dice
 from tests.engine_mines.conftest import mined
@@ -157,7 +157,7 @@ def test_r_mine_3_careful_clearing_succeeds_iff_d20_plus_tt_reaches_dc(
     with pytest.MonkeyPatch.context() as mp:
         dice = Dice(mp)
         dice.script(natural, damage, 20)
-        st, events = apply(st0, "pl1", Order.clear("1R1"))
+        st, events = apply(st0, "pl1", clear_order("1R1"))
     ev = next(e for e in events if e.kind == "mine_clear")
     success = natural + 2 >= 14
     assert ev.data["success"] is success

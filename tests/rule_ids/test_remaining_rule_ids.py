@@ -9,9 +9,10 @@ import pytest
 
 from taistelukentta.content.options import load_options
 from taistelukentta.errors import IllegalOrderError
-from taistelukentta.rules import GameState, Order, apply, check_order
+from taistelukentta.rules import GameState, apply, check_order
 from taistelukentta.rules.context import Tx
 from taistelukentta.rules.engine import new_game
+from taistelukentta.rules.fire_support import strike_order
 from taistelukentta.rules.recon import ContactLevel
 from taistelukentta.rules.status import morale_test
 from tests.engine.conftest import with_contact
@@ -74,7 +75,7 @@ def test_r_co_3_tulitukipyynto_is_the_co_s_three_kp_order() -> None:
     st = with_contact(
         new_game(fs_scenario(requests=5, weapons=("k9",)), 3), "blue", "R1", ContactLevel.SPOTTED
     )
-    order = Order.strike("k9", (15, 10), "1R1")
+    order = strike_order("k9", (15, 10), "1R1")
     with pytest.raises(IllegalOrderError, match="only the company commander"):
         check_order(st, "pl1", order)
     kp_before = st.kp["co"]

@@ -9,6 +9,7 @@ import pytest
 
 from taistelukentta.errors import IllegalOrderError
 from taistelukentta.rules import GameState, Order, apply, check_order, company
+from taistelukentta.rules.company import tactic_order, transfer_order
 from taistelukentta.rules.context import Tx, cache_for
 from taistelukentta.rules.recon import ContactLevel
 from tests.engine.conftest import with_contact, with_unit
@@ -22,17 +23,17 @@ def broken(st: GameState, uid: str) -> GameState:
 
 def test_r_atk_6_cut_off_platoon_leader_cannot_receive_kp() -> None:
     st = company_game()
-    check_order(st, "co", Order.transfer("pl1"))
+    check_order(st, "co", transfer_order("pl1"))
     with pytest.raises(IllegalOrderError, match="communications break"):
-        check_order(broken(st, "1JJ"), "co", Order.transfer("pl1"))
+        check_order(broken(st, "1JJ"), "co", transfer_order("pl1"))
     # the break is over once comms_until is past
-    check_order(with_unit(st, "1JJ", comms_until=st.turn_no - 1), "co", Order.transfer("pl1"))
+    check_order(with_unit(st, "1JJ", comms_until=st.turn_no - 1), "co", transfer_order("pl1"))
 
 
 def test_r_atk_6_cut_off_unit_gets_no_painopiste_movement() -> None:
     st = company_game(reds=[("R1", (25, 5))])
     st = with_contact(st, "blue", "R1", ContactLevel.SPOTTED)
-    st, _ = apply(st, "co", Order.tactic("painopiste", seat="pl1"))
+    st, _ = apply(st, "co", tactic_order("painopiste", seat="pl1"))
     far = Order.attack("1R1", "R1", cell=(18, 6))  # 8 cells: needs the +5
     check_order(st, "pl1", far)
     with pytest.raises(IllegalOrderError, match="cannot reach"):
@@ -41,7 +42,7 @@ def test_r_atk_6_cut_off_unit_gets_no_painopiste_movement() -> None:
 
 def test_r_atk_6_cut_off_attacker_leaves_no_sitova_mark() -> None:
     st = company_game(reds=[("R1", (20, 5))])
-    st, _ = apply(st, "co", Order.tactic("sitova", seat="pl1"))
+    st, _ = apply(st, "co", tactic_order("sitova", seat="pl1"))
     st = broken(st, "1R1")
 
     def hits(tx: Tx) -> None:

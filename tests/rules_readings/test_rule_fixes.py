@@ -9,8 +9,11 @@ import pytest
 
 from taistelukentta.errors import IllegalOrderError
 from taistelukentta.rules import GameState, Order, apply, check_order, legal_orders
+from taistelukentta.rules.abilities import use_order
 from taistelukentta.rules.engine import new_game
 from taistelukentta.rules.events import Event
+from taistelukentta.rules.fire_support import boost_order, organic_order, strike_order
+from taistelukentta.rules.mines import rush_order
 from taistelukentta.rules.recon import ContactLevel
 from tests.engine.conftest import Dice, build, open_rows, with_contact, with_unit
 from tests.engine_fire_support.conftest import end_command, fs_scenario, until_turn
@@ -38,9 +41,9 @@ def _mortar_vs(card: str, **options: Any) -> GameState:
 
 
 def _land(st: GameState, dice: Dice, *values: int, boost: bool = False) -> list[Event]:
-    st, _ = apply(st, "pl1", Order.organic("KRH", (15, 10), "1R1"))
+    st, _ = apply(st, "pl1", organic_order("KRH", (15, 10), "1R1"))
     if boost:
-        st, _ = apply(st, "co", Order.boost("KRH"))
+        st, _ = apply(st, "co", boost_order("KRH"))
     st = until_turn(st, 3)
     events: list[Event] = []
     dice.script(*values)
@@ -85,7 +88,7 @@ def test_r_fd_1_r_mor_2_r_mor_5_suppressed_or_retreating_unit_cannot_direct_fire
 ) -> None:
     # 004 Lamautunut: "ei voi liikkua tai käyttää toimintoja"; directing fire is an action.
     st = _mortar_vs(RED)
-    order = Order.organic("KRH", (15, 10), "1R1")
+    order = organic_order("KRH", (15, 10), "1R1")
     check_order(st, "pl1", order)
     troubled = with_unit(st, "1R1", **{status: st.turn_no, "status_dc": 12})
     with pytest.raises(IllegalOrderError, match=status.upper()):
@@ -105,7 +108,7 @@ def test_r_fd_1_off_board_observer_suppressed_or_retreating(status: str) -> None
         weapons=("k9",),
     )
     st = with_contact(new_game(sc, 3), "blue", "R1", ContactLevel.SPOTTED)
-    order = Order.strike("k9", (15, 10), "1R1")
+    order = strike_order("k9", (15, 10), "1R1")
     check_order(st, "co", order)
     troubled = with_unit(st, "1R1", **{status: st.turn_no, "status_dc": 12})
     with pytest.raises(IllegalOrderError, match=status.upper()):
@@ -127,7 +130,7 @@ def _area_duel(elevation_diff: int) -> GameState:
 
 
 def _area_order(st: GameState) -> Order:
-    return Order.use("1R1", "lamauttava_tuli", cell=(6, 3))
+    return use_order("1R1", "lamauttava_tuli", cell=(6, 3))
 
 
 def test_r_ter_5_r_atk_8_area_fire_gets_the_elevation_bonus(dice: Dice) -> None:
@@ -211,7 +214,7 @@ def test_r_off_2_every_delay_die_face(dice: Dice, d6: int, delay: int) -> None:
     st = with_contact(new_game(sc, 3), "blue", "R1", ContactLevel.SPOTTED)
     now = st.turn_no
     dice.script(d6)
-    st, events = apply(st, "co", Order.strike("k9", (15, 10), "1R1"))
+    st, events = apply(st, "co", strike_order("k9", (15, 10), "1R1"))
     ordered = _kinds(events, "strike_ordered")[0].data
     assert ordered["rolls"][0]["dice"] == [d6]
     assert ordered["delay"] == delay
@@ -272,7 +275,7 @@ def test_r_mor_6_r_unit_2_bmp2_rushing_an_at_mine(dice: Dice) -> None:
     st, _ = apply(st, "gm", Order.move("B1", (5, 3)))
     assert st.units["B1"].cell == (5, 3)
     dice.script(5, 20)  # 1d12 = 5; one morale test
-    st, events = apply(st, "gm", Order.rush("B1"))
+    st, events = apply(st, "gm", rush_order("B1"))
     assert st.units["B1"].strength == 14 - 5 and is_immobilised(st.units["B1"])
     assert [(e.data["reason"], e.data["dc"]) for e in _kinds(events, "morale")] == [("mine", 14)]
     assert dice.remaining == []

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from taistelukentta.content.options import load_options, spec_by_name
 from taistelukentta.errors import IllegalOrderError
 from taistelukentta.rules import GameState, Order, Phase, apply, check_order
+from taistelukentta.rules.company import tactic_order
 from taistelukentta.rules.context import Tx
 from taistelukentta.rules.engine import new_game
 from taistelukentta.rules.events import Event
@@ -96,13 +97,13 @@ def _co_fires_a_natural_1_comms_break(dice: Dice, options: dict[str, Any] | None
 def test_r_atk_6_comms_break_is_over_in_the_next_own_turn(dice: Dice) -> None:
     """004: "seuraavan vuoron alkuun asti" — the CO may use a tactic again in its next turn."""
     state = _co_fires_a_natural_1_comms_break(dice, None)
-    check_order(state, "co", Order.tactic("sitova", seat="pl1"))
+    check_order(state, "co", tactic_order("sitova", seat="pl1"))
 
 
 def test_r_atk_6_rules_md_reading_still_available(dice: Dice) -> None:
     state = _co_fires_a_natural_1_comms_break(dice, {"comms_break_until": "next_own_turn_end"})
     with pytest.raises(IllegalOrderError, match="communications break"):
-        check_order(state, "co", Order.tactic("sitova", seat="pl1"))
+        check_order(state, "co", tactic_order("sitova", seat="pl1"))
 
 
 class _FakeTx:

@@ -21,7 +21,7 @@ from taistelukentta.odds.strike import SCATTER_MODES, strike_odds, terms_odds
 from taistelukentta.rules import GameState, Order, apply
 from taistelukentta.rules.context import cache_for
 from taistelukentta.rules.engine import new_game
-from taistelukentta.rules.fire_support import organic_situation, strike_situation
+from taistelukentta.rules.fire_support import organic_situation, strike_order, strike_situation
 from taistelukentta.rules.recon import ContactLevel
 from taistelukentta.rules.terms import StrikeSituation, strike_terms
 from taistelukentta.views import strike_estimate
@@ -150,7 +150,7 @@ def test_r_off_4_the_odds_shown_are_the_terms_the_engine_used(
     the range shown."""
     for xp in (0, 20):
         state = with_unit(_off_board(options, level), "1R1", xp=xp)
-        order = Order.strike("k9", (15, 10), "1R1")
+        order = strike_order("k9", (15, 10), "1R1")
         est = strike_estimate(state, "blue", order)
         assert est.terms is not None
         after, _ = apply(state, "co", order)
@@ -169,12 +169,12 @@ def test_r_off_4_the_odds_shown_are_the_terms_the_engine_used(
 
 def test_r_off_4_the_side_knows_only_its_own_observer_and_contact() -> None:
     state = with_unit(_off_board(None, ContactLevel.KNOWN), "1R1", xp=20)
-    red_obs = Order.strike("k9", (15, 10), "R1")
+    red_obs = strike_order("k9", (15, 10), "R1")
     assert strike_situation(state, "blue", red_obs).skilled is False
-    own = strike_situation(state, "blue", Order.strike("k9", (15, 10), "1R1"))
+    own = strike_situation(state, "blue", strike_order("k9", (15, 10), "1R1"))
     assert (own.contact, own.skilled) == ("known", True)
     # a cell the side has no contact on counts as KNOWN at best (never more than it knows)
-    assert strike_situation(state, "blue", Order.strike("k9", (3, 3), "1R1")).contact == "known"
+    assert strike_situation(state, "blue", strike_order("k9", (3, 3), "1R1")).contact == "known"
 
 
 def test_r_off_4_tk20_odds_strike_uses_the_terms() -> None:
@@ -206,7 +206,7 @@ def test_r_off_1_bot_aims_with_the_games_strike_terms() -> None:
     contacts = [area, _spotted("c2", "R2", (21, 10))]
     enemies = [_unit("R2", "red", (21, 10))]
     fs = {"pending": [], "rounds_left": {}, "requests_left": 3}
-    hit = Order.strike("k9", (20, 10), "KP")
+    hit = strike_order("k9", (20, 10), "KP")
     legal = [hit, Order.done()]
     view = _view(units + enemies, seat="co", contacts=contacts, command=_command(), fire_support=fs)
     plain = OPTIONS

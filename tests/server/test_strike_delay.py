@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from taistelukentta.rules import Order, new_game
+from taistelukentta.rules import new_game
+from taistelukentta.rules.fire_support import organic_order, strike_order
 from taistelukentta.server.games import scenario_for
 from taistelukentta.server.odds import odds_of, strike_delay
 
@@ -24,7 +25,7 @@ def _observer(state: Any) -> str:
 @pytest.mark.parametrize("turns", [1, 2])
 def test_r_org_1_organic_delay_is_the_option(turns: int) -> None:
     state = _state({"organic_delay": turns})
-    order = Order.organic("KRH", (20, 5), _observer(state))
+    order = organic_order("KRH", (20, 5), _observer(state))
     assert strike_delay(state, "blue", order) == {
         "min": turns,
         "max": turns,
@@ -48,7 +49,7 @@ def test_r_off_2_off_board_delay_range_and_r_fd_3_skilled_observer(
     options: dict[str, Any], span: tuple[int, int]
 ) -> None:
     state = _state(options)
-    order = Order.strike("k9", (20, 5), _observer(state))
+    order = strike_order("k9", (20, 5), _observer(state))
     d = strike_delay(state, "blue", order)
     assert (d["min"], d["max"]) == span
     assert d["secret"] is True and d["rule"] == "R-OFF-2"
@@ -58,11 +59,11 @@ def test_r_off_2_off_board_delay_range_and_r_fd_3_skilled_observer(
 def test_an_enemy_observer_is_never_skilled_for_the_asking_side() -> None:
     state = _state({"skilled_observer_skill": 1})
     red = next(u.id for u in state.units.values() if u.side == "red")
-    assert strike_delay(state, "blue", Order.strike("k9", (20, 5), red))["skilled"] is False
+    assert strike_delay(state, "blue", strike_order("k9", (20, 5), red))["skilled"] is False
 
 
 def test_the_odds_of_a_fire_request_carry_the_delay() -> None:
     state = _state({})
-    order = Order.organic("KRH", (20, 5), _observer(state))
+    order = organic_order("KRH", (20, 5), _observer(state))
     out = odds_of(state, "blue", order)
     assert out["odds"]["delay"]["rule"] == "R-ORG-1"

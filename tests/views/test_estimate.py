@@ -12,7 +12,8 @@ import pytest
 from taistelukentta.content.scenario import load_scenario
 from taistelukentta.errors import ArgumentError
 from taistelukentta.odds.strike import strike_odds
-from taistelukentta.rules import GameState, Order, apply, new_game, parse_order
+from taistelukentta.rules import GameState, apply, new_game, parse_order
+from taistelukentta.rules.fire_support import organic_order, strike_order
 from taistelukentta.rules.recon import ContactLevel
 from taistelukentta.views import attack_estimate, strike_estimate
 from tests.golden.test_golden_views import SCRIPT, SEED
@@ -74,7 +75,7 @@ def test_r_co_5_estimate_includes_a_confirmed_target_bonus() -> None:
 
 def test_r_org_1_organic_estimate_is_the_fixed_area() -> None:
     state = _demo_after(23)
-    est = strike_estimate(state, "blue", Order.organic("KRH", (16, 10), "KP"))
+    est = strike_estimate(state, "blue", organic_order("KRH", (16, 10), "KP"))
     assert est.odds is None and est.kind == "organic"
     assert (16, 10) in est.area
     r13 = [e for e in est.exposures if e.unit == "R13"]
@@ -85,7 +86,7 @@ def test_r_off_3_strike_estimate_uses_the_contact_and_scatter_option() -> None:
     state = _demo_after(23)
     aimed = state.contacts["blue"]["R13"].cell
     assert aimed is not None
-    est = strike_estimate(state, "blue", Order.strike("k9", aimed, "KP"))
+    est = strike_estimate(state, "blue", strike_order("k9", aimed, "KP"))
     assert est.contact == "spotted" and est.scatter == state.scenario.options.scatter
     exact = strike_odds("k9", "spotted", scatter=est.scatter)
     assert est.odds == exact
@@ -95,6 +96,6 @@ def test_r_off_3_strike_estimate_uses_the_contact_and_scatter_option() -> None:
         assert (e.p_hit, e.p_morale_test) == (c.p_hit, c.p_morale_test)
     assert any(e.unit == "R13" and e.p_hit == exact.p_aimed_hit for e in est.exposures)
     # an empty cell seen by no contact: the KNOWN scatter (wider)
-    far = strike_estimate(state, "blue", Order.strike("k9", (0, 0), "KP"))
+    far = strike_estimate(state, "blue", strike_order("k9", (0, 0), "KP"))
     assert far.contact == "known" and len(far.area) > len(est.area)
     assert sum(c.p_hit for c in exact.cells) > Fraction(0)
