@@ -311,7 +311,13 @@ async def drive(game: Game, orders: int, rng: random.Random, pace: float = 0.0) 
         )
         out["post"].append(time.perf_counter() - t0)
         if status != 200:
+            # As the browser table does on a 409: load the seat's view again before the
+            # next try (not the same order again at once: a tight loop of refusals).
             out["refused"].append(status)
+            if game.refresh:
+                game.listing.pop(seat, None)
+                game._refresh(seat, time.perf_counter())
+            await asyncio.sleep(0.05)
             continue
         version = json.loads(raw)["version"]
         game.gm_version += 1
