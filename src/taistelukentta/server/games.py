@@ -160,8 +160,14 @@ the event loop sending its WebSocket messages — would get the GIL only in turn
 interpreter's switch interval (5 ms), so an order's path queued behind every refresh under
 way. Waiting here, a build holds neither the GIL nor a game lock."""
 
-ORDER_TEXTS_KEPT = 50_000
-"""At most this many order texts are kept per game (then the cache starts again)."""
+ORDER_TEXTS_KEPT = 20_000
+"""At most this many order texts are kept in a process (then the cache starts again): a few
+MB, whatever the number of games cached."""
+
+_ORDER_TEXTS: dict[int, tuple[Order, str]] = {}
+"""An order's notation by the order object, for every game of the process (the engine
+hands out one shared object per order of a scenario, so the same orders come back in
+every legal-order list; the text is a function of the object alone)."""
 
 
 @dataclass(frozen=True)
@@ -203,9 +209,6 @@ class Game:
     """Per viewer (``gm``/``blue``), per event number: the event and its text in the
     viewer's log (None: not seen), kept across versions (an event never changes; after an
     undo the replayed state's events are new objects and are worked out again)."""
-    _order_texts: dict[int, tuple[Order, str]] = field(default_factory=dict, compare=False)
-    """An order's notation by the order object (the engine hands out one shared object
-    per order of a scenario, so the same orders come back in every legal-order list)."""
 
     def at(self) -> At:
         """The game now, for building answers after the hold is let go (call with the game
@@ -240,14 +243,14 @@ class Game:
         return value
 
     def order_text(self, order: Order) -> str:
-        """``str(order)``, kept per order object (see ``_order_texts``)."""
-        hit = self._order_texts.get(id(order))
+        """``str(order)``, kept per order object (see ``_ORDER_TEXTS``)."""
+        hit = _ORDER_TEXTS.get(id(order))
         if hit is not None and hit[0] is order:
             return hit[1]
-        if len(self._order_texts) >= ORDER_TEXTS_KEPT:
-            self._order_texts.clear()
+        if len(_ORDER_TEXTS) >= ORDER_TEXTS_KEPT:
+            _ORDER_TEXTS.clear()
         text = str(order)
-        self._order_texts[id(order)] = (order, text)  # keeps the object: the id stays its
+        _ORDER_TEXTS[id(order)] = (order, text)  # keeps the object: the id stays its
         return text
 
     def legal(self, seat: str, at: At | None = None) -> list[str]:
