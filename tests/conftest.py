@@ -17,7 +17,9 @@ of the CPU of ``tests/engine``.
 from __future__ import annotations
 
 import gc
+import os
 import re
+import tempfile
 
 import pytest
 from hypothesis import settings
@@ -36,6 +38,10 @@ def rule_ids(test_name: str) -> set[str]:
 
 def pytest_configure(config: pytest.Config) -> None:
     gc.set_threshold(10_000, 10, 10)  # default (700, 10, 10): a young pass every 700 objects
+    # tk20's caches (storage/checked.py) in a folder of this run, not the user's; the tk20
+    # processes the tests start inherit it
+    if "TK20_CACHE_DIR" not in os.environ:
+        os.environ["TK20_CACHE_DIR"] = tempfile.mkdtemp(prefix="tk20-test-cache-")
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:

@@ -34,6 +34,7 @@ from pydantic import (
 from pydantic import ValidationError as PydanticValidationError
 
 from taistelukentta.content.loader import format_loc
+from taistelukentta.storage.checked import checked_copies, copy_digest
 
 MAX_DEPTH = 48
 """Deepest nesting of lists/objects a game file may have (the engine writes at most ~8)."""
@@ -492,6 +493,7 @@ def check_game_document(doc: Any) -> list[str]:
     problems: list[str] = []
     state = model.state
     if state is not None:
+        checked = checked_copies() if state.events else None
         for i, event in enumerate(state.events):
             payload = KIND_PAYLOADS.get(event.kind, EventPayload)
             copies = [(("data",), event.data)] + [
@@ -505,12 +507,20 @@ def check_game_document(doc: Any) -> list[str]:
             # A side's copy is shown through its kind's whitelist models (views/events.py):
             # a value of the wrong type there is the file's problem, named here, not a
             # traceback when the view is drawn.
+            # A copy that passed before (in this or an earlier command) is remembered by a
+            # digest of its content (storage/checked.py): any change to it is checked again.
             for where, copy in copies[1:]:
-                problems.extend(
-                    _seen_copy_problems(event.kind, copy, ("state", "events", i, *where))
-                )
+                digest = copy_digest(event.kind, copy) if checked is not None else None
+                if digest is not None and checked is not None and digest in checked:
+                    continue
+                found = _seen_copy_problems(event.kind, copy, ("state", "events", i, *where))
+                if not found and digest is not None and checked is not None:
+                    checked.add(digest)
+                problems.extend(found)
             if len(problems) >= 20:
                 return problems
+        if checked is not None:
+            checked.save()
         for i, event in enumerate(state.events):
             if event.seq != i + 1:
                 problems.append(f"state.events[{i}].seq: expected {i + 1}, got {event.seq}")
