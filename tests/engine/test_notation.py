@@ -188,3 +188,33 @@ def test_cells_take_ascii_digits_only(cell: str) -> None:
         parse_order(f"move 2R2 {cell}")
     assert cell in info.value.en and "digits 0-9" in info.value.en
     assert "numeroilla 0-9" in info.value.fi
+
+
+def test_an_order_holds_only_what_every_order_has() -> None:
+    """Issue 7: ``Order`` is the common fields; every other field is the typed payload
+    (``args``) of the module that owns the kind, defined in that module's file."""
+    from dataclasses import fields
+
+    from taistelukentta.rules.ruleset import default_ruleset
+
+    assert [f.name for f in fields(Order)] == ["kind", "unit", "cell", "target", "args"]
+    owner = {syn.kind: module.name for module in default_ruleset().modules for syn in module.syntax}
+    texts = [
+        "attack 1R1 R3 from 11,7 with at4",
+        "fire S1 R1 with sniper_rifle disable drone",
+        "transfer pl1",
+        "tactic vetaytyminen 1R1 1R2",
+        "organic KRH 14,9 by 1R2 danger",
+        "strike k9 14,9 by 1R2",
+        "lay PIO 3,4 at",
+        "use TA smoke 3,4",
+    ]
+    for text in texts:
+        order = parse_order(text)
+        assert order.args is not None and str(order) == text
+        where = type(order.args).__module__
+        module = owner[order.kind]
+        if module == "engine":  # the base attack/fire's `with W`: the engine's orders.py
+            assert where == "taistelukentta.rules.orders", text
+        else:
+            assert where == f"taistelukentta.rules.{module}", text

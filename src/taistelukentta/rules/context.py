@@ -22,7 +22,7 @@ from taistelukentta.dice.roller import Roller
 from taistelukentta.grid.gamemap import GameMap
 from taistelukentta.grid.geometry import Cell, chebyshev
 from taistelukentta.rules.events import Event, numbered, public_rolls
-from taistelukentta.rules.orders import Order, OrderKind, trusted_order
+from taistelukentta.rules.orders import Order, OrderArgs, OrderKind, trusted_order
 from taistelukentta.rules.recon import ContactLevel
 from taistelukentta.rules.registry import Hooks
 from taistelukentta.rules.ruleset import Ruleset, default_ruleset
@@ -122,15 +122,16 @@ class ScenarioCache:
         unit: str | None = None,
         cell: Cell | None = None,
         target: str | None = None,
+        args: OrderArgs | None = None,
     ) -> Order:
         """An engine-generated order, shared (orders are immutable) so that listing
-        thousands of legal orders stays cheap."""
-        key = (kind, unit, cell, target)
+        thousands of legal orders stays cheap (``args``: a module's valid fields)."""
+        key = (kind, unit, cell, target) if args is None else (kind, unit, cell, target, args)
         found = self._orders.get(key)
         if found is None:
             if len(self._orders) >= ORDER_MEMO_LIMIT:
                 self._orders.clear()
-            found = trusted_order(kind, unit, cell, target)
+            found = trusted_order(kind, unit, cell, target, args=args)
             self._orders[key] = found
         return found
 

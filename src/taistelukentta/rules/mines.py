@@ -853,8 +853,8 @@ def _legal_lay(state: GameState, seat: str, side: Side) -> Iterable[Order]:
         for a in _lay_anchors(cache, u):
             if any(_key(c) in known for c in laid_cells(a, cache.opts.minefield_shape)):
                 continue
-            out.append(lay_order(u.id, a))
-            out.append(lay_order(u.id, a, at=True))
+            out.append(cache.order(OrderKind.LAY, u.id, a, args=_LAY_AP))
+            out.append(cache.order(OrderKind.LAY, u.id, a, args=_LAY_AT))
     return out
 
 
@@ -980,6 +980,10 @@ class LayArgs(OrderArgs):
                 f"unknown mine type {self.mine_type!r} (AP or AT)",
                 f"tuntematon miinatyyppi {self.mine_type!r} (AP tai AT)",
             )
+
+
+_LAY_AP = LayArgs("AP")
+_LAY_AT = LayArgs("AT")
 
 
 def clear_order(unit: str) -> Order:

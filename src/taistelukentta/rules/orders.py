@@ -425,16 +425,17 @@ def trusted_order(
     target: str | None = None,
     *,
     weapon: str | None = None,
+    args: OrderArgs | None = None,
 ) -> Order:
     """An :class:`Order` built without validation, for orders the engine (or the bot
-    runner) itself generated from valid ids, cells and weapon names (``legal_orders``
-    builds thousands)."""
+    runner, or a module's listing) itself generated from valid ids, cells, weapon names
+    and module fields (``legal_orders`` builds thousands)."""
     order: Order = _new(Order)
     _set(order, "kind", kind)
     _set(order, "unit", unit)
     _set(order, "cell", cell)
     _set(order, "target", target)
-    _set(order, "args", None if weapon is None else WeaponArgs(weapon))
+    _set(order, "args", args if weapon is None else WeaponArgs(weapon))
     return order
 
 
