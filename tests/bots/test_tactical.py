@@ -261,3 +261,63 @@ def test_leaders_and_support_weapons_keep_out_of_reach() -> None:
     own = {u.id: u for u in view.own_units()}
     assert tactical._is_leader(own["KP"]) and tactical._is_leader(own["1JJ"])
     assert not tactical._is_leader(own["1R1"]) and not tactical._is_leader(own["2PST"])
+
+
+def test_the_last_word_is_the_second_side_turn_of_the_last_round() -> None:
+    """No enemy turn follows the second side's turn of the last round (R-TURN-1): there the
+    tactical player weighs no threat; in any earlier side turn it does."""
+    state = new_game(load_scenario("terasvalli"), 1)
+    view = view_for(state, "red", log_limit=0)
+    assert isinstance(view, SideView)
+    last = view.rounds
+    cases = {(1, 1): False, (1, 2): False, (last, 2 * last - 1): False, (last, 2 * last): True}
+    for (turn, turn_no), expected in cases.items():
+        v = view.model_copy(update={"turn": turn, "turn_no": turn_no})
+        assert tactical._last_word(v) is expected, (turn, turn_no)
+
+
+def test_a_defender_weighs_the_reply_to_an_attack_an_attacker_does_not() -> None:
+    """On ``terasvalli`` Red holds every objective from the start: an attack order whose
+    origin the believed enemies threaten beyond what the attack is worth is not given
+    (the attacker would likely be lost, a victory point to Blue), unless no enemy turn is
+    left; Blue, which must take the objectives, attacks whatever the threat."""
+    from taistelukentta.bots import commander
+    from taistelukentta.bots.runner import lazy_bot_orders
+    from taistelukentta.rules.context import cache_for
+
+    def deadly(_u: Any, _c: Any) -> float:
+        return 1000.0
+
+    def safe(_u: Any, _c: Any) -> float:
+        return 0.0
+
+    held_back = blue_attacks = 0
+    for seed in range(1, 6):
+        state = new_game(load_scenario("terasvalli"), seed)
+        bots = {s: TacticalBot(bot_seed(seed, s)) for s in ("blue", "red")}
+        while not state.finished and not (held_back and blue_attacks):
+            seat = next_seat(state)
+            assert seat is not None
+            side: Side = state.active
+            view = view_for(state, viewer_of(seat), log_limit=0)
+            assert isinstance(view, SideView)
+            if view.phase == "command" and view.kp_of(seat if side == "blue" else "gm") > 0:
+                opts = cache_for(state).opts
+                s = commander.seen(view, opts)
+                probe = TacticalBot(7)
+                movers = sorted(s.own)
+                free = probe._attack(s, lazy_bot_orders(state, seat), movers, safe)
+                feared = probe._attack(s, lazy_bot_orders(state, seat), movers, deadly)
+                if side == "blue":
+                    assert feared == free
+                    blue_attacks += free is not None
+                elif free is not None and feared is None:
+                    held_back += 1
+                    last = view.model_copy(update={"turn": view.rounds, "turn_no": 2 * view.rounds})
+                    s_last = commander.seen(last, opts)
+                    anyway = probe._attack(s_last, lazy_bot_orders(state, seat), movers, deadly)
+                    assert anyway == free
+            state, _ = apply(state, seat, bot_order(state, seat, bots[side]))
+        if held_back and blue_attacks:
+            break
+    assert held_back and blue_attacks

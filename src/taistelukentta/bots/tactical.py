@@ -101,6 +101,14 @@ class Level:
     """The least such weight (doubled) for a leader or a support weapon: they keep out of
     the believed enemies' reach whatever the unit's strength (measured: leaders walking
     with their men were a third of the tactical Blue's losses on ``terasvalli``)."""
+    reply_caution: float = 0.3
+    """How much a defender's attack order (a side holding every objective from the start)
+    weighs the enemy's reply: its worth (share of the target's strength, kill bonus) less
+    this times the threat at the attack's origin per point of the attacker's strength
+    (doubled for a leader or a support weapon); none in the last side turn of the game (no
+    reply comes). An attacker's units attack whatever the reply (measured on
+    ``terasvalli``: Blue weighing it took far fewer objectives; Red weighing it lost fewer
+    units, its command units above all)."""
 
 
 LEVELS: dict[str, Level] = {
@@ -553,6 +561,8 @@ class TacticalBot:
         w_threat = 0.1 if urgent else level.hurt_caution if hurt else level.caution
         if leader:
             w_threat = 2.0 * max(w_threat, level.leader_caution)
+        if _last_word(view):
+            w_threat = 0.0  # no enemy turn left: only where the units stand counts
         strength = max(1, u.strength)
 
         def score(cell: Cell) -> float:
@@ -622,7 +632,9 @@ class TacticalBot:
                         if hit >= level.attack_min_hit and worth > 0.15:
                             wanted.append((worth, uid, tid, w.id))
         wanted.sort(key=lambda t: (-t[0], t[1], t[2], t[3] or ""))
-        for _worth, uid, tid, wid in wanted:
+        last_word = _last_word(s.view)
+        defending = all(o.holder_at_start == s.side for o in s.view.objectives)
+        for worth, uid, tid, wid in wanted:
             u = s.own[uid]
             orders = [
                 o
@@ -631,13 +643,22 @@ class TacticalBot:
             ]
             if not orders:
                 continue
-            return min(
+            best = min(
                 orders,
                 key=lambda o: (
                     threat(u, _as_cell(o.cell) if o.cell else _as_cell(u.cell)),
                     str(o),
                 ),
             )
+            if last_word or not defending:
+                return best
+            # a defender weighs the reply: what the attack is worth less what the attacker
+            # is expected to lose where it ends up (a loss is a victory point to the enemy)
+            weight = level.reply_caution * (2.0 if _is_leader(u) else 1.0)
+            cell = _as_cell(best.cell) if best.cell else _as_cell(u.cell)
+            exposed = min(1.5, threat(u, cell) / max(1, u.strength))
+            if worth - weight * exposed > 0.15:
+                return best
         return None
 
 
@@ -657,6 +678,12 @@ def _nearest_open_goal(view: SideView, unit: UnitView) -> Cell | None:
             if best is None or key < best:
                 best = key
     return None if best is None else (best[1], best[2])
+
+
+def _last_word(view: SideView) -> bool:
+    """Whether this is the last side turn of the game: the last round, and the side moves
+    second in it (the enemy has no turn left to reply)."""
+    return view.turn >= view.rounds and view.turn_no >= 2 * view.turn
 
 
 def _is_leader(u: OwnUnitView) -> bool:
