@@ -119,3 +119,28 @@ def test_battle_result_of_a_computer_game_applies_by_rule() -> None:
             assert u.xp == (share // 2 if damaged else share)
     red_destroyed = len(state.destroyed["red"])
     assert sum(kills_from_events(events).values()) <= red_destroyed
+
+
+def _attack(attacker: str, target: str, kind: str = "attack") -> dict[str, Any]:
+    return {"kind": "attack", "data": {"attacker": attacker, "target": target, "kind": kind}}
+
+
+def _destroyed(unit: str, reason: str) -> dict[str, Any]:
+    return {"kind": "destroyed", "data": {"unit": unit, "cell": [0, 0], "reason": reason}}
+
+
+def test_r_camp_2_a_kill_is_credited_only_to_the_attack_that_destroyed() -> None:
+    events = [
+        _attack("1R1", "R1"),
+        _destroyed("R1", "attack"),  # the attack destroyed it: credited
+        _attack("1R2", "R2", "fire"),
+        _destroyed("R2", "fire"),  # fire that destroyed: credited
+        _attack("1R1", "R3"),  # damaged only ...
+        _destroyed("R3", "strike:s1"),  # ... a strike destroyed it later: nobody
+        _attack("1R2", "R4"),
+        _destroyed("R4", "mine"),  # a mine: nobody
+        _attack("1R1", "R5"),
+        _destroyed("R5", "area_fire"),  # area fire: nobody
+        _destroyed("R6", "attack"),  # no attack on record: nobody
+    ]
+    assert kills_from_events(events) == {"1R1": 1, "1R2": 1}

@@ -292,21 +292,22 @@ def _individual_expected(
     before: dict[str, Any], final: dict[str, Any], fought: list[str]
 ) -> dict[str, int]:
     """R-CAMP-2's individual option by hand: each surviving unit's own deeds — enemy units
-    it destroyed (credited to the last attacker of each destroyed unit in the GM's log) ×
+    it destroyed (credited to the last attacker of each destroyed unit in the GM's log when
+    that attack destroyed it: the destroyed event's reason is the attack's kind) ×
     the scenario's VP per enemy destroyed, and an equal part of each objective Blue held at
     the end among the Blue units on it — halved for a DAMAGED unit."""
     demo = load_scenario("demo")
     log = final["log"]
     assert log[0]["kind"] == "game_started"  # the whole log: every attack is seen
-    last_attacker: dict[str, str] = {}
+    last_attack: dict[str, tuple[str, str]] = {}
     kills: dict[str, int] = {}
     for e in log:
         if e["kind"] == "attack":
-            last_attacker[e["data"]["target"]] = e["data"]["attacker"]
+            last_attack[e["data"]["target"]] = (e["data"]["attacker"], e["data"]["kind"])
         elif e["kind"] == "destroyed":
-            who = last_attacker.pop(e["data"]["unit"], None)
-            if who is not None:
-                kills[who] = kills.get(who, 0) + 1
+            hit = last_attack.pop(e["data"]["unit"], None)
+            if hit is not None and hit[1] == e["data"]["reason"]:
+                kills[hit[0]] = kills.get(hit[0], 0) + 1
     over = next(e for e in log if e["kind"] == "game_over")["data"]
     holders = over["detail"]["objectives"]
     alive = {u["id"]: u for u in final["units"] if u["side"] == "blue"}

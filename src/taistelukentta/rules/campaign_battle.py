@@ -169,10 +169,14 @@ def apply_overlay(data: Mapping[str, Any], overlay: Mapping[str, Any]) -> dict[s
 
 
 def kills_from_events(events: Iterable[Any]) -> dict[str, int]:
-    """Enemy units each unit destroyed: a ``destroyed`` event is credited to the attacker of
-    the latest ``attack`` event on that unit (strikes and mines credit nobody). ``events``
-    are :class:`~taistelukentta.rules.events.Event` objects or their dicts (GM data)."""
-    last_attacker: dict[str, str] = {}
+    """Enemy units each unit destroyed (R-CAMP-2, the individual share): a ``destroyed`` event is credited to the
+    attacker of the latest ``attack`` event on that unit only when that attack destroyed it
+    (the event's ``reason`` is the attack's ``kind``). A unit an attack only damaged and a
+    strike, a mine or area fire destroyed later credits nobody: its death is not the
+    attacker's doing, and under the individual XP share the credit would tell Blue which
+    unseen Red unit the strike or mine killed. ``events`` are
+    :class:`~taistelukentta.rules.events.Event` objects or their dicts (GM data)."""
+    last_attack: dict[str, tuple[str, str]] = {}
     out: dict[str, int] = {}
     for e in events:
         kind = e["kind"] if isinstance(e, Mapping) else e.kind
@@ -180,11 +184,11 @@ def kills_from_events(events: Iterable[Any]) -> dict[str, int]:
         if kind == "attack":
             target, attacker = data.get("target"), data.get("attacker")
             if isinstance(target, str) and isinstance(attacker, str):
-                last_attacker[target] = attacker
+                last_attack[target] = (attacker, str(data.get("kind")))
         elif kind == "destroyed":
-            who = last_attacker.pop(str(data.get("unit")), None)
-            if who is not None:
-                out[who] = out.get(who, 0) + 1
+            hit = last_attack.pop(str(data.get("unit")), None)
+            if hit is not None and hit[1] == data.get("reason"):
+                out[hit[0]] = out.get(hit[0], 0) + 1
     return out
 
 
