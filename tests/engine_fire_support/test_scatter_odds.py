@@ -108,7 +108,10 @@ def test_r_fd_3_reroll_variant_pulls_the_strike_closer() -> None:
     assert better[(0, 0)] > plain[(0, 0)]
 
 
-@settings(max_examples=6, deadline=None)
+# Derandomised: a sampling test over ~80 cells at once has a small chance of a cell past
+# 5 sigma for some seed (seen once in a landing run); the same examples every run keep it
+# a check of the engine against the odds, not a lottery.
+@settings(max_examples=6, deadline=None, derandomize=True)
 @given(seed=st.integers(0, 2**32 - 1), weapon=st.sampled_from(["k9", "mlrs"]))
 def test_r_off_4_seeded_samples_agree_with_strike_odds(seed: int, weapon: str) -> None:
     n = 1500

@@ -169,13 +169,15 @@ def apply_overlay(data: Mapping[str, Any], overlay: Mapping[str, Any]) -> dict[s
 
 
 def kills_from_events(events: Iterable[Any]) -> dict[str, int]:
-    """Enemy units each unit destroyed (R-CAMP-2, the individual share): a ``destroyed`` event is credited to the
-    attacker of the latest ``attack`` event on that unit only when that attack destroyed it
-    (the event's ``reason`` is the attack's ``kind``). A unit an attack only damaged and a
-    strike, a mine or area fire destroyed later credits nobody: its death is not the
-    attacker's doing, and under the individual XP share the credit would tell Blue which
-    unseen Red unit the strike or mine killed. ``events`` are
-    :class:`~taistelukentta.rules.events.Event` objects or their dicts (GM data)."""
+    """Enemy units each unit destroyed (R-CAMP-2, the individual share).
+
+    A ``destroyed`` event is credited to the attacker of the latest ``attack`` event on
+    that unit only when that attack destroyed it (the event's ``reason`` is the attack's
+    ``kind``). A unit an attack only damaged and a strike, a mine or area fire destroyed
+    later credits nobody: its death is not the attacker's doing, and under the individual
+    XP share the credit would tell Blue which unseen Red unit the strike or mine killed.
+    ``events`` are :class:`~taistelukentta.rules.events.Event` objects or their dicts (GM
+    data)."""
     last_attack: dict[str, tuple[str, str]] = {}
     out: dict[str, int] = {}
     for e in events:
