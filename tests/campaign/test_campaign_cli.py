@@ -3,23 +3,40 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import Result
+from typer.testing import CliRunner
+
+from taistelukentta.cli.app import app
+from taistelukentta.i18n import set_language
+
+runner = CliRunner()
+"""The commands run in the test's process (a ``tk20`` process would spend most of its time
+importing; ``tests/test_cli_startup.py`` and the pty test cover the process itself)."""
 
 
-def tk20(db: str, *args: str, ok: bool = True) -> subprocess.CompletedProcess[str]:
-    done = subprocess.run(
-        [sys.executable, "-m", "taistelukentta", "--lang", "en", "campaign", *args, "--db", db],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+@pytest.fixture(autouse=True)
+def _finnish() -> Iterator[None]:
+    yield
+    set_language("fi")
+
+
+def _invoke(args: list[str]) -> Result:
+    """``tk20 --lang en ARGS``; an error must be a clear message and an exit code, never a
+    stray exception (``tk20``'s last-resort handler is not under test here)."""
+    done = runner.invoke(app, ["--lang", "en", *args])
+    assert done.exception is None or isinstance(done.exception, SystemExit), done.exception
+    return done
+
+
+def tk20(db: str, *args: str, ok: bool = True) -> Result:
+    done = _invoke(["campaign", *args, "--db", db])
     if ok:
-        assert done.returncode == 0, done.stderr
+        assert done.exit_code == 0, done.stderr
     return done
 
 
@@ -62,14 +79,14 @@ def test_campaign_cli_new_battle_spend_export(db: str, tmp_path: Path) -> None:
         assert js(db, "undo", cid)["tp"] == shown["tp"]
     bad = tk20(db, "spend", cid, "buy jaakariryhma NEW", ok=False)
     if shown["tp"] < 15:
-        assert bad.returncode == 2 and "costs 15 TP" in bad.stderr
+        assert bad.exit_code == 2 and "costs 15 TP" in bad.stderr
     csv = tk20(db, "export", cid, "--format", "csv").stdout
     assert csv.splitlines()[0].startswith("name,label,card,xp,tt")
     pdf = tmp_path / "r.pdf"
     tk20(db, "export", cid, "--format", "pdf", "--out", str(pdf))
     assert pdf.read_bytes().startswith(b"%PDF")
     missing = tk20(db, "show", "abc123", ok=False)
-    assert missing.returncode == 2 and "no such campaign" in missing.stderr
+    assert missing.exit_code == 2 and "no such campaign" in missing.stderr
 
 
 def _roster_file(tmp_path: Path) -> Path:
@@ -100,13 +117,8 @@ def _roster_file(tmp_path: Path) -> Path:
     return path
 
 
-def _run(path: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "taistelukentta", "--lang", "en", *args, str(path)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+def _run(path: Path, *args: str) -> Result:
+    return _invoke([*args, str(path)])
 
 
 def test_campaign_battle_seed_repeats_and_its_game_file_replays(tmp_path: Path) -> None:
@@ -158,24 +170,24 @@ def test_campaign_battle_seed_repeats_and_its_game_file_replays(tmp_path: Path) 
     assert doc["blue_overlay"]["slots"]["1R2"]["name"] == "SUSI"
     assert json.loads(files[1].read_text(encoding="utf-8"))["state_hash"] == battle_hash
     replay = _run(files[0], "replay", "--json")
-    assert replay.returncode == 0, replay.stdout + replay.stderr
+    assert replay.exit_code == 0, replay.stdout + replay.stderr
     assert json.loads(replay.stdout)["state_hash"] == battle_hash
     verified = _run(files[0], "verify", "--json")
-    assert verified.returncode == 0, verified.stdout + verified.stderr
+    assert verified.exit_code == 0, verified.stdout + verified.stderr
     assert json.loads(verified.stdout)["state_hash"] == battle_hash
     shown = _run(files[0], "show", "--as", "blue", "--json")
-    assert shown.returncode == 0, shown.stderr
+    assert shown.exit_code == 0, shown.stderr
     assert "SUSI" in shown.stdout and '"1R2"' not in shown.stdout
     # without the overlay the same orders are another game: replay says so
     del doc["blue_overlay"]
     bare = tmp_path / "bare.json"
     bare.write_text(json.dumps(doc), encoding="utf-8")
-    assert _run(bare, "replay", "--json").returncode != 0
+    assert _run(bare, "replay", "--json").exit_code != 0
     # a broken overlay is a clear error naming it, no traceback
     doc["blue_overlay"] = {"slots": {"1R2": {"name": "SUSI", "card": "jaakariryhma"}}}
     bare.write_text(json.dumps(doc), encoding="utf-8")
     broken = _run(bare, "replay")
-    assert broken.returncode != 0 and "blue_overlay.slots.1R2.xp" in broken.stderr
+    assert broken.exit_code != 0 and "blue_overlay.slots.1R2.xp" in broken.stderr
     assert "Traceback" not in broken.stderr
 
 
@@ -190,5 +202,5 @@ def test_campaign_battle_out_before_its_end_is_sealed(db: str, tmp_path: Path) -
     assert doc["format"] == "tk20-sealed-game"
     assert "seed" not in doc and "seed" not in doc["state"]
     replay = _run(game_file, "replay", "--json")
-    assert replay.returncode == 0, replay.stdout + replay.stderr
+    assert replay.exit_code == 0, replay.stdout + replay.stderr
     assert json.loads(replay.stdout)["ok"]

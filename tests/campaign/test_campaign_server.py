@@ -211,6 +211,27 @@ def _final(server: Server, game: str, gm_token: str) -> dict[str, Any]:
     return view
 
 
+def _computer_battle(
+    server: Server, cid: str, gm: str, reader: str, number: int
+) -> tuple[str, dict[str, Any], dict[str, Any], list[str]]:
+    """The campaign's battle ``number``, demo, every seat played by the computer: started by
+    the campaign's GM, waited for until the campaign (read with ``reader``'s token) records
+    it. Answers the game's id, the campaign's view after it, the game's final GM view and
+    the Blue units that fought (survivors and destroyed)."""
+    r = httpx.post(
+        f"{server.base}/api/campaigns/{cid}/battles",
+        json={"scenario": "demo", "computer": ["co", "pl1", "pl2", "gm"]},
+        headers=_auth(gm),
+    )
+    assert r.status_code == 201, r.text
+    game, game_gm = r.json()["game"], r.json()["seats"]["gm"]["token"]
+    after = _wait_settled(server, cid, reader, number)
+    final = _final(server, game, game_gm)
+    fought = [u["id"] for u in final["units"] if u["side"] == "blue"]
+    fought += list(final["destroyed"]["blue"])
+    return game, after, final, fought
+
+
 def _expected(before: dict[str, Any], final: dict[str, Any], fought: list[str]) -> dict[str, Any]:
     """R-CAMP-1…3 by hand from the battle's end (the GM's view of the game)."""
     over = next(e for e in final["log"] if e["kind"] == "game_over")["data"]
@@ -253,17 +274,7 @@ def test_three_battle_campaign_by_computer_players(server: Server) -> None:
                 assert r.status_code == 200, r.text
                 before = r.json()
                 names.add(name)
-        r = httpx.post(
-            f"{server.base}/api/campaigns/{cid}/battles",
-            json={"scenario": "demo", "computer": ["co", "pl1", "pl2", "gm"]},
-            headers=_auth(gm),
-        )
-        assert r.status_code == 201, r.text
-        game, game_gm = r.json()["game"], r.json()["seats"]["gm"]["token"]
-        after = _wait_settled(server, cid, pl1, number)
-        final = _final(server, game, game_gm)
-        fought = [u["id"] for u in final["units"] if u["side"] == "blue"]
-        fought += list(final["destroyed"]["blue"])
+        game, after, final, fought = _computer_battle(server, cid, gm, pl1, number)
         want = _expected(before, final, fought)
         got = {u["name"]: (u["xp"], u["strength"]) for u in after["units"]}
         assert got == want["units"], (number, want)
@@ -339,17 +350,7 @@ def test_r_camp_2_individual_xp_through_the_server(server: Server) -> None:
     for number in (1, 2, 3):
         before = get(server, cid, gm)
         assert before["rules"]["campaign_xp_share"] == "individual"
-        r = httpx.post(
-            f"{server.base}/api/campaigns/{cid}/battles",
-            json={"scenario": "demo", "computer": ["co", "pl1", "pl2", "gm"]},
-            headers=_auth(gm),
-        )
-        assert r.status_code == 201, r.text
-        game, game_gm = r.json()["game"], r.json()["seats"]["gm"]["token"]
-        after = _wait_settled(server, cid, gm, number)
-        final = _final(server, game, game_gm)
-        fought = [u["id"] for u in final["units"] if u["side"] == "blue"]
-        fought += list(final["destroyed"]["blue"])
+        _game, after, final, fought = _computer_battle(server, cid, gm, gm, number)
         want = _individual_expected(before, final, fought)
         record = after["battles"][-1]
         assert record["xp"] == want, (number, record, want)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -12,16 +11,9 @@ import pytest
 from typer.testing import CliRunner
 
 from taistelukentta.cli.app import app
-from taistelukentta.i18n import set_language
 from taistelukentta.storage.gamefile import load_game, save_game
 
 runner = CliRunner()
-
-
-@pytest.fixture(autouse=True)
-def _finnish() -> Iterator[None]:
-    yield
-    set_language("fi")
 
 
 def _flat(text: str) -> str:
@@ -44,13 +36,6 @@ def _json(args: list[str]) -> dict[str, Any]:
     data = json.loads(out)  # exactly one JSON object and nothing else
     assert isinstance(data, dict)
     return data
-
-
-@pytest.fixture
-def game(tmp_path: Path) -> Path:
-    path = tmp_path / "g.json"
-    assert _ok(["new", "demo", "--seed", "7", "--out", str(path)]).strip() == str(path)
-    return path
 
 
 def test_new_default_path_and_random_seed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

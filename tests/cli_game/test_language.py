@@ -6,7 +6,6 @@ notation, which the parser reads back."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
 
@@ -43,12 +42,6 @@ ENGLISH = frozenset(_WORDS.split())
 RULE_ID = re.compile(r"\bR-[A-Z]+-\d+\b")
 CODE = re.compile(r"\b[A-Z]+_[A-Z_]+\b|\b[a-z]+_[a-z]+(?:_[a-z]+)*\b")
 """Engine codes: ``WEAPON_JAM``, ``support_destroyed`` … (ability ids checked apart)."""
-
-
-@pytest.fixture(autouse=True)
-def _finnish() -> Iterator[None]:
-    yield
-    set_language("fi")
 
 
 @lru_cache(maxsize=1)

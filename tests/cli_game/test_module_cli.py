@@ -5,7 +5,6 @@ help, odds before fire requests and before fire with a chosen weapon."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +15,6 @@ from taistelukentta.bots import BaselineBot
 from taistelukentta.bots.runner import bot_seed, run_bots
 from taistelukentta.cli.app import app
 from taistelukentta.content.scenario import load_scenario
-from taistelukentta.i18n import set_language
 from taistelukentta.rules import OrderKind, new_game
 from taistelukentta.rules.state import SIDES
 from taistelukentta.storage.gamefile import load_game
@@ -24,12 +22,6 @@ from taistelukentta.storage.session import create_game
 from tests.golden.test_golden_views import SCRIPT, SEED, STRIKE_ORDERED
 
 runner = CliRunner()
-
-
-@pytest.fixture(autouse=True)
-def _finnish() -> Iterator[None]:
-    yield
-    set_language("fi")
 
 
 def _run(args: list[str], input: str | None = None) -> str:

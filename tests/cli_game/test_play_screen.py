@@ -26,7 +26,6 @@ from taistelukentta.cli.mapdraw import (
 )
 from taistelukentta.cli.screen import play_screen
 from taistelukentta.content.scenario import load_scenario
-from taistelukentta.i18n import set_language
 from taistelukentta.rules import GameState, apply, new_game
 from taistelukentta.rules.recon import ContactLevel
 from taistelukentta.rules.victory import score
@@ -40,9 +39,9 @@ runner = CliRunner()
 
 
 @pytest.fixture(autouse=True)
-def _finnish() -> Iterator[None]:
+def _colour_back() -> Iterator[None]:
+    """A test may turn colours off: back on (the language is reset by the conftest)."""
     yield
-    set_language("fi")
     set_colour(True)
 
 

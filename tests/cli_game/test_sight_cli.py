@@ -4,7 +4,6 @@ and ``los``/``reach`` inside ``tk20 play`` (issue 9): a side uses only what it k
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +14,6 @@ from taistelukentta.cli.app import app
 from taistelukentta.content.scenario import load_scenario
 from taistelukentta.errors import ArgumentError
 from taistelukentta.grid import line_of_sight
-from taistelukentta.i18n import set_language
 from taistelukentta.rules import OrderKind, legal_orders, new_game
 from taistelukentta.rules.recon import ContactLevel
 from taistelukentta.storage.session import open_game
@@ -23,19 +21,6 @@ from taistelukentta.views.sight import side_reach
 from tests.engine.conftest import with_contact, with_unit
 
 runner = CliRunner()
-
-
-@pytest.fixture(autouse=True)
-def _finnish() -> Iterator[None]:
-    yield
-    set_language("fi")
-
-
-@pytest.fixture
-def game(tmp_path: Path) -> Path:
-    path = tmp_path / "g.json"
-    assert runner.invoke(app, ["new", "demo", "--seed", "7", "--out", str(path)]).exit_code == 0
-    return path
 
 
 def _json(args: list[str]) -> dict[str, Any]:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -16,7 +15,6 @@ from taistelukentta.cli.app import app, pick_language
 from taistelukentta.cli.typing_help import known_names, normalise
 from taistelukentta.content.scenario import load_scenario
 from taistelukentta.errors import InvalidOrderError
-from taistelukentta.i18n import set_language
 from taistelukentta.rules import new_game
 from taistelukentta.storage.gamefile import load_game
 
@@ -24,17 +22,9 @@ runner = CliRunner()
 TK20 = str(Path(sys.executable).parent / "tk20")
 
 
-@pytest.fixture(autouse=True)
-def _finnish() -> Iterator[None]:
-    yield
-    set_language("fi")
-
-
 @pytest.fixture
-def game(tmp_path: Path) -> Path:
-    path = tmp_path / "g.json"
-    assert runner.invoke(app, ["new", "demo", "--seed", "4", "--out", str(path)]).exit_code == 0
-    return path
+def game_seed() -> int:
+    return 4
 
 
 def _flat(text: str) -> str:

@@ -7,7 +7,7 @@ and act as the campaign's GM. ``--json`` prints one object.
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
@@ -119,6 +119,24 @@ def _print_roster(view: dict[str, Any]) -> None:
     console.print(table)
 
 
+def _answer(
+    db: str | None,
+    as_json: bool,
+    act: Callable[[Any], dict[str, Any]],
+    *,
+    battles: bool = False,
+) -> dict[str, Any] | None:
+    """Open the stores, ``act`` on them (it answers the campaign's view), then print the
+    summary as JSON (``None`` returned) or the roster (the view returned, for more lines)."""
+    with _stores(db) as store:
+        view = act(store)
+    if as_json:
+        print_json(_summary(view, battles=battles))
+        return None
+    _print_roster(view)
+    return view
+
+
 @campaign_app.command("new")
 def new_cmd(
     name: Annotated[str, typer.Argument(metavar="NAME", help="Kampanjan nimi / campaign name.")],
@@ -172,12 +190,9 @@ def new_cmd(
 @campaign_app.command("show")
 def show_cmd(campaign_id: IdArg, db: DbOpt = None, as_json: JsonOpt = False) -> None:
     """Vahvuusluettelo ja taistelut / the roster and its battles."""
-    with _stores(db) as store:
-        view = store.view(campaign_id, "gm")
-    if as_json:
-        print_json(_summary(view, battles=True))
+    view = _answer(db, as_json, lambda store: store.view(campaign_id, "gm"), battles=True)
+    if view is None:
         return
-    _print_roster(view)
     for b in view["battles"]:
         console.print(
             f"{b['number']}. {b['scenario']}: {b['winner']}, VP {b['victory_points']}, "
@@ -289,23 +304,13 @@ def spend_cmd(
     as_json: JsonOpt = False,
 ) -> None:
     """Käytä täydennyspisteitä / spend replacement points (R-CAMP-4) or pick an ability."""
-    with _stores(db) as store:
-        view = store.act(campaign_id, "gm", action, why=why)
-    if as_json:
-        print_json(_summary(view, battles=False))
-        return
-    _print_roster(view)
+    _answer(db, as_json, lambda store: store.act(campaign_id, "gm", action, why=why))
 
 
 @campaign_app.command("undo")
 def undo_cmd(campaign_id: IdArg, db: DbOpt = None, as_json: JsonOpt = False) -> None:
     """Peru viimeisin muutos / undo the newest change since the last battle."""
-    with _stores(db) as store:
-        view = store.undo(campaign_id, "gm")
-    if as_json:
-        print_json(_summary(view, battles=False))
-        return
-    _print_roster(view)
+    _answer(db, as_json, lambda store: store.undo(campaign_id, "gm"))
 
 
 @campaign_app.command("export")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from typing import Any, NoReturn
 
 import typer
@@ -41,6 +42,26 @@ def fail(message: str, code: int = 2) -> NoReturn:
 def fail_error(exc: TkError, code: int = 2) -> NoReturn:
     """Report a :class:`TkError` in the user's language and exit."""
     fail(exc.message(get_language()), code)
+
+
+def checked_report(make: Callable[[], dict[str, Any]], json_out: bool) -> dict[str, Any] | None:
+    """Run a check that answers a report (``ok``, ``problems`` and its figures), the way
+    ``tk20 replay`` and ``tk20 verify`` answer: a :class:`TkError` while checking exits 2;
+    with ``--json`` the report is printed (exit 1 unless ok) and ``None`` returned; else a
+    failed check exits 1 naming its problems and an ok report is returned for the caller's
+    OK line."""
+    try:
+        report = make()
+    except TkError as exc:
+        fail_error(exc)
+    if json_out:
+        print_json(report)
+        if not report["ok"]:
+            raise typer.Exit(1)
+        return None
+    if not report["ok"]:
+        fail("; ".join(report["problems"]), code=1)
+    return report
 
 
 def print_json(obj: Any) -> None:

@@ -19,7 +19,14 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from taistelukentta.cli.common import console, fail, fail_error, parse_cell, print_json
+from taistelukentta.cli.common import (
+    checked_report,
+    console,
+    fail,
+    fail_error,
+    parse_cell,
+    print_json,
+)
 from taistelukentta.cli.mapdraw import (
     Window,
     draw_window,
@@ -792,11 +799,24 @@ def replay_cmd(game: GameArg, json_out: JsonFlag = False) -> None:
     if sealed is not None:
         _replay_sealed(sealed, str(game), json_out)
         return
-    try:
-        record = load_game(game)
-        _, state = replay_record(record, str(game))
-    except TkError as exc:
-        fail_error(exc)
+    report = checked_report(lambda: _record_report(game), json_out)
+    if report is None:
+        return
+    replayed = report["state_hash"]
+    console.print(
+        tr(
+            f"OK: {report['orders']} käskyä, tila {replayed[:16]}… vastaa tallennettua.",
+            f"OK: {report['orders']} orders, state {replayed[:16]}… matches the saved one.",
+        ),
+        highlight=False,
+    )
+
+
+def _record_report(game: Path) -> dict[str, Any]:
+    """``tk20 replay``'s report of a game file: its orders replayed against its saved state
+    hash, state and event log."""
+    record = load_game(game)
+    _, state = replay_record(record, str(game))
     replayed = state.state_hash()
     problems: list[str] = []
     if record.state_hash is None:
@@ -833,30 +853,14 @@ def replay_cmd(game: GameArg, json_out: JsonFlag = False) -> None:
                     "give (was the file edited?)",
                 )
             )
-    ok = not problems
-    if json_out:
-        print_json(
-            {
-                "ok": ok,
-                "orders": len(record.orders),
-                "options": record.options,
-                "state_hash": replayed,
-                "saved_hash": record.state_hash,
-                "problems": problems,
-            }
-        )
-        if not ok:
-            raise typer.Exit(1)
-        return
-    if not ok:
-        fail("; ".join(problems), code=1)
-    console.print(
-        tr(
-            f"OK: {len(record.orders)} käskyä, tila {replayed[:16]}… vastaa tallennettua.",
-            f"OK: {len(record.orders)} orders, state {replayed[:16]}… matches the saved one.",
-        ),
-        highlight=False,
-    )
+    return {
+        "ok": not problems,
+        "orders": len(record.orders),
+        "options": record.options,
+        "state_hash": replayed,
+        "saved_hash": record.state_hash,
+        "problems": problems,
+    }
 
 
 def _replay_sealed(doc: dict[str, Any], source: str, json_out: bool) -> None:
@@ -864,17 +868,9 @@ def _replay_sealed(doc: dict[str, Any], source: str, json_out: bool) -> None:
     state (the dice themselves are checked after the end, ``tk20 verify --seed``)."""
     from taistelukentta.server.verify import replay_sealed
 
-    try:
-        report = replay_sealed(doc, source)
-    except TkError as exc:
-        fail_error(exc)
-    if json_out:
-        print_json(report)
-        if not report["ok"]:
-            raise typer.Exit(1)
+    report = checked_report(lambda: replay_sealed(doc, source), json_out)
+    if report is None:
         return
-    if not report["ok"]:
-        fail("; ".join(report["problems"]), code=1)
     console.print(
         tr(
             f"OK (sinetöity vienti, ei siementä): {report['orders']} käskyä ja "

@@ -9,7 +9,13 @@ from typing import Annotated
 
 import typer
 
-from taistelukentta.cli.common import console, err_console, fail, fail_error, print_json
+from taistelukentta.cli.common import (
+    checked_report,
+    console,
+    err_console,
+    fail,
+    fail_error,
+)
 from taistelukentta.errors import TkError
 from taistelukentta.i18n import tr
 
@@ -134,17 +140,9 @@ def verify_cmd(
     the seed's commitment and every roll (replayed)."""
     from taistelukentta.server.verify import verify_export
 
-    try:
-        report = verify_export(export, seed)
-    except TkError as exc:
-        fail_error(exc)
-    if json_out:
-        print_json(report)
-        if not report["ok"]:
-            raise typer.Exit(1)
+    report = checked_report(lambda: verify_export(export, seed), json_out)
+    if report is None:
         return
-    if not report["ok"]:
-        fail("; ".join(report["problems"]), code=1)
     console.print(
         tr(
             f"OK: sitoumus täsmää, {report['orders']} käskyä ja {report['rolls']} heittoa "
