@@ -8,8 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import Result
-from typer.testing import CliRunner
+from typer.testing import CliRunner, Result
 
 from taistelukentta.cli.app import app
 from taistelukentta.i18n import set_language
