@@ -233,6 +233,18 @@ def test_state_units_must_fit_the_scenario(played: dict[str, Any], tmp_path: Pat
         open_game(path)
 
 
+def test_contact_label_must_be_the_engines_form(played: dict[str, Any], tmp_path: Path) -> None:
+    """A contact label is c1, c2, …: a junk label (found by the fuzz test: '0\\x1f\\x1f')
+    is refused on open by name, not a traceback when a view sorts the contacts."""
+    d = copy.deepcopy(played)
+    side, contacts = next((s, c) for s, c in d["state"]["contacts"].items() if c)
+    uid = next(iter(contacts))
+    contacts[uid]["label"] = "0\x1f\x1f\x1f"
+    path = _write(tmp_path / "g.json", d)
+    with pytest.raises(DataError, match=rf"state.contacts.{side}.{uid}.label"):
+        open_game(path)
+
+
 # -- saving ---------------------------------------------------------------------------------
 
 

@@ -249,7 +249,8 @@ class ContactModel(BaseModel):
     """What one side knows of one enemy unit."""
 
     model_config = _CLOSED
-    label: StrictStr
+    # the engine draws labels as c1, c2, … (views sort contacts by the number)
+    label: Annotated[StrictStr, Field(pattern=r"^c[0-9]{1,9}$")]
     level: Literal["SUSPECTED", "KNOWN", "SPOTTED"]
     cell: CellModel | None
     area: Annotated[list[StrictInt], Field(min_length=3, max_length=3)] | None
