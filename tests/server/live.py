@@ -229,19 +229,26 @@ def blue_done_until(
         if view["active_side"] != "blue":
             time.sleep(0.02)
             continue
-        for name in blue:
-            body = clients[name].get("/orders").json()
-            fight = [o for o in body["orders"] if o.startswith(("fire ", "attack "))]
-            if fight and clients[name].order(fight[0], body["version"]).status_code == 200:
-                continue
-            moves = [o for o in body["orders"] if o.startswith("move ")]
-            if moves:
-                east = max(moves, key=lambda o: int(o.rsplit(" ", 1)[1].split(",")[0]))
-                if clients[name].order(east, body["version"]).status_code == 200:
-                    continue
-            if "done" in body["orders"]:
-                clients[name].order("done", body["version"])
+        blue_seats_act(clients, blue, fight=True)
     raise AssertionError("the game did not end in time")
+
+
+def blue_seats_act(clients: dict[str, Seat], blue: list[str], *, fight: bool) -> None:
+    """Each Blue seat gives one order: the first ``fire``/``attack`` if ``fight`` and there
+    is one, else the move furthest east, else ``done``."""
+    for name in blue:
+        body = clients[name].get("/orders").json()
+        if fight:
+            hits = [o for o in body["orders"] if o.startswith(("fire ", "attack "))]
+            if hits and clients[name].order(hits[0], body["version"]).status_code == 200:
+                continue
+        moves = [o for o in body["orders"] if o.startswith("move ")]
+        if moves:
+            east = max(moves, key=lambda o: int(o.rsplit(" ", 1)[1].split(",")[0]))
+            if clients[name].order(east, body["version"]).status_code == 200:
+                continue
+        if "done" in body["orders"]:
+            clients[name].order("done", body["version"])
 
 
 def new_db_url(kind: str, folder: Path) -> str:

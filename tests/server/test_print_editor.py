@@ -23,6 +23,7 @@ from pypdf import PdfReader
 from taistelukentta.content.scenario import load_scenario
 from tests.server.live import (
     Server,
+    blue_seats_act,
     create,
     drop_pg_database,
     fresh_pg_database,
@@ -106,15 +107,7 @@ def _blue_plays_until(clients: dict[str, Any], turn: int, timeout: float = 240) 
             continue
         if view["turn"] >= turn and not view["done"]:
             return view
-        for name in blue:
-            body = clients[name].get("/orders").json()
-            moves = [o for o in body["orders"] if o.startswith("move ")]
-            if moves:
-                east = max(moves, key=lambda o: int(o.rsplit(" ", 1)[1].split(",")[0]))
-                if clients[name].order(east, body["version"]).status_code == 200:
-                    continue
-            if "done" in body["orders"]:
-                clients[name].order("done", body["version"])
+        blue_seats_act(clients, blue, fight=False)
     raise AssertionError("round not reached in time")
 
 
