@@ -12,6 +12,7 @@ from typer.testing import CliRunner, Result
 
 from taistelukentta.cli.app import app
 from taistelukentta.i18n import set_language
+from tests.fog.harness import scenario_data, toml_text
 
 runner = CliRunner()
 """The commands run in the test's process (a ``tk20`` process would spend most of its time
@@ -203,3 +204,27 @@ def test_campaign_battle_out_before_its_end_is_sealed(db: str, tmp_path: Path) -
     replay = _run(game_file, "replay", "--json")
     assert replay.exit_code == 0, replay.stdout + replay.stderr
     assert json.loads(replay.stdout)["ok"]
+
+
+def test_campaign_cli_plays_a_scenario_from_a_scenarios_folder(db: str, tmp_path: Path) -> None:
+    """A GM who serves extra scenarios (``tk20 serve --scenarios DIR``) plays them in a
+    campaign from the terminal with the same ``--scenarios DIR``; without it the scenario is
+    unknown (a clear error, nothing changed)."""
+    folder = tmp_path / "omat"
+    folder.mkdir()
+    data = scenario_data("demo")
+    data["id"] = "demo_two_rounds"
+    data["rounds"] = 2
+    (folder / "demo_two_rounds.toml").write_text(toml_text(data), encoding="utf-8")
+    made = js(db, "new", "Jääkärit", "--company", "demo_two_rounds", "--scenarios", str(folder))
+    cid = made["id"]
+    unknown = tk20(db, "battle", cid, "--scenario", "demo_two_rounds", "--computer", ok=False)
+    assert unknown.exit_code != 0 and "demo_two_rounds" in unknown.stderr
+    assert js(db, "show", cid)["battles"] == []
+    args = ("--scenario", "demo_two_rounds", "--seed", "3", "--computer", "--scenarios")
+    fought = js(db, "battle", cid, *args, str(folder))
+    shown = js(db, "show", cid, "--scenarios", str(folder))
+    (record,) = shown["battles"]
+    assert (record["game"], record["scenario"]) == (fought["game"], "demo_two_rounds")
+    missing = tk20(db, "show", cid, "--scenarios", str(tmp_path / "none"), ok=False)
+    assert missing.exit_code != 0 and "is not a folder" in missing.stderr

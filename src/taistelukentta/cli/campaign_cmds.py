@@ -15,7 +15,7 @@ from typing import Annotated, Any
 import typer
 
 from taistelukentta.cli.common import console, fail, fail_error, print_json
-from taistelukentta.cli.server_cmds import DbOpt
+from taistelukentta.cli.server_cmds import DbOpt, ScenariosOpt, scenario_folders
 from taistelukentta.errors import TkError
 from taistelukentta.i18n import get_language, tr
 
@@ -34,7 +34,7 @@ def register(app: typer.Typer) -> None:
 
 
 @contextmanager
-def _stores(db: str | None) -> Iterator[Any]:
+def _stores(db: str | None, scenarios: list[Path] | None = None) -> Iterator[Any]:
     from taistelukentta.server.campaigns import CampaignStore
     from taistelukentta.server.db import make_engine, upgrade
     from taistelukentta.server.games import GameStore, StoreError
@@ -45,7 +45,9 @@ def _stores(db: str | None) -> Iterator[Any]:
     except TkError as exc:
         fail_error(exc)
     upgrade(engine)
-    games = GameStore(engine, Settings(database_url=str(engine.url), run_computer=False))
+    dirs = scenario_folders(scenarios)
+    settings = Settings(database_url=str(engine.url), run_computer=False, scenario_dirs=dirs)
+    games = GameStore(engine, settings)
     try:
         yield CampaignStore(games)
     except StoreError as exc:
@@ -121,6 +123,7 @@ def _print_roster(view: dict[str, Any]) -> None:
 
 def _answer(
     db: str | None,
+    scenarios: list[Path] | None,
     as_json: bool,
     act: Callable[[Any], dict[str, Any]],
     *,
@@ -128,7 +131,7 @@ def _answer(
 ) -> dict[str, Any] | None:
     """Open the stores, ``act`` on them (it answers the campaign's view), then print the
     summary as JSON (``None`` returned) or the roster (the view returned, for more lines)."""
-    with _stores(db) as store:
+    with _stores(db, scenarios) as store:
         view = act(store)
     if as_json:
         print_json(_summary(view, battles=battles))
@@ -160,6 +163,7 @@ def new_cmd(
         ),
     ] = None,
     db: DbOpt = None,
+    scenarios: ScenariosOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Uusi kampanja / start a campaign (the GM's invite links: ``--json`` ``seats``)."""
@@ -172,9 +176,9 @@ def new_cmd(
             text = roster.read_text(encoding="utf-8")
         except OSError as exc:
             fail(tr(f"--roster: ei voi lukea: {exc}", f"--roster: cannot read: {exc}"))
-        with _stores(db):
+        with _stores(db, scenarios):
             data = parse_roster_text(text, str(roster))
-    with _stores(db) as store:
+    with _stores(db, scenarios) as store:
         made = store.create(
             name, scenario=company, roster=data, options=options, co_spends=co_spends
         )
@@ -188,9 +192,13 @@ def new_cmd(
 
 
 @campaign_app.command("show")
-def show_cmd(campaign_id: IdArg, db: DbOpt = None, as_json: JsonOpt = False) -> None:
+def show_cmd(
+    campaign_id: IdArg, db: DbOpt = None, scenarios: ScenariosOpt = None, as_json: JsonOpt = False
+) -> None:
     """Vahvuusluettelo ja taistelut / the roster and its battles."""
-    view = _answer(db, as_json, lambda store: store.view(campaign_id, "gm"), battles=True)
+    view = _answer(
+        db, scenarios, as_json, lambda store: store.view(campaign_id, "gm"), battles=True
+    )
     if view is None:
         return
     for b in view["battles"]:
@@ -224,6 +232,7 @@ def battle_cmd(
         ),
     ] = None,
     db: DbOpt = None,
+    scenarios: ScenariosOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Seuraava taistelu / the next battle (``--computer``: played to its end at once;
@@ -237,7 +246,7 @@ def battle_cmd(
                 f"--out: folder {str(out_file.parent)!r} does not exist",
             )
         )
-    with _stores(db) as store:
+    with _stores(db, scenarios) as store:
         before = store.view(campaign_id, "gm")
         seats: list[str] = []
         if computer:
@@ -301,16 +310,19 @@ def spend_cmd(
     ],
     why: Annotated[str, typer.Option("--why", help="Syy / why (history).")] = "",
     db: DbOpt = None,
+    scenarios: ScenariosOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Käytä täydennyspisteitä / spend replacement points (R-CAMP-4) or pick an ability."""
-    _answer(db, as_json, lambda store: store.act(campaign_id, "gm", action, why=why))
+    _answer(db, scenarios, as_json, lambda store: store.act(campaign_id, "gm", action, why=why))
 
 
 @campaign_app.command("undo")
-def undo_cmd(campaign_id: IdArg, db: DbOpt = None, as_json: JsonOpt = False) -> None:
+def undo_cmd(
+    campaign_id: IdArg, db: DbOpt = None, scenarios: ScenariosOpt = None, as_json: JsonOpt = False
+) -> None:
     """Peru viimeisin muutos / undo the newest change since the last battle."""
-    _answer(db, as_json, lambda store: store.undo(campaign_id, "gm"))
+    _answer(db, scenarios, as_json, lambda store: store.undo(campaign_id, "gm"))
 
 
 @campaign_app.command("export")
@@ -321,6 +333,7 @@ def export_cmd(
         Path | None, typer.Option("--out", help="Tiedosto / file (default stdout).")
     ] = None,
     db: DbOpt = None,
+    scenarios: ScenariosOpt = None,
 ) -> None:
     """Vie vahvuusluettelo / export the roster (CSV, printable HTML or PDF)."""
     if fmt not in ("csv", "html", "pdf"):
@@ -330,7 +343,7 @@ def export_cmd(
                 f"--format: csv, html or pdf, not {fmt!r}",
             )
         )
-    with _stores(db) as store:
+    with _stores(db, scenarios) as store:
         _media, content = store.export(campaign_id, fmt, get_language())
     if out is not None:
         out.write_bytes(content)

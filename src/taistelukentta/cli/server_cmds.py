@@ -30,6 +30,27 @@ DbOpt = Annotated[
     ),
 ]
 
+ScenariosOpt = Annotated[
+    list[Path] | None,
+    typer.Option(
+        "--scenarios",
+        help="Kansio omille skenaarioille / a folder of extra scenario files (ID.toml); "
+        "repeatable.",
+    ),
+]
+
+
+def scenario_folders(given: list[Path] | None) -> tuple[Path, ...]:
+    """``--scenarios`` folders, each checked to be a folder (else a clear error)."""
+    dirs = tuple(given or ())
+    for folder in dirs:
+        if not folder.is_dir():
+            fail(
+                tr(f"--scenarios: {folder} ei ole kansio", f"--scenarios: {folder} is not a folder")
+            )
+    return dirs
+
+
 db_app = typer.Typer(help="Tietokannan ylläpito / database maintenance.", no_args_is_help=True)
 
 
@@ -48,13 +69,7 @@ def serve_cmd(
     port: Annotated[int, typer.Option("--port", help="Portti / port.", min=1, max=65535)] = 8420,
     db: DbOpt = None,
     log_level: Annotated[str, typer.Option("--log-level", help="uvicorn log level.")] = "info",
-    scenarios: Annotated[
-        list[Path] | None,
-        typer.Option(
-            "--scenarios",
-            help="Kansio omille skenaarioille / a folder of extra scenario files (ID.toml).",
-        ),
-    ] = None,
+    scenarios: ScenariosOpt = None,
 ) -> None:
     """Käynnistä pelipalvelin / start the game server (FastAPI on uvicorn)."""
     import uvicorn
@@ -72,12 +87,7 @@ def serve_cmd(
         url = normalize_url(db or default_database_url())
     except TkError as exc:
         fail_error(exc)
-    dirs = tuple(scenarios or ())
-    for folder in dirs:
-        if not folder.is_dir():
-            fail(
-                tr(f"--scenarios: {folder} ei ole kansio", f"--scenarios: {folder} is not a folder")
-            )
+    dirs = scenario_folders(scenarios)
     fixed = os.environ.get(ENV_TEST_FIXED_SEED)
     fixed_seed = None
     if fixed:
