@@ -18,8 +18,9 @@ from taistelukentta.errors import ArgumentError
 from taistelukentta.rules.orders import Order
 from taistelukentta.views.models import SideView
 
-BOT_NAMES: tuple[str, ...] = ("baseline", "easy", "normal", "hard")
-"""The computer players a seat can be given, by name."""
+BOT_NAMES: tuple[str, ...] = ("baseline", "easy", "normal", "hard", "search")
+"""The computer players a seat can be given, by name (``search``: the look-ahead player,
+``bots/search.py``, measured on its own with ``tk20 balance`` before ``normal`` uses it)."""
 
 DEFAULT_BOT = "baseline"
 
@@ -40,12 +41,17 @@ class Player(Protocol):
 
 def make_bot(name: str, seed: int, budget: int | None = None) -> Player:
     """The computer player ``name`` (one of :data:`BOT_NAMES`) with its own seed;
-    ``budget``: a tactical player's evaluations per decision (None: its level's).
+    ``budget``: a tactical player's evaluations per decision, the look-ahead player's
+    rollouts per side turn (None: its level's).
     ArgumentError naming the choices for an unknown name."""
     if name == "baseline":
         return BaselineBot(seed)
     if name in LEVELS:
         return TacticalBot(seed, name, budget)
+    if name == "search":
+        from taistelukentta.bots.search import SearchBot
+
+        return SearchBot(seed, budget)
     raise ArgumentError(
         f"unknown computer player {name!r} (choices: {', '.join(BOT_NAMES)})",
         f"tuntematon tietokonepelaaja {name!r} (vaihtoehdot: {', '.join(BOT_NAMES)})",
