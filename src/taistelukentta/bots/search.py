@@ -35,6 +35,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Any
 
 from taistelukentta.bots import commander
@@ -73,8 +74,8 @@ MIN_HORIZON = 2
 
 class PlanBot(TacticalBot):
     """The tactical player whose goals follow a plan: ``default`` (its own), ``hold``
-    (every unit keeps its ground) or ``take:<objective id>`` (every unit to that
-    objective's nearest cell)."""
+    (every unit keeps its ground), ``withdraw`` (every unit back to its starting cell) or
+    ``take:<objective id>`` (every unit to that objective's nearest cell)."""
 
     def __init__(
         self, seed: int, level: str = "normal", budget: int | None = None, plan: str = "default"
@@ -86,6 +87,9 @@ class PlanBot(TacticalBot):
         plan = self.plan
         if plan == "hold":
             return {uid: _as_cell(u.cell) for uid, u in s.own.items()}
+        if plan == "withdraw":
+            starts = _starts(s.view.scenario)
+            return {uid: starts.get(uid, _as_cell(u.cell)) for uid, u in s.own.items()}
         if plan.startswith("take:"):
             obj = next((o for o in s.view.objectives if o.id == plan[5:]), None)
             if obj is not None:
@@ -101,9 +105,23 @@ class PlanBot(TacticalBot):
 
 
 def plans_of(view: SideView) -> list[str]:
-    """The plans the player weighs in this view: its own goals, holding, and each
-    objective in turn."""
-    return ["default", "hold", *(f"take:{o.id}" for o in view.objectives)]
+    """The plans the player weighs in this view: its own goals, holding, falling back to
+    the starting cells, and each objective in turn."""
+    return ["default", "hold", "withdraw", *(f"take:{o.id}" for o in view.objectives)]
+
+
+@lru_cache(maxsize=8)
+def _starts(scenario_id: str) -> dict[str, Cell]:
+    """The own units' starting cells of a bundled scenario (a side knows its own set-up;
+    Blue's is public), by unit id; empty for a scenario outside the bundle."""
+    from taistelukentta.content.scenario import bundled_ids, load_scenario
+
+    if scenario_id not in bundled_ids():
+        return {}
+    return {
+        p.id: (int(p.cell[0]), int(p.cell[1]))
+        for _s, _g, p in load_scenario(scenario_id).placements()
+    }
 
 
 class SearchBot:
