@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from taistelukentta.bots import search, simworld
 from taistelukentta.bots.baseline import BaselineBot
-from taistelukentta.bots.players import BOT_NAMES, make_bot
+from taistelukentta.bots.players import BOT_NAMES, Player, make_bot
 from taistelukentta.bots.runner import bot_order, bot_seed, viewer_of
 from taistelukentta.bots.search import PlanBot, SearchBot, plans_of
 from taistelukentta.content.scenario import load_scenario
@@ -124,7 +124,7 @@ def test_plans_and_the_budget_of_simulated_side_turns() -> None:
 
 def _first_rounds(seed: int, red: SearchBot, rounds: int) -> tuple[str, list[str]]:
     state = new_game(load_scenario("demo"), seed)
-    bots = {"blue": BaselineBot(1), "red": red}
+    bots: dict[str, Player] = {"blue": BaselineBot(1), "red": red}
     played: list[str] = []
     while not state.finished and state.round <= rounds:
         seat = next_seat(state)
