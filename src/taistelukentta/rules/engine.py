@@ -44,6 +44,7 @@ from taistelukentta.rules.fire import (
     valid_targets,
     weapon_of,
 )
+from taistelukentta.rules.listing import Listing
 from taistelukentta.rules.movement import (
     Knowledge,
     destinations,
@@ -64,6 +65,7 @@ from taistelukentta.rules.registry import (
     ExecuteFn,
     OrderHandler,
     Plan,
+    UnitLegalFn,
 )
 from taistelukentta.rules.ruleset import RuleModule, Ruleset
 from taistelukentta.rules.state import (
@@ -596,102 +598,139 @@ def _legal_of_kinds(
 ) -> list[Order]:
     """:func:`legal_orders` (seat, turn and phase already checked), restricted to ``kinds``
     when given: the same orders in the same order as the full list filtered by kind, but
-    families of other kinds (destinations, attack-after-move, withdraw, recon cells, module
-    orders) are not built."""
-    want = frozenset(OrderKind) if kinds is None else frozenset(kinds)
+    the handlers of other kinds are not asked at all.
+
+    For each of the seat's units in id order, the orders of every handler that lists per
+    unit (``legal_unit``; the base kinds: rally, defend, move, attack, disengage,
+    withdraw, recon — fire in the fire phase), in handler order; then the per-seat lists
+    of the handlers' ``legal``/``legal_moves``; then ``done``."""
     cache = cache_for(state)
-    contacts = state.contacts[side]
+    per_unit = cache.rules.unit_listing.get(state.phase, ())
+    if kinds is not None:
+        per_unit = tuple(h for h in per_unit if h.kind in kinds)
     out: list[Order] = []
-    mine = _seat_units(state, seat, unit)
-    make = cache.order
-    if state.phase == Phase.FIRE:
-        if OrderKind.FIRE in want:
-            for u in mine:
-                if may_fire(cache, u, state.turn_no):
-                    targets = valid_targets(cache, u, contacts)
-                    if cache.hooks.can_be_targeted:
-                        targets = [t for t in targets if target_blocked(state, u, t) is None]
-                    out.extend(make(OrderKind.FIRE, u.id, None, t) for t in targets)
-        _module_orders(state, seat, side, unit, out, None if kinds is None else want, attack_moves)
-        out.append(_DONE)
-        return out
-    opts = cache.opts
-    kp = state.kp.get(seat, 0)
-
-    def affordable(u: UnitState, kind: OrderKind) -> bool:
-        cost = command.order_cost(opts, kind)
-        return command.payment_problem(opts, state.kp, state.group_spent, seat, u, cost) is None
-
-    w_move = OrderKind.MOVE in want
-    w_attack = OrderKind.ATTACK in want
-    w_disengage = OrderKind.DISENGAGE in want
-    w_withdraw = OrderKind.WITHDRAW in want
-    points = known_enemy_points(contacts) if w_withdraw else []
-    spotted = (
-        {
-            uid: c.cell
-            for uid, c in sorted(contacts.items())
-            if c.level == ContactLevel.SPOTTED and c.cell is not None
-        }
-        if w_attack
-        else {}
-    )
-    for u in mine:
-        troubled = u.suppressed is not None or u.retreating is not None
-        if (
-            OrderKind.RALLY in want
-            and troubled
-            and not u.rallied
-            and affordable(u, OrderKind.RALLY)
-        ):
-            out.append(make(OrderKind.RALLY, u.id))
-        if u.retreating is not None:
-            continue
-        free = u.action is None
-        active_ok = u.suppressed is None
-        if free and OrderKind.DEFEND in want:
-            out.append(make(OrderKind.DEFEND, u.id))
-        if free and active_ok and (w_move or w_attack or w_disengage or w_withdraw):
-            know = knowledge(cache, state.units, contacts, u)
-            dests: dict[Cell, float] | None = None
-            if w_move and not u.zoc_at_start:
-                dests = destinations(cache, u, know)
-                out.extend(_dest_orders(cache, OrderKind.MOVE, u.id, dests))
-            if (
-                w_attack
-                and can_fire_weapon(cache, u, state.turn_no)
-                and kp > 0
-                and affordable(u, OrderKind.ATTACK)
-            ):
-                weapon = weapon_of(cache, u)
-                targetable = spotted
-                if cache.hooks.can_be_targeted:
-                    targetable = {
-                        t: c for t, c in spotted.items() if target_blocked(state, u, t) is None
-                    }
-                for tid, tcell in targetable.items():
-                    if in_range(weapon, chebyshev(u.cell, tcell)) and cache.sees(u.cell, tcell):
-                        out.append(make(OrderKind.ATTACK, u.id, None, tid))
-                if attack_moves and targetable:
-                    dests = dests if dests is not None else destinations(cache, u, know)
-                    out.extend(_attack_move_orders(cache, u, dests, targetable))
-            if w_disengage and know.in_zoc and affordable(u, OrderKind.DISENGAGE):
-                dests = dests if dests is not None else destinations(cache, u, know)
-                out.extend(_dest_orders(cache, OrderKind.DISENGAGE, u.id, dests))
-            if w_withdraw and points and affordable(u, OrderKind.WITHDRAW):
-                dests = dests if dests is not None else destinations(cache, u, know)
-                out.extend(_withdraw_orders(cache, u, dests, points))
-        if (
-            OrderKind.RECON in want
-            and recon_cells
-            and active_ok
-            and not u.reconned
-            and affordable(u, OrderKind.RECON)
-        ):
-            out.extend(make(OrderKind.RECON, u.id, c) for c in sorted(cache.visible_from(u.cell)))
-    _module_orders(state, seat, side, unit, out, None if kinds is None else want, attack_moves)
+    if per_unit:
+        listing = Listing(
+            state, seat, side, cache, recon_cells=recon_cells, attack_moves=attack_moves
+        )
+        for u in _seat_units(state, seat, unit):
+            for h in per_unit:
+                found = h.legal_unit(listing, u)  # type: ignore[misc]
+                if found:
+                    out.extend(found)
+    _module_orders(state, seat, side, unit, out, kinds, attack_moves)
     out.append(_DONE)
     return out
+
+
+# The base kinds' per-unit listings (``OrderHandler.legal_unit``): each lists what
+# ``check`` of its kind accepts, from the side's knowledge only.
+
+_NONE: tuple[Order, ...] = ()
+
+
+def _acts(u: UnitState) -> bool:
+    """The unit may be given an action order that moves or fires (R-KP-3): no action yet,
+    neither RETREATING nor SUPPRESSED."""
+    return u.action is None and u.retreating is None and u.suppressed is None
+
+
+def _legal_rally(ls: Listing, u: UnitState) -> Iterable[Order]:
+    """``rally U`` (R-MOR-6)."""
+    if (
+        (u.suppressed is not None or u.retreating is not None)
+        and not u.rallied
+        and ls.affordable(u, OrderKind.RALLY)
+    ):
+        return (ls.order(OrderKind.RALLY, u.id),)
+    return _NONE
+
+
+def _legal_defend(ls: Listing, u: UnitState) -> Iterable[Order]:
+    """``defend U`` (R-KP-3): a unit with no action yet, not RETREATING."""
+    if u.action is None and u.retreating is None:
+        return (ls.order(OrderKind.DEFEND, u.id),)
+    return _NONE
+
+
+def _legal_move(ls: Listing, u: UnitState) -> Iterable[Order]:
+    """``move U X,Y`` to every destination (R-KP-3), not out of a ZoC the turn began in."""
+    if not _acts(u) or u.zoc_at_start:
+        return _NONE
+    return _dest_orders(ls.cache, OrderKind.MOVE, u.id, ls.destinations(u))
+
+
+def _legal_attack(ls: Listing, u: UnitState) -> Iterable[Order]:
+    """``attack U T`` at every SPOTTED target in range and sight, then (with
+    ``attack_moves``) ``attack U T from X,Y`` after every move that brings one there."""
+    if not _acts(u):
+        return _NONE
+    cache = ls.cache
+    if not (
+        can_fire_weapon(cache, u, ls.state.turn_no)
+        and ls.kp > 0
+        and ls.affordable(u, OrderKind.ATTACK)
+    ):
+        return _NONE
+    weapon = weapon_of(cache, u)
+    targetable = ls.spotted
+    if cache.hooks.can_be_targeted:
+        state = ls.state
+        targetable = {t: c for t, c in targetable.items() if target_blocked(state, u, t) is None}
+    make = ls.order
+    out = [
+        make(OrderKind.ATTACK, u.id, None, tid)
+        for tid, tcell in targetable.items()
+        if in_range(weapon, chebyshev(u.cell, tcell)) and cache.sees(u.cell, tcell)
+    ]
+    if ls.attack_moves and targetable:
+        out.extend(_attack_move_orders(cache, u, ls.destinations(u), targetable))
+    return out
+
+
+def _legal_disengage(ls: Listing, u: UnitState) -> Iterable[Order]:
+    """``disengage U X,Y`` (R-ZOC-3) from a spotted enemy's ZoC."""
+    if not _acts(u) or not ls.knowledge(u).in_zoc or not ls.affordable(u, OrderKind.DISENGAGE):
+        return _NONE
+    return _dest_orders(ls.cache, OrderKind.DISENGAGE, u.id, ls.destinations(u))
+
+
+def _legal_withdraw(ls: Listing, u: UnitState) -> Iterable[Order]:
+    """``withdraw U X,Y`` (R-KP-3) to every destination farther from the known enemy."""
+    if not _acts(u):
+        return _NONE
+    points = ls.enemy_points
+    if not points or not ls.affordable(u, OrderKind.WITHDRAW):
+        return _NONE
+    return _withdraw_orders(ls.cache, u, ls.destinations(u), points)
+
+
+def _legal_recon(ls: Listing, u: UnitState) -> Iterable[Order]:
+    """``recon U X,Y`` (R-REC-4) at every cell the unit sees (unless ``recon_cells`` is
+    off)."""
+    if (
+        not ls.recon_cells
+        or u.retreating is not None
+        or u.suppressed is not None
+        or u.reconned
+        or not ls.affordable(u, OrderKind.RECON)
+    ):
+        return _NONE
+    make = ls.order
+    return [make(OrderKind.RECON, u.id, c) for c in sorted(ls.cache.visible_from(u.cell))]
+
+
+def _legal_fire(ls: Listing, u: UnitState) -> Iterable[Order]:
+    """``fire U T`` (R-ATK-1, R-KP-3) at every target the unit may fire at now."""
+    cache = ls.cache
+    if not may_fire(cache, u, ls.state.turn_no):
+        return _NONE
+    targets = valid_targets(cache, u, ls.contacts)
+    if cache.hooks.can_be_targeted:
+        state = ls.state
+        targets = [t for t in targets if target_blocked(state, u, t) is None]
+    make = ls.order
+    return [make(OrderKind.FIRE, u.id, None, t) for t in targets]
 
 
 def _module_orders(
@@ -1071,24 +1110,37 @@ def _end_turn(tx: Tx) -> None:
 def rule_module() -> RuleModule:
     """The engine's own order kinds (§3–10) as a rule module, one handler per kind like
     any module's: the first module of every ruleset."""
-    command_kinds: tuple[tuple[OrderKind, CheckFn, ExecuteFn], ...] = (
-        (OrderKind.MOVE, _check_move, _execute_action),
-        (OrderKind.DEFEND, _check_defend, _execute_action),
-        (OrderKind.ATTACK, _check_attack, _execute_action),
-        (OrderKind.DISENGAGE, _check_disengage, _execute_action),
-        (OrderKind.WITHDRAW, _check_withdraw, _execute_action),
-        (OrderKind.RALLY, _check_rally, _execute_rally),
-        (OrderKind.RECON, _check_recon, _execute_recon),
+    command_kinds: tuple[tuple[OrderKind, CheckFn, ExecuteFn, UnitLegalFn], ...] = (
+        # Listing order: a unit's rally, defend, moves, attacks, disengage, withdraw, recon.
+        (OrderKind.RALLY, _check_rally, _execute_rally, _legal_rally),
+        (OrderKind.DEFEND, _check_defend, _execute_action, _legal_defend),
+        (OrderKind.MOVE, _check_move, _execute_action, _legal_move),
+        (OrderKind.ATTACK, _check_attack, _execute_action, _legal_attack),
+        (OrderKind.DISENGAGE, _check_disengage, _execute_action, _legal_disengage),
+        (OrderKind.WITHDRAW, _check_withdraw, _execute_action, _legal_withdraw),
+        (OrderKind.RECON, _check_recon, _execute_recon, _legal_recon),
     )
     return RuleModule(
         "engine",
         orders=(
             *(
-                OrderHandler(kind, check, execute, phases=COMMAND_ONLY, module="engine")
-                for kind, check, execute in command_kinds
+                OrderHandler(
+                    kind,
+                    check,
+                    execute,
+                    phases=COMMAND_ONLY,
+                    module="engine",
+                    legal_unit=legal_unit,
+                )
+                for kind, check, execute, legal_unit in command_kinds
             ),
             OrderHandler(
-                OrderKind.FIRE, _check_fire, _execute_fire, phases=FIRE_ONLY, module="engine"
+                OrderKind.FIRE,
+                _check_fire,
+                _execute_fire,
+                phases=FIRE_ONLY,
+                module="engine",
+                legal_unit=_legal_fire,
             ),
         ),
         syntax=base_syntax(),

@@ -24,6 +24,7 @@ from taistelukentta.rules.state import GameState, Phase, Side, UnitState
 
 if TYPE_CHECKING:
     from taistelukentta.rules.context import ScenarioCache, Tx
+    from taistelukentta.rules.listing import Listing
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +44,7 @@ class Plan:
 CheckFn = Callable[[GameState, str, Side, Order], Plan]
 ExecuteFn = Callable[["Tx", str, Order, Plan], None]
 LegalFn = Callable[[GameState, str, Side], Iterable[Order]]
+UnitLegalFn = Callable[["Listing", UnitState], Iterable[Order]]
 
 COMMAND_ONLY = frozenset({Phase.COMMAND})
 FIRE_ONLY = frozenset({Phase.FIRE})
@@ -68,7 +70,15 @@ class OrderHandler:
     A ``legal`` or ``legal_moves`` function may take a keyword-only ``unit: str | None``:
     ``legal_orders(unit=U)`` then passes ``unit=U`` and the function may list only unit
     U's orders (orders of other units are dropped anyway); without the keyword it is
-    called as above and its list is filtered (:func:`call_legal`)."""
+    called as above and its list is filtered (:func:`call_legal`).
+
+    - ``legal_unit(listing, unit)`` lists the orders of this kind one unit may be given
+      now: ``legal_orders`` calls it for every unit of the seat in id order, each unit
+      with every per-unit handler in the ruleset's handler order (so a unit's orders of
+      all such kinds stand together), before the per-seat ``legal`` lists. ``listing`` is
+      a :class:`~taistelukentta.rules.listing.Listing`: the state, seat, side, caches,
+      the caller's ``recon_cells``/``attack_moves`` and the unit's knowledge and
+      destinations worked out once for all kinds. The base kinds list this way."""
 
     kind: OrderKind
     check: CheckFn
@@ -77,6 +87,7 @@ class OrderHandler:
     phases: frozenset[Phase] = COMMAND_ONLY
     module: str = ""
     legal_moves: LegalFn | None = None
+    legal_unit: UnitLegalFn | None = None
 
 
 def takes_unit(fn: Callable[..., Any]) -> bool:

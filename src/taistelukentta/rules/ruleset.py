@@ -127,6 +127,13 @@ class Ruleset:
             h for h in handlers.values() if h.legal is not None or h.legal_moves is not None
         )
         """Handlers whose own legal orders ``legal_orders`` adds (table order)."""
+        self.unit_listing: Mapping[Phase, tuple[OrderHandler, ...]] = {
+            phase: tuple(
+                h for h in handlers.values() if h.legal_unit is not None and phase in h.phases
+            )
+            for phase in (Phase.COMMAND, Phase.FIRE)
+        }
+        """Per phase, the handlers that list per unit (``legal_unit``), in handler order."""
         self._takes_unit: dict[Callable[..., Any], bool] = {
             fn: takes_unit(fn)
             for h in self.listing
