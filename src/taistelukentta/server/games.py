@@ -153,12 +153,14 @@ class Entry:
     """Per reader: the WebSocket message text, built on first use."""
 
 
-BUILDS = threading.BoundedSemaphore(1)
+BUILDS = threading.Lock()
 """One answer build (a view, a legal-order list) at a time in a process. Builds are pure
 CPU under the GIL: run side by side, each of them — and the thread writing an order and
 the event loop sending its WebSocket messages — would get the GIL only in turns of the
 interpreter's switch interval (5 ms), so an order's path queued behind every refresh under
-way. Waiting here, a build holds neither the GIL nor a game lock."""
+way. Waiting here, a build holds neither the GIL nor a game lock. A plain lock: a
+semaphore's release runs Python code (``Condition.notify``) with the GIL held, which the
+server profile showed as a fifth of its GIL time with dozens of refreshes waiting."""
 
 ORDER_TEXTS_KEPT = 20_000
 """At most this many order texts are kept in a process (then the cache starts again): a few
@@ -233,6 +235,10 @@ class Game:
                 hit: T = self._memo[key]
                 return hit
         with BUILDS:
+            with self._memo_lock:  # built meanwhile by the request this one waited for
+                if self._memo_at == at.version and key in self._memo:
+                    done: T = self._memo[key]
+                    return done
             value = build(at.state)
         with self._memo_lock:
             if self._memo_at < at.version:
