@@ -24,7 +24,6 @@ from taistelukentta.content.scenario import Scenario, load_scenario
 from taistelukentta.rules import (
     GameState,
     Order,
-    OrderKind,
     apply,
     is_legal,
     legal_orders,
@@ -32,6 +31,7 @@ from taistelukentta.rules import (
     next_seat,
 )
 from taistelukentta.rules.recon import ContactLevel
+from taistelukentta.rules.ruleset import default_ruleset
 from taistelukentta.views import view_for
 from taistelukentta.views.models import SeatView, SideView
 from tests.bots.made_up import made_up_view
@@ -248,7 +248,7 @@ def test_legal_orders_kinds_is_the_full_list_filtered(seed: int) -> None:
         for seat in state.seats(state.active):
             full = legal_orders(state, seat)
             units = [None, *sorted(u.id for u in state.units.values() if u.seat == seat)[:2]]
-            for kinds in ([k] for k in OrderKind):
+            for kinds in ([k] for k in default_ruleset().vocabulary.kinds):
                 for unit in units:
                     got = legal_orders(state, seat, kinds=kinds, unit=unit)
                     want = [

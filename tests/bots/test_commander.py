@@ -23,7 +23,13 @@ from taistelukentta.rules.company import (
     tactic_of,
     tactic_order,
 )
-from taistelukentta.rules.fire_support import danger_of, strike_order, strike_type_of
+from taistelukentta.rules.fire_support import (
+    ORGANIC,
+    STRIKE,
+    danger_of,
+    strike_order,
+    strike_type_of,
+)
 from taistelukentta.rules.mines import breach_order, clear_order, rush_order
 from taistelukentta.rules.orders import order_weapon
 from taistelukentta.rules.state import SIDES, GameState
@@ -84,9 +90,9 @@ def _play(name: str, seed: int) -> tuple[GameState, Counter[str]]:
             break
         order = bot_order(state, seat, bots[state.active])
         assert is_legal(state, seat, order), order
-        if order.kind.value in ("strike", "organic"):
+        if order.kind in (STRIKE, ORGANIC):
             assert order.cell is not None and not danger_of(order)
-            near = 3 if order.kind.value == "strike" else 1
+            near = 3 if order.kind == STRIKE else 1
             assert all(
                 chebyshev(u.cell, order.cell) > near for u in state.units_of(state.active)
             ), order

@@ -17,6 +17,7 @@ from taistelukentta.cli.game_cmds import _odds_lines, strike_odds_lines
 from taistelukentta.content.scenario import load_scenario
 from taistelukentta.i18n import num, pct, set_language
 from taistelukentta.rules import GameState, OrderKind, apply, legal_orders, new_game, parse_order
+from taistelukentta.rules.fire_support import ORGANIC, STRIKE
 from taistelukentta.storage.gamefile import load_game
 from taistelukentta.views import redact
 from taistelukentta.views.text import describe, order_text, set_card_names
@@ -98,7 +99,7 @@ def _outputs(path: Path, lang: str) -> list[str]:
                         texts.extend(_odds_lines(state, side, legal))
                         odds_checked += 1
                         break
-                    if legal.kind in (OrderKind.STRIKE, OrderKind.ORGANIC):
+                    if legal.kind in (STRIKE, ORGANIC):
                         texts.extend(strike_odds_lines(state, side, legal))
                         odds_checked += 1
                         break

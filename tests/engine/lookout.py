@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from taistelukentta.errors import IllegalOrderError, InvalidOrderError
 from taistelukentta.grid.geometry import chebyshev
 from taistelukentta.rules.context import Tx
+from taistelukentta.rules.listing import Listing
 from taistelukentta.rules.orders import (
     Order,
     OrderArgs,
@@ -30,7 +31,7 @@ from taistelukentta.rules.state import GameState, Side, UnitState
 
 MODULE = "lookout"
 LOOKOUT: OrderKind = order_kind("lookout")
-"""The module's own order kind (not one of the bundled OrderKind members)."""
+"""The module's own order kind (declared here, as every module declares its kinds)."""
 
 
 RADIUS_WORDS = ("radius", "säde", "sade")
@@ -83,14 +84,13 @@ def execute(tx: Tx, seat: str, order: Order, plan: Plan) -> None:
     tx.unit_event("lookout", plan.unit.id, {})  # only its own side sees it
 
 
-def legal(state: GameState, seat: str, side: Side) -> Iterable[Order]:
-    if state.kp.get(seat, 0) < 1:
-        return []
-    return [
-        Order(LOOKOUT, u.id)
-        for u in sorted(state.units.values(), key=lambda u: u.id)
-        if u.seat == seat and (u.ext.get(MODULE) or {}).get("turn") != state.turn_no
-    ]
+def legal(listing: Listing, unit: UnitState) -> Iterable[Order]:
+    """Listed per unit (``legal_unit``): ``lookout U`` right after U's base orders."""
+    if (unit.ext.get(MODULE) or {}).get("turn") == listing.state.turn_no:
+        return ()
+    if not listing.pays(unit, 1):
+        return ()
+    return (listing.order(LOOKOUT, unit.id),)
 
 
 def lookout_penalty(tx: Tx, attacker: UnitState, target: UnitState) -> tuple[int, bool, bool]:
@@ -131,7 +131,7 @@ def section(state: GameState, viewer: str) -> LookoutView:
 def rule_module() -> RuleModule:
     return RuleModule(
         MODULE,
-        orders=(OrderHandler(LOOKOUT, check, execute, legal, module=MODULE),),
+        orders=(OrderHandler(LOOKOUT, check, execute, module=MODULE, legal_unit=legal),),
         syntax=(module_syntax(LOOKOUT, "lookout UNIT [radius N]", ("tähystä", "tahysta"), read),),
         hooks=(("attack_modifiers", lookout_penalty), ("on_turn_end", forget)),
         view=ViewSection("lookout", LookoutView, LookoutView, section),

@@ -27,9 +27,9 @@ from taistelukentta.rules import (
     new_game,
     view_extras,
 )
-from taistelukentta.rules.abilities import hide_order
+from taistelukentta.rules.abilities import HIDE, hide_order
 from taistelukentta.rules.context import Tx, cache_for
-from taistelukentta.rules.orders import BASE_KINDS, parse_order
+from taistelukentta.rules.orders import BASE_KINDS, order_kind, parse_order
 from taistelukentta.rules.recon import ContactLevel
 from taistelukentta.rules.registry import HOOK_NAMES, OrderHandler, Plan
 from taistelukentta.rules.ruleset import (
@@ -45,7 +45,7 @@ from .test_notation import orders
 
 SQUAD = "jaakariryhma"
 RED = "motorisoitu_jalkavakiryhma"
-MODULE_KINDS = [k for k in OrderKind if k not in BASE_KINDS]
+MODULE_KINDS = [k for k in default_ruleset().vocabulary.kinds if k not in BASE_KINDS]
 
 
 def game(ruleset: Ruleset | None = None) -> GameState:
@@ -125,10 +125,10 @@ def plugin_ruleset() -> Ruleset:
     module's ``hide`` and hooks added."""
     module = RuleModule(
         MOD,
-        orders=(OrderHandler(OrderKind.HIDE, _check_hide, _execute_hide, _legal_hide, module=MOD),),
+        orders=(OrderHandler(HIDE, _check_hide, _execute_hide, _legal_hide, module=MOD),),
         hooks=tuple(_HOOKS),
     )
-    return default_ruleset().without(OrderKind.HIDE).with_modules(module)
+    return default_ruleset().without(HIDE).with_modules(module)
 
 
 @pytest.fixture
@@ -228,7 +228,7 @@ def test_unregistered_kinds_are_refused_cleanly(text: str) -> None:
 
 
 def parse_kind(text: str) -> OrderKind:
-    return OrderKind(text.split()[0])
+    return order_kind(text.split()[0])
 
 
 @settings(max_examples=150, deadline=None)

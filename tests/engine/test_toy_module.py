@@ -4,6 +4,8 @@ executed; its hooks take part; games of the default ruleset are not touched."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from taistelukentta.content.scenario import Scenario
@@ -18,7 +20,7 @@ from taistelukentta.rules import (
 )
 from taistelukentta.rules.context import Tx
 from taistelukentta.rules.fire import hook_module_terms
-from taistelukentta.rules.orders import OrderKind, parse_order
+from taistelukentta.rules.orders import BASE_KINDS, OrderKind, parse_order
 from taistelukentta.views import view_for
 from taistelukentta.views.models import SideView, view_schema
 
@@ -106,6 +108,38 @@ def test_a_toy_module_orders_carry_a_typed_field_of_their_own() -> None:
     terms_near = {t.name: t.bonus for t in hook_module_terms(near, near.units["R1"], "1R2")}
     terms_wide = {t.name: t.bonus for t in hook_module_terms(wide, wide.units["R1"], "1R2")}
     assert "lookout" not in terms_near and terms_wide["lookout"] == -1
+
+
+def test_a_toy_module_lists_its_order_with_each_units_base_orders() -> None:
+    """``legal_unit``: each unit's ``lookout`` comes right after that unit's base orders;
+    the rest of the list is the default ruleset's, in the same order."""
+    rules = default_ruleset().with_modules(lookout.rule_module())
+    st = new_game(_scenario(), 1, ruleset=rules)
+    plain = legal_orders(new_game(_scenario(), 1), "pl1")
+    listed = legal_orders(st, "pl1")
+    assert [o for o in listed if o.kind != lookout.LOOKOUT] == plain
+    first = listed.index(Order(lookout.LOOKOUT, "1R1"))
+    assert listed[first - 1].unit == "1R1" and listed[first + 1].unit == "1R2"
+    second = listed.index(Order(lookout.LOOKOUT, "1R2"))
+    assert listed[second - 1].unit == "1R2"  # then the modules' per-seat lists, then done
+    assert all(o.kind not in BASE_KINDS for o in listed[second + 1 : -1])
+    assert legal_orders(st, "pl1", kinds=[lookout.LOOKOUT]) == [
+        Order(lookout.LOOKOUT, "1R1"),
+        Order(lookout.LOOKOUT, "1R2"),
+        Order.done(),
+    ]
+    assert legal_orders(st, "pl1", unit="1R2", kinds=[lookout.LOOKOUT])[0].unit == "1R2"
+    after, _ = apply(st, "pl1", Order(lookout.LOOKOUT, "1R1"))
+    assert Order(lookout.LOOKOUT, "1R1") not in legal_orders(after, "pl1")
+    assert Order(lookout.LOOKOUT, "1R2") in legal_orders(after, "pl1")
+
+
+def test_docs_extending_shows_the_toy_module_as_it_is() -> None:
+    """docs/extending.md prints ``tests/engine/lookout.py`` whole: the same text."""
+    root = Path(__file__).resolve().parents[2]
+    doc = (root / "docs" / "extending.md").read_text(encoding="utf-8")
+    source = Path(lookout.__file__).read_text(encoding="utf-8")
+    assert f"```python\n{source}```" in doc
 
 
 def test_the_default_ruleset_does_not_know_the_toy_module() -> None:

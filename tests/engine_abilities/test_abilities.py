@@ -31,7 +31,7 @@ from taistelukentta.rules import (
     view_extras,
 )
 from taistelukentta.rules import abilities as ab
-from taistelukentta.rules.abilities import hide_order
+from taistelukentta.rules.abilities import HIDE, USE, hide_order
 from taistelukentta.rules.context import Tx, cache_for
 from taistelukentta.rules.events import Event
 from taistelukentta.rules.orders import order_weapon
@@ -330,7 +330,7 @@ def test_r_ab_2_disabled_ability_cannot_be_used() -> None:
     off = with_unit(st, "V1", ext={"abilities": {"disabled": {"lamauttava_tuli": 9}}})
     with pytest.raises(IllegalOrderError, match="disabled"):
         check_order(off, "pl1", parse_order("use V1 lamauttava_tuli 7,4"))
-    assert not [o for o in legal_orders(off, "pl1") if o.kind == OrderKind.USE]
+    assert not [o for o in legal_orders(off, "pl1") if o.kind == USE]
     s = game([("S1", SNIPER, (2, 4))], [("R1", RED, (9, 4))])
     s = with_unit(s, "S1", ext={"abilities": {"disabled": {"piiloutuminen": 9}}})
     with pytest.raises(IllegalOrderError, match="disabled"):
@@ -515,7 +515,7 @@ def test_r_unit_4_every_listed_ability_order_passes_its_check(
     mine = 0
     for seat in seats:
         for o in legal_orders(st, seat, recon_cells=False, attack_moves=False):
-            if o.kind in (OrderKind.HIDE, OrderKind.USE) or order_weapon(o) is not None:
+            if o.kind in (HIDE, USE) or order_weapon(o) is not None:
                 mine += 1
                 check_order(st, seat, o)
                 assert parse_order(format_order(o)) == o

@@ -6,16 +6,15 @@ from __future__ import annotations
 import pytest
 
 from taistelukentta.errors import IllegalOrderError
+from taistelukentta.rules import abilities as ab
 from taistelukentta.rules import (
-    OrderKind,
     apply,
     check_order,
     is_legal,
     legal_orders,
     new_game,
 )
-from taistelukentta.rules import abilities as ab
-from taistelukentta.rules.fire_support import observer_of, organic_order, strike_order
+from taistelukentta.rules.fire_support import ORGANIC, observer_of, organic_order, strike_order
 from taistelukentta.rules.recon import ContactLevel
 from taistelukentta.rules.state import GameState
 
@@ -47,7 +46,7 @@ def test_r_mor_3_hidden_target_needs_the_observer_within_the_radius() -> None:
     check_order(st, "pl1", ORGANIC_NEAR)  # 1R2 stands 2 cells from R1
     with pytest.raises(IllegalOrderError, match="HIDDEN"):
         check_order(st, "co", strike_order("k9", (15, 10), "1R1"))
-    organic = [o for o in legal_orders(st, "pl1") if o.kind == OrderKind.ORGANIC]
+    organic = [o for o in legal_orders(st, "pl1") if o.kind == ORGANIC]
     assert ORGANIC_FAR not in organic and ORGANIC_NEAR in organic
     # not hidden: either observer may direct the fire
     plain = start()

@@ -12,8 +12,7 @@ from taistelukentta.rules import apply, apply_text, check_order, legal_orders, v
 from taistelukentta.rules import fire_support as fs
 from taistelukentta.rules.engine import new_game
 from taistelukentta.rules.events import Event
-from taistelukentta.rules.fire_support import strike_order
-from taistelukentta.rules.orders import OrderKind
+from taistelukentta.rules.fire_support import STRIKE, strike_order
 from taistelukentta.rules.recon import ContactLevel
 from taistelukentta.rules.ruleset import Ruleset, default_ruleset
 from taistelukentta.rules.services import CommandApi
@@ -206,11 +205,11 @@ def test_r_off_3_hidden_units_are_not_affected(dice: Dice) -> None:
 
 def test_r_off_1_legal_strikes_pass_check() -> None:
     st = start()
-    strikes = [o for o in legal_orders(st, "co") if o.kind == OrderKind.STRIKE]
+    strikes = [o for o in legal_orders(st, "co") if o.kind == STRIKE]
     assert strikes == [K9, strike_order("mlrs", (15, 10), "1R1")]
     for o in strikes:
         check_order(st, "co", o)
-    assert not [o for o in legal_orders(st, "pl1") if o.kind == OrderKind.STRIKE]
+    assert not [o for o in legal_orders(st, "pl1") if o.kind == STRIKE]
 
 
 def test_redaction_enemy_learns_nothing_before_impact(dice: Dice) -> None:

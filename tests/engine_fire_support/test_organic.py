@@ -11,10 +11,14 @@ from taistelukentta.rules import apply, apply_text, check_order, view_extras
 from taistelukentta.rules.engine import new_game
 from taistelukentta.rules.events import Event
 from taistelukentta.rules.fire_support import (
+    BOOST,
     boost_order,
     organic_order,
     pending_strikes,
     rounds_left,
+)
+from taistelukentta.rules.fire_support import (
+    ORGANIC as ORGANIC_KIND,
 )
 from taistelukentta.rules.recon import ContactLevel
 from taistelukentta.rules.state import GameState
@@ -230,17 +234,16 @@ def test_r_org_1_red_gm_uses_organic_support(dice: Dice) -> None:
 
 def test_r_org_1_legal_orders_pass_check() -> None:
     from taistelukentta.rules import legal_orders
-    from taistelukentta.rules.orders import OrderKind
 
     st = start()
-    mine = [o for o in legal_orders(st, "pl1") if o.kind == OrderKind.ORGANIC]
+    mine = [o for o in legal_orders(st, "pl1") if o.kind == ORGANIC_KIND]
     assert mine == [ORGANIC]
     for o in mine:
         check_order(st, "pl1", o)
     st, _ = apply(st, "pl1", ORGANIC)
-    boosts = [o for o in legal_orders(st, "co") if o.kind == OrderKind.BOOST]
+    boosts = [o for o in legal_orders(st, "co") if o.kind == BOOST]
     assert boosts == [boost_order("KRH")]
-    assert not [o for o in legal_orders(st, "pl1") if o.kind == OrderKind.ORGANIC]
+    assert not [o for o in legal_orders(st, "pl1") if o.kind == ORGANIC_KIND]
 
 
 def test_r_org_1_finnish_notation() -> None:
@@ -253,7 +256,6 @@ def test_r_org_1_finnish_notation() -> None:
 
 def test_r_org_1_red_organic_counts_against_the_battle_group_cap() -> None:
     from taistelukentta.rules import legal_orders
-    from taistelukentta.rules.orders import OrderKind
 
     sc = fs_scenario(
         blue=[("1R1", "jaakariryhma", (15, 10))],
@@ -269,6 +271,6 @@ def test_r_org_1_red_organic_counts_against_the_battle_group_cap() -> None:
     order = organic_order("M1", (15, 10), "K1")
     assert order in legal_orders(st, "gm")
     capped = replace(st, group_spent={"bg1": 4})
-    assert order not in [o for o in legal_orders(capped, "gm") if o.kind == OrderKind.ORGANIC]
+    assert order not in [o for o in legal_orders(capped, "gm") if o.kind == ORGANIC_KIND]
     with pytest.raises(IllegalOrderError, match="battle group bg1"):
         check_order(capped, "gm", order)

@@ -19,6 +19,8 @@ from taistelukentta.rules import (
 )
 from taistelukentta.rules.context import cache_for
 from taistelukentta.rules.mines import (
+    BREACH,
+    LAY,
     MODULE,
     breach_order,
     clear_order,
@@ -431,7 +433,7 @@ def test_r_mine_1_minefield_shape_option_lays_a_strip() -> None:
 
 def test_r_mine_1_lay_at_mines_round_trip() -> None:
     order = parse_order("lay P1 4,3 at")
-    assert order.kind == OrderKind.LAY and lay_type(order) == "AT"
+    assert order.kind == LAY and lay_type(order) == "AT"
     assert parse_order(str(order)) == order
     assert str(parse_order("lay P1 4,3")) == "lay P1 4,3"
     assert parse_order("miinoita P1 4,3 PM") == order
@@ -446,7 +448,7 @@ def test_r_mine_1_only_murtosulute_lays_mines() -> None:
     st = game([("1R1", "jaakariryhma", (3, 3))], [])
     with pytest.raises(IllegalOrderError, match="Murtosulute"):
         check_order(st, "pl1", lay_order("1R1", (4, 3)))
-    assert not [o for o in legal_orders(st, "pl1") if o.kind == OrderKind.LAY]
+    assert not [o for o in legal_orders(st, "pl1") if o.kind == LAY]
 
 
 def test_r_mine_3_a_unit_that_cleared_in_a_later_turn_cannot_also_lay_or_breach(
@@ -459,7 +461,7 @@ def test_r_mine_3_a_unit_that_cleared_in_a_later_turn_cannot_also_lay_or_breach(
     assert st.units["P1"].action is None  # clearing is not an action, but it holds the unit
     with pytest.raises(IllegalOrderError, match="whole turn"):
         check_order(st, "pl1", lay_order("P1", (5, 4)))
-    assert not [o for o in legal_orders(st, "pl1") if o.kind in (OrderKind.LAY, OrderKind.BREACH)]
+    assert not [o for o in legal_orders(st, "pl1") if o.kind in (LAY, BREACH)]
 
 
 def test_r_mine_4_immobilise_api_for_other_modules() -> None:
@@ -478,7 +480,7 @@ def test_r_mine_4_immobilise_api_for_other_modules() -> None:
 
 def test_r_mine_1_legal_orders_offer_both_mine_types_next_to_the_unit() -> None:
     st = game([("P1", "pioneeriryhma", (3, 3))], [])
-    lays = [o for o in legal_orders(st, "pl1") if o.kind == OrderKind.LAY]
+    lays = [o for o in legal_orders(st, "pl1") if o.kind == LAY]
     assert lay_order("P1", (4, 3)) in lays and lay_order("P1", (4, 3), at=True) in lays
     assert lay_order("P1", (3, 3)) not in lays and lay_order("P1", (5, 3)) not in lays
     # 12 box positions around a unit in open ground, each AP and AT.

@@ -20,12 +20,22 @@ from taistelukentta.rules import (
     view_extras,
 )
 from taistelukentta.rules.context import cache_for
-from taistelukentta.rules.mines import MODULE, clear_order, known_mines, mined_cells
+from taistelukentta.rules.mines import (
+    BREACH,
+    CLEAR,
+    LAY,
+    MODULE,
+    RUSH,
+    SEARCH,
+    clear_order,
+    known_mines,
+    mined_cells,
+)
 from taistelukentta.rules.orders import OrderKind
 from tests.engine.conftest import Dice
 from tests.engine_mines.conftest import mined
 
-MINE_KINDS = {OrderKind.CLEAR, OrderKind.RUSH, OrderKind.SEARCH, OrderKind.BREACH, OrderKind.LAY}
+MINE_KINDS = {CLEAR, RUSH, SEARCH, BREACH, LAY}
 
 
 def field_scenario(options: dict[str, Any] | None = None) -> Scenario:
@@ -117,9 +127,9 @@ def test_r_mine_random_games_keep_invariants_and_list_only_legal_orders(
     for seed in range(6):
         _, seen = random_game(sc, seed)
         kinds |= seen
-    assert {OrderKind.SEARCH, OrderKind.LAY} <= kinds
+    assert {SEARCH, LAY} <= kinds
     if not options:
-        assert OrderKind.RUSH in kinds or OrderKind.CLEAR in kinds
+        assert RUSH in kinds or CLEAR in kinds
 
 
 def test_r_rec_5_blue_view_shows_only_mines_it_found() -> None:

@@ -55,6 +55,7 @@ from taistelukentta.rules import (
     parse_order,
 )
 from taistelukentta.rules import context as rules_context
+from taistelukentta.rules.fire_support import ORGANIC, STRIKE
 from taistelukentta.rules.orders import OrderKind
 from taistelukentta.rules.state import Side, other_side
 from taistelukentta.views import redact, view_for
@@ -318,7 +319,7 @@ def _odds(
     if not seats:
         return out
     seat = seats[0]
-    strikes = [o for o in legal.get(seat, []) if o.kind in (OrderKind.STRIKE, OrderKind.ORGANIC)]
+    strikes = [o for o in legal.get(seat, []) if o.kind in (STRIKE, ORGANIC)]
     for order in strikes[:STRIKE_ODDS]:
         out[str(order)] = {
             "server": odds_of(state, side, order),

@@ -28,7 +28,8 @@ from taistelukentta.content.scenario import Scenario
 from taistelukentta.rules import Event, GameState
 from taistelukentta.rules.company import line_cells
 from taistelukentta.rules.context import Tx
-from taistelukentta.rules.orders import Order, OrderKind
+from taistelukentta.rules.fire_support import ORGANIC, STRIKE
+from taistelukentta.rules.orders import Order
 from taistelukentta.rules.recon import ContactLevel
 from taistelukentta.rules.state import Side
 from tests.engine.conftest import with_contact
@@ -95,7 +96,7 @@ def _no_minefields(data: dict[str, Any]) -> None:
 
 
 def _is_strike(order: Order) -> bool:
-    return order.kind in (OrderKind.STRIKE, OrderKind.ORGANIC)
+    return order.kind in (STRIKE, ORGANIC)
 
 
 Change = Callable[[dict[str, Any]], None]

@@ -37,6 +37,7 @@ from taistelukentta.rules import (
     next_seat,
 )
 from taistelukentta.rules import legal_orders as engine_legal_orders
+from taistelukentta.rules.ruleset import default_ruleset
 from taistelukentta.storage.gamefile import FORMAT, VERSION
 from tests.simulation.test_random_games import exposed_co_data
 
@@ -217,7 +218,7 @@ def main() -> None:
             cap=120,
             kinds=kinds,
         )
-    missing = [k.value for k in OrderKind if kinds[k.value] == 0]
+    missing = [k.value for k in default_ruleset().vocabulary.kinds if kinds[k.value] == 0]
     print(f"{total} orders; kinds: {dict(sorted(kinds.items()))}")
     if missing:
         raise SystemExit(f"order kinds never played: {missing}")

@@ -28,6 +28,7 @@ then ``done``.
 from __future__ import annotations
 
 import random
+from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 
@@ -349,7 +350,7 @@ def _by_kind(orders: Sequence[Order]) -> dict[OrderKind, list[Order]]:
             defends.append(o)
         else:
             rest.append(o)
-    out: dict[OrderKind, list[Order]] = {k: [] for k in OrderKind}
+    out: dict[OrderKind, list[Order]] = defaultdict(list)  # module kinds too
     out[_MOVE], out[_ATTACK], out[_DEFEND] = moves, attacks, defends
     for o in rest:
         out[o.kind].append(o)

@@ -30,9 +30,26 @@ from taistelukentta.bots.knowledge import (
 )
 from taistelukentta.content.options import RuleOptions
 from taistelukentta.odds.strike import CellOdds, terms_odds
-from taistelukentta.rules.abilities import ability_of
-from taistelukentta.rules.company import seat_of, tactic_of
-from taistelukentta.rules.fire_support import danger_of, observer_of, strike_type_of
+from taistelukentta.rules.abilities import HIDE, USE, ability_of
+from taistelukentta.rules.company import (
+    CONFIRM,
+    PROMOTE,
+    REPORT,
+    RESTORE,
+    TACTIC,
+    TRANSFER,
+    seat_of,
+    tactic_of,
+)
+from taistelukentta.rules.fire_support import (
+    BOOST,
+    ORGANIC,
+    STRIKE,
+    danger_of,
+    observer_of,
+    strike_type_of,
+)
+from taistelukentta.rules.mines import BREACH, CLEAR, RUSH, SEARCH
 from taistelukentta.rules.orders import Order, OrderKind
 from taistelukentta.rules.terms import StrikeSituation, StrikeTerms, strike_terms
 from taistelukentta.views.models import (
@@ -205,12 +222,12 @@ def first_orders(s: Seen, src: OrderSource, rng: random.Random) -> Order | None:
     if s.company is None or s.side != "blue":
         return None
     if s.company.promotion_due:
-        found = src.of_kind(OrderKind.PROMOTE)
+        found = src.of_kind(PROMOTE)
         if found:
             size = {o: sum(1 for u in s.own.values() if u.group == seat_of(o)) for o in found}
             return _best(((size[o], o) for o in found), rng)
     if not s.company.report_done and s.view.turn_no <= 2 and _fresh(s):
-        found = src.of_kind(OrderKind.REPORT)
+        found = src.of_kind(REPORT)
         if found:
             return found[0]
     return None
@@ -255,7 +272,7 @@ def company_orders(s: Seen, src: OrderSource, rng: random.Random) -> Order | Non
     groups = {u.group for u in s.own.values()}
     out = [g for g, ok in sorted(links.items()) if not ok and g in groups]
     if out:
-        found = [o for o in src.of_kind(OrderKind.RESTORE) if seat_of(o) in out]
+        found = [o for o in src.of_kind(RESTORE) if seat_of(o) in out]
         if found:
             size = {g: sum(1 for u in s.own.values() if u.group == g) for g in out}
             return _best(((size[str(seat_of(o))], o) for o in found), rng)
@@ -295,7 +312,7 @@ def _tactic(s: Seen, src: OrderSource, rng: random.Random) -> Order | None:
                 attackers[g] = n
     if not (motti or withdraw or attackers):
         return None
-    tactics = src.of_kind(OrderKind.TACTIC)
+    tactics = src.of_kind(TACTIC)
     if not tactics:
         return None
     if motti:
@@ -350,9 +367,7 @@ def _confirm(s: Seen, src: OrderSource, rng: random.Random) -> Order | None:
             wanted[tid] = len(close)
     if not wanted:
         return None
-    found = [
-        (wanted[str(o.target)], o) for o in src.of_kind(OrderKind.CONFIRM) if o.target in wanted
-    ]
+    found = [(wanted[str(o.target)], o) for o in src.of_kind(CONFIRM) if o.target in wanted]
     return _best(found, rng)
 
 
@@ -376,9 +391,7 @@ def _transfer(s: Seen, src: OrderSource, rng: random.Random) -> Order | None:
             uses[g] = n - s.view.kp_of(g)
     if not uses:
         return None
-    found = [
-        (uses[str(seat_of(o))], o) for o in src.of_kind(OrderKind.TRANSFER) if seat_of(o) in uses
-    ]
+    found = [(uses[str(seat_of(o))], o) for o in src.of_kind(TRANSFER) if seat_of(o) in uses]
     return _best(found, rng)
 
 
@@ -463,7 +476,7 @@ def strike(s: Seen, src: OrderSource, rng: random.Random) -> Order | None:
     if len(s.contact_points()) < STRIKE_MIN_CONTACTS:
         return None
     found: list[tuple[Fraction, Order]] = []
-    for o in src.of_kind(OrderKind.STRIKE):
+    for o in src.of_kind(STRIKE):
         if o.cell is None or danger_of(o) or _own_near(s, o.cell, 3):
             continue
         if _count_near(s, o.cell, 1) < STRIKE_MIN_CONTACTS:
@@ -514,14 +527,14 @@ def fire_support(s: Seen, src: OrderSource, rng: random.Random) -> Order | None:
     if s.kp >= opts.kp_organic_fire and _organic_in_reach(s, rounds, busy):
         found = [
             (_cluster(s, o.cell, 1), o)
-            for o in src.of_kind(OrderKind.ORGANIC)
+            for o in src.of_kind(ORGANIC)
             if o.cell is not None and not danger_of(o) and not _own_near(s, o.cell, 1)
         ]
         best = _best(((sc, o) for sc, o in found if sc >= 1), rng)
         if best is not None:
             return best
     if s.co and busy and s.kp >= opts.kp_organic_boost:
-        boosts = src.of_kind(OrderKind.BOOST)
+        boosts = src.of_kind(BOOST)
         if boosts:
             return boosts[0]
     return None
@@ -549,7 +562,7 @@ def stuck_in_minefield(s: Seen, src: OrderSource, rng: random.Random) -> Order |
         u = s.mine.get(uid)
         if u is None:
             continue
-        clears = src.of_unit(OrderKind.CLEAR, uid)
+        clears = src.of_unit(CLEAR, uid)
         c = card(u.card)
         skill = c.stats.training if c is not None else 0
         pioneer = has_ability(u.card, PIONEER_ABILITY)
@@ -557,7 +570,7 @@ def stuck_in_minefield(s: Seen, src: OrderSource, rng: random.Random) -> Order |
         chance = Fraction(max(0, min(20, 21 - (dc - skill))), 20)
         if clears and chance >= CLEAR_MIN_CHANCE and s.kp >= opts.kp_careful_clearing:
             return clears[0]
-        rushes = src.of_unit(OrderKind.RUSH, uid)
+        rushes = src.of_unit(RUSH, uid)
         if rushes:
             return rushes[0]
         if clears:
@@ -608,7 +621,7 @@ def breach(
             continue
         found = [
             (-cheb(o.cell, goal), o)
-            for o in src.of_unit(OrderKind.BREACH, uid)
+            for o in src.of_unit(BREACH, uid)
             if o.cell is not None and o.cell in ahead
         ]
         best = _best(found, rng)
@@ -632,7 +645,7 @@ def search_ahead(
     here = cheb(u.cell, goal)
     found = [
         (-cheb(o.cell, goal), o)
-        for o in src.of_unit(OrderKind.SEARCH, uid)
+        for o in src.of_unit(SEARCH, uid)
         if o.cell is not None
         and o.cell not in mined
         and o.cell not in cleared
@@ -660,7 +673,7 @@ def area_fire(s: Seen, src: OrderSource, rng: random.Random) -> Order | None:
         if len(near) < AREA_MIN_TARGETS:
             continue
         found = []
-        for o in src.of_unit(OrderKind.USE, uid):
+        for o in src.of_unit(USE, uid):
             if ability_of(o) != AREA_ABILITY or o.cell is None or _own_near(s, o.cell, r):
                 continue
             n = sum(1 for e in near if cheb(e.cell, o.cell) <= r)
@@ -684,7 +697,7 @@ def hide(s: Seen, src: OrderSource, rng: random.Random) -> Order | None:
     ]
     if not able:
         return None
-    found = [o for o in src.of_kind(OrderKind.HIDE) if o.unit in able]
+    found = [o for o in src.of_kind(HIDE) if o.unit in able]
     return found[0] if found else None
 
 

@@ -1255,7 +1255,8 @@ def _human_orders(state: GameState, seats: Sequence[str]) -> list[Order]:
     return out
 
 
-_ODDS_KINDS = (OrderKind.ATTACK, OrderKind.FIRE, OrderKind.STRIKE, OrderKind.ORGANIC)
+_ODDS_KINDS = (OrderKind.ATTACK, OrderKind.FIRE)
+"""The base kinds with odds (and the fire-support module's fire requests)."""
 
 
 def _order_seat(state: GameState, human: Side, seats: Sequence[str], order: Order) -> str:
@@ -1275,12 +1276,14 @@ def _confirm_lines(
 ) -> list[str]:
     """Odds to show and confirm before a legal attack, fire or fire request (empty for any
     other order, or one the seat may not give: the engine then says why)."""
-    if order.kind not in _ODDS_KINDS:
+    from taistelukentta.rules.fire_support import ORGANIC, STRIKE
+
+    if order.kind not in _ODDS_KINDS and order.kind not in (STRIKE, ORGANIC):
         return []
     if order not in orders and not is_legal(state, _order_seat(state, human, seats, order), order):
         return []
     try:
-        if order.kind in (OrderKind.STRIKE, OrderKind.ORGANIC):
+        if order.kind in (STRIKE, ORGANIC):
             return strike_odds_lines(state, human, order)
         return _odds_lines(state, human, order)
     except TkError as exc:

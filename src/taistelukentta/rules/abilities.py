@@ -64,6 +64,7 @@ from taistelukentta.rules.orders import (
     check_name,
     module_syntax,
     order_disable,
+    order_kind,
     order_weapon,
 )
 from taistelukentta.rules.recon import ContactLevel
@@ -75,6 +76,10 @@ from taistelukentta.rules.state import Action, Contact, GameState, Phase, Side, 
 from taistelukentta.rules.status import damage_unit
 
 MODULE = "abilities"
+
+HIDE: OrderKind = order_kind("hide")
+USE: OrderKind = order_kind("use")
+"""The order kinds this module adds (its own, not members of the engine's ``OrderKind``)."""
 
 BOTH_PHASES = frozenset({Phase.COMMAND, Phase.FIRE})
 
@@ -101,14 +106,14 @@ class UseArgs(OrderArgs):
 
 def hide_order(unit: str) -> Order:
     """``hide U``: enter HIDDEN through an ability that grants it (R-MOR-3)."""
-    return Order(OrderKind.HIDE, unit)
+    return Order(HIDE, unit)
 
 
 def use_order(
     unit: str, ability: str, *, target: str | None = None, cell: Cell | None = None
 ) -> Order:
     """``use U ABILITY [T | X,Y]``: an activated ability of the unit's card (R-AB-*)."""
-    return Order(OrderKind.USE, unit, cell, target, UseArgs(ability))
+    return Order(USE, unit, cell, target, UseArgs(ability))
 
 
 def ability_of(order: Order) -> str | None:
@@ -1328,9 +1333,9 @@ def _shape_use(o: Order, text: str) -> None:
 
 
 SYNTAX: tuple[OrderSyntax, ...] = (
-    module_syntax(OrderKind.HIDE, "hide UNIT", ("piiloudu",), _read_hide, OrderShape(unit=True)),
+    module_syntax(HIDE, "hide UNIT", ("piiloudu",), _read_hide, OrderShape(unit=True)),
     module_syntax(
-        OrderKind.USE,
+        USE,
         "use UNIT ABILITY [TARGET | X,Y]",
         ("käytä", "kayta"),
         _read_use,
@@ -1350,10 +1355,8 @@ def rule_module(extra: Iterable[AbilitySpec] = ()) -> RuleModule:
         MODULE,
         view=SECTION,
         orders=(
-            OrderHandler(
-                OrderKind.HIDE, _check_hide, _execute_hide, _legal_hide, BOTH_PHASES, MODULE
-            ),
-            OrderHandler(OrderKind.USE, _check_use, _execute_use, _legal_use, BOTH_PHASES, MODULE),
+            OrderHandler(HIDE, _check_hide, _execute_hide, _legal_hide, BOTH_PHASES, MODULE),
+            OrderHandler(USE, _check_use, _execute_use, _legal_use, BOTH_PHASES, MODULE),
         ),
         extends=(
             (OrderKind.ATTACK, _extend_attack),

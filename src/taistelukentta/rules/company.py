@@ -37,6 +37,7 @@ from taistelukentta.rules.orders import (
     check_id,
     check_name,
     module_syntax,
+    order_kind,
 )
 from taistelukentta.rules.recon import ContactLevel
 from taistelukentta.rules.registry import OrderHandler, Plan
@@ -47,8 +48,15 @@ from taistelukentta.rules.state import Contact, GameState, Side, UnitState
 
 MODULE = "company"
 
-KINDS = frozenset({"transfer", "restore", "tactic", "confirm", "promote", "report"})
-"""The order kinds this module handles (``OrderKind`` values)."""
+TRANSFER: OrderKind = order_kind("transfer")
+RESTORE: OrderKind = order_kind("restore")
+TACTIC: OrderKind = order_kind("tactic")
+CONFIRM: OrderKind = order_kind("confirm")
+PROMOTE: OrderKind = order_kind("promote")
+REPORT: OrderKind = order_kind("report")
+KINDS = frozenset({TRANSFER, RESTORE, TACTIC, CONFIRM, PROMOTE, REPORT})
+"""The order kinds this module adds (its own kinds, not members of the engine's
+``OrderKind``)."""
 
 
 # --------------------------------------------------------------------------- orders
@@ -88,17 +96,17 @@ class TacticArgs(OrderArgs):
 
 def transfer_order(seat: str) -> Order:
     """``transfer SEAT``: 1 KP from the company commander to ``seat`` (R-CO-2)."""
-    return Order(OrderKind.TRANSFER, args=SeatArgs(seat))
+    return Order(TRANSFER, args=SeatArgs(seat))
 
 
 def restore_order(seat: str) -> Order:
     """``restore SEAT``: the company commander restores ``seat``'s command link."""
-    return Order(OrderKind.RESTORE, args=SeatArgs(seat))
+    return Order(RESTORE, args=SeatArgs(seat))
 
 
 def promote_order(seat: str) -> Order:
     """``promote SEAT``: a field promotion (R-LINK-3)."""
-    return Order(OrderKind.PROMOTE, args=SeatArgs(seat))
+    return Order(PROMOTE, args=SeatArgs(seat))
 
 
 def tactic_order(
@@ -109,17 +117,17 @@ def tactic_order(
     units: tuple[str, ...] = (),
 ) -> Order:
     """``tactic NAME X,Y|SEAT|UNIT…`` (R-CO-1)."""
-    return Order(OrderKind.TACTIC, cell=cell, args=TacticArgs(name, seat, units))
+    return Order(TACTIC, cell=cell, args=TacticArgs(name, seat, units))
 
 
 def confirm_order(target: str) -> Order:
     """``confirm TARGET``: a confirmed target (R-CO-3)."""
-    return Order(OrderKind.CONFIRM, target=target)
+    return Order(CONFIRM, target=target)
 
 
 def report_order(cell: Cell) -> Order:
     """``report X,Y``: the recon report (R-CO-4)."""
-    return Order(OrderKind.REPORT, cell=cell)
+    return Order(REPORT, cell=cell)
 
 
 def seat_of(order: Order) -> str | None:
@@ -1571,26 +1579,18 @@ def _read_report(kind: OrderKind, t: OrderTokens) -> Order:
 
 
 SYNTAX: tuple[OrderSyntax, ...] = (
+    module_syntax(TRANSFER, "transfer SEAT", ("siirrä", "siirra"), _read_seat_order, _SEAT_SHAPE),
+    module_syntax(RESTORE, "restore SEAT", ("palauta",), _read_seat_order, _SEAT_SHAPE),
     module_syntax(
-        OrderKind.TRANSFER, "transfer SEAT", ("siirrä", "siirra"), _read_seat_order, _SEAT_SHAPE
-    ),
-    module_syntax(OrderKind.RESTORE, "restore SEAT", ("palauta",), _read_seat_order, _SEAT_SHAPE),
-    module_syntax(
-        OrderKind.TACTIC,
+        TACTIC,
         "tactic motti X,Y | tactic painopiste|sitova SEAT | tactic vetaytyminen UNIT [UNIT [UNIT]]",
         ("taktiikka",),
         _read_tactic,
         OrderShape(cell=None, args=TacticArgs, check=_shape_tactic),
     ),
-    module_syntax(
-        OrderKind.CONFIRM, "confirm TARGET", ("vahvista",), _read_confirm, OrderShape(target=True)
-    ),
-    module_syntax(
-        OrderKind.PROMOTE, "promote SEAT", ("ylennä", "ylenna"), _read_seat_order, _SEAT_SHAPE
-    ),
-    module_syntax(
-        OrderKind.REPORT, "report X,Y", ("raportoi",), _read_report, OrderShape(cell=True)
-    ),
+    module_syntax(CONFIRM, "confirm TARGET", ("vahvista",), _read_confirm, OrderShape(target=True)),
+    module_syntax(PROMOTE, "promote SEAT", ("ylennä", "ylenna"), _read_seat_order, _SEAT_SHAPE),
+    module_syntax(REPORT, "report X,Y", ("raportoi",), _read_report, OrderShape(cell=True)),
 )
 """The notation of the company's orders (docs/notation.md)."""
 
@@ -1608,12 +1608,12 @@ def rule_module() -> RuleModule:
         orders=tuple(
             OrderHandler(kind, check, execute, legal, module=MODULE)
             for kind, check, execute, legal in (
-                (OrderKind.TRANSFER, _check_transfer, _exec_transfer, _legal_transfer),
-                (OrderKind.RESTORE, _check_restore, _exec_restore, _legal_restore),
-                (OrderKind.TACTIC, _check_tactic, _exec_tactic, _legal_tactic),
-                (OrderKind.CONFIRM, _check_confirm, _exec_confirm, _legal_confirm),
-                (OrderKind.PROMOTE, _check_promote, _exec_promote, _legal_promote),
-                (OrderKind.REPORT, _check_report, _exec_report, _legal_report),
+                (TRANSFER, _check_transfer, _exec_transfer, _legal_transfer),
+                (RESTORE, _check_restore, _exec_restore, _legal_restore),
+                (TACTIC, _check_tactic, _exec_tactic, _legal_tactic),
+                (CONFIRM, _check_confirm, _exec_confirm, _legal_confirm),
+                (PROMOTE, _check_promote, _exec_promote, _legal_promote),
+                (REPORT, _check_report, _exec_report, _legal_report),
             )
         ),
         extends=((OrderKind.ATTACK, _wrap_attack), (OrderKind.WITHDRAW, _wrap_withdraw)),

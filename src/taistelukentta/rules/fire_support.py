@@ -39,6 +39,7 @@ from taistelukentta.rules.orders import (
     bad_order,
     check_id,
     module_syntax,
+    order_kind,
 )
 from taistelukentta.rules.recon import ContactLevel
 from taistelukentta.rules.registry import OrderHandler, Plan
@@ -57,6 +58,11 @@ from taistelukentta.rules.strike_geometry import (
 from taistelukentta.rules.terms import StrikeSituation, StrikeTerms, strike_terms
 
 MODULE = "fire_support"
+
+ORGANIC: OrderKind = order_kind("organic")
+BOOST: OrderKind = order_kind("boost")
+STRIKE: OrderKind = order_kind("strike")
+"""The order kinds this module adds (its own, not members of the engine's ``OrderKind``)."""
 OBSERVER_ABILITY = "tulenjohto"
 SUPPORT_ABILITY = "organic_fire_support"
 STRIKE_KINDS = ("k9", "mlrs")
@@ -112,17 +118,17 @@ class StrikeArgs(OrderArgs):
 
 def organic_order(unit: str, cell: Cell, observer: str, *, danger: bool = False) -> Order:
     """``organic M X,Y by O [danger]``: support unit M fires at X,Y, O observing."""
-    return Order(OrderKind.ORGANIC, unit, cell, args=ObserverArgs(observer, danger))
+    return Order(ORGANIC, unit, cell, args=ObserverArgs(observer, danger))
 
 
 def boost_order(unit: str) -> Order:
     """``boost M``: +2 damage to M's pending organic strike (R-FD-4)."""
-    return Order(OrderKind.BOOST, unit)
+    return Order(BOOST, unit)
 
 
 def strike_order(kind: str, cell: Cell, observer: str, *, danger: bool = False) -> Order:
     """``strike k9|mlrs X,Y by O [danger]``: an off-board strike request."""
-    return Order(OrderKind.STRIKE, cell=cell, args=StrikeArgs(kind, observer, danger))
+    return Order(STRIKE, cell=cell, args=StrikeArgs(kind, observer, danger))
 
 
 def observer_of(order: Order) -> str | None:
@@ -316,7 +322,7 @@ def strike_situation(state: GameState, side: Side, order: Order) -> StrikeSituat
     cache = cache_for(state)
     observer = state.units.get(observer_of(order) or "")
     skilled = observer is not None and observer.side == side and skilled_observer(cache, observer)
-    if order.kind == OrderKind.ORGANIC:
+    if order.kind == ORGANIC:
         unit = state.units.get(order.unit or "")
         if unit is None or unit.side != side:
             raise ValueError(f"no support unit {order.unit!r} of {side}")
@@ -1297,16 +1303,16 @@ _OBSERVER_WORDS_FI = ((BY_WORDS[0], BY_WORDS[1]), (DANGER_WORDS[0], DANGER_WORDS
 
 SYNTAX: tuple[OrderSyntax, ...] = (
     module_syntax(
-        OrderKind.ORGANIC,
+        ORGANIC,
         "organic UNIT X,Y by OBSERVER [danger]",
         ("tukituli",),
         _read_organic,
         OrderShape(unit=True, cell=True, args=ObserverArgs),
         _OBSERVER_WORDS_FI,
     ),
-    module_syntax(OrderKind.BOOST, "boost UNIT", ("tehosta",), _read_boost, OrderShape(unit=True)),
+    module_syntax(BOOST, "boost UNIT", ("tehosta",), _read_boost, OrderShape(unit=True)),
     module_syntax(
-        OrderKind.STRIKE,
+        STRIKE,
         "strike k9|mlrs X,Y by OBSERVER [danger]",
         ("isku",),
         _read_strike,
@@ -1323,13 +1329,9 @@ def rule_module() -> RuleModule:
         MODULE,
         view=SECTION,
         orders=(
-            OrderHandler(
-                OrderKind.ORGANIC, check_organic, execute_organic, legal_organic, module=MODULE
-            ),
-            OrderHandler(OrderKind.BOOST, check_boost, execute_boost, legal_boost, module=MODULE),
-            OrderHandler(
-                OrderKind.STRIKE, check_strike, execute_strike, legal_strike, module=MODULE
-            ),
+            OrderHandler(ORGANIC, check_organic, execute_organic, legal_organic, module=MODULE),
+            OrderHandler(BOOST, check_boost, execute_boost, legal_boost, module=MODULE),
+            OrderHandler(STRIKE, check_strike, execute_strike, legal_strike, module=MODULE),
         ),
         hooks=(("on_fire_phase", land_due), ("view_extras", view)),
         syntax=SYNTAX,

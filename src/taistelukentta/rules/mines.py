@@ -40,6 +40,7 @@ from taistelukentta.rules.orders import (
     OrderTokens,
     bad_order,
     module_syntax,
+    order_kind,
 )
 from taistelukentta.rules.registry import OrderHandler, Plan
 from taistelukentta.rules.ruleset import RuleModule
@@ -47,6 +48,13 @@ from taistelukentta.rules.sections import ViewModel, ViewSection, pick
 from taistelukentta.rules.state import SIDES, Action, GameState, Side, UnitState
 
 MODULE = "mines"
+
+CLEAR: OrderKind = order_kind("clear")
+RUSH: OrderKind = order_kind("rush")
+SEARCH: OrderKind = order_kind("search")
+BREACH: OrderKind = order_kind("breach")
+LAY: OrderKind = order_kind("lay")
+"""The order kinds this module adds (its own, not members of the engine's ``OrderKind``)."""
 """The ext slot name of this module."""
 
 MINE_TYPES = ("AP", "AT")
@@ -758,7 +766,7 @@ def _legal_clear(state: GameState, seat: str, side: Side) -> Iterable[Order]:
     cache = cache_for(state)
     cost = cache.opts.kp_careful_clearing
     return [
-        cache.order(OrderKind.CLEAR, u.id)
+        cache.order(CLEAR, u.id)
         for u in _own_units(state, seat)
         if _pending_cell(u) is not None
         and not _troubled(u)
@@ -770,7 +778,7 @@ def _legal_clear(state: GameState, seat: str, side: Side) -> Iterable[Order]:
 def _legal_rush(state: GameState, seat: str, side: Side) -> Iterable[Order]:
     cache = cache_for(state)
     return [
-        cache.order(OrderKind.RUSH, u.id)
+        cache.order(RUSH, u.id)
         for u in _own_units(state, seat)
         if _pending_cell(u) is not None and not _troubled(u)
     ]
@@ -804,7 +812,7 @@ def _legal_search(state: GameState, seat: str, side: Side) -> Iterable[Order]:
         for dx, dy in _NEIGHBOURS:
             c = (x + dx, y + dy)
             if in_bounds(c) and (not skip or _key(c) not in skip):
-                out.append(make(OrderKind.SEARCH, u.id, c))
+                out.append(make(SEARCH, u.id, c))
     return out
 
 
@@ -834,9 +842,7 @@ def _legal_breach(state: GameState, seat: str, side: Side) -> Iterable[Order]:
             state, seat, u, cache.opts.kp_planned_clearing
         ):
             continue
-        out.extend(
-            cache.order(OrderKind.BREACH, u.id, c) for c in known if chebyshev(u.cell, c) == 1
-        )
+        out.extend(cache.order(BREACH, u.id, c) for c in known if chebyshev(u.cell, c) == 1)
     return out
 
 
@@ -853,8 +859,8 @@ def _legal_lay(state: GameState, seat: str, side: Side) -> Iterable[Order]:
         for a in _lay_anchors(cache, u):
             if any(_key(c) in known for c in laid_cells(a, cache.opts.minefield_shape)):
                 continue
-            out.append(cache.order(OrderKind.LAY, u.id, a, args=_LAY_AP))
-            out.append(cache.order(OrderKind.LAY, u.id, a, args=_LAY_AT))
+            out.append(cache.order(LAY, u.id, a, args=_LAY_AP))
+            out.append(cache.order(LAY, u.id, a, args=_LAY_AT))
     return out
 
 
@@ -988,27 +994,27 @@ _LAY_AT = LayArgs("AT")
 
 def clear_order(unit: str) -> Order:
     """``clear U``: careful mine clearing (R-MINE-3)."""
-    return Order(OrderKind.CLEAR, unit)
+    return Order(CLEAR, unit)
 
 
 def rush_order(unit: str) -> Order:
     """``rush U``: rushing through a minefield (R-MINE-4)."""
-    return Order(OrderKind.RUSH, unit)
+    return Order(RUSH, unit)
 
 
 def search_order(unit: str, cell: Cell) -> Order:
     """``search U X,Y``: finding mines in an adjacent cell (R-REC-4)."""
-    return Order(OrderKind.SEARCH, unit, cell)
+    return Order(SEARCH, unit, cell)
 
 
 def breach_order(unit: str, cell: Cell) -> Order:
     """``breach U X,Y``: planned clearing (R-MINE-5)."""
-    return Order(OrderKind.BREACH, unit, cell)
+    return Order(BREACH, unit, cell)
 
 
 def lay_order(unit: str, cell: Cell, *, at: bool = False) -> Order:
     """``lay U X,Y [at]``: *Murtosulute*, AP mines or AT with ``at`` (R-MINE-1)."""
-    return Order(OrderKind.LAY, unit, cell, args=LayArgs("AT" if at else "AP"))
+    return Order(LAY, unit, cell, args=LayArgs("AT" if at else "AP"))
 
 
 def _read_unit(kind: OrderKind, t: OrderTokens) -> Order:
@@ -1030,12 +1036,12 @@ _UNIT = OrderShape(unit=True)
 _UNIT_CELL = OrderShape(unit=True, cell=True)
 
 SYNTAX: tuple[OrderSyntax, ...] = (
-    module_syntax(OrderKind.CLEAR, "clear UNIT", ("raivaa",), _read_unit, _UNIT),
-    module_syntax(OrderKind.RUSH, "rush UNIT", ("rynnistä", "rynnista"), _read_unit, _UNIT),
-    module_syntax(OrderKind.SEARCH, "search UNIT X,Y", ("etsi",), _read_unit_cell, _UNIT_CELL),
-    module_syntax(OrderKind.BREACH, "breach UNIT X,Y", ("murra",), _read_unit_cell, _UNIT_CELL),
+    module_syntax(CLEAR, "clear UNIT", ("raivaa",), _read_unit, _UNIT),
+    module_syntax(RUSH, "rush UNIT", ("rynnistä", "rynnista"), _read_unit, _UNIT),
+    module_syntax(SEARCH, "search UNIT X,Y", ("etsi",), _read_unit_cell, _UNIT_CELL),
+    module_syntax(BREACH, "breach UNIT X,Y", ("murra",), _read_unit_cell, _UNIT_CELL),
     module_syntax(
-        OrderKind.LAY,
+        LAY,
         "lay UNIT X,Y [at]",
         ("miinoita",),
         _read_lay,
@@ -1057,11 +1063,11 @@ def rule_module() -> RuleModule:
         orders=tuple(
             OrderHandler(kind, check, execute, legal, module=MODULE)
             for kind, check, execute, legal in (
-                (OrderKind.CLEAR, _check_clear, _execute_clear, _legal_clear),
-                (OrderKind.RUSH, _check_rush, _execute_rush, _legal_rush),
-                (OrderKind.SEARCH, _check_search, _execute_search, _legal_search),
-                (OrderKind.BREACH, _check_breach, _execute_breach, _legal_breach),
-                (OrderKind.LAY, _check_lay, _execute_lay, _legal_lay),
+                (CLEAR, _check_clear, _execute_clear, _legal_clear),
+                (RUSH, _check_rush, _execute_rush, _legal_rush),
+                (SEARCH, _check_search, _execute_search, _legal_search),
+                (BREACH, _check_breach, _execute_breach, _legal_breach),
+                (LAY, _check_lay, _execute_lay, _legal_lay),
             )
         ),
         hooks=(

@@ -42,7 +42,12 @@ from taistelukentta.grid.geometry import Cell
 
 
 class OrderKind(StrEnum):
-    """The kinds of order; values are the notation's keywords."""
+    """The base engine's order kinds (RULES §3–10); values are the notation's keywords.
+
+    A rule module's kinds are its own (:func:`order_kind`, declared in its file:
+    ``company.TRANSFER``, ``fire_support.STRIKE``, ``mines.LAY``, ``abilities.USE`` …);
+    they are used wherever an ``OrderKind`` is. Every kind a ruleset knows is in its
+    vocabulary (``Ruleset.vocabulary.kinds``)."""
 
     MOVE = "move"
     DEFEND = "defend"
@@ -53,27 +58,10 @@ class OrderKind(StrEnum):
     RECON = "recon"
     FIRE = "fire"
     DONE = "done"
-    # Rule-module orders (handled only once a module registers them).
-    TRANSFER = "transfer"
-    RESTORE = "restore"
-    TACTIC = "tactic"
-    CONFIRM = "confirm"
-    PROMOTE = "promote"
-    REPORT = "report"
-    ORGANIC = "organic"
-    BOOST = "boost"
-    STRIKE = "strike"
-    CLEAR = "clear"
-    RUSH = "rush"
-    SEARCH = "search"
-    BREACH = "breach"
-    LAY = "lay"
-    HIDE = "hide"
-    USE = "use"
 
 
 class ModuleKind(str):
-    """The kind of an order a rule module adds beyond :class:`OrderKind` (the bundled
+    """The kind of an order a rule module adds beyond :class:`OrderKind` (the base
     kinds): its keyword, e.g. ``ModuleKind("lookout")``. Behaves like an ``OrderKind``
     member where the engine uses one (a string, hashed and compared as its keyword, with
     ``.value``). Make one with :func:`order_kind`."""
@@ -92,7 +80,7 @@ class ModuleKind(str):
 
 
 def order_kind(word: str) -> OrderKind:
-    """The kind named ``word``: the bundled :class:`OrderKind` member, or a
+    """The kind named ``word``: the base :class:`OrderKind` member, or a
     :class:`ModuleKind` for a kind a rule module adds (typed as an ``OrderKind``: it is
     used wherever one is)."""
     try:
@@ -105,19 +93,7 @@ def order_kind(word: str) -> OrderKind:
         return cast(OrderKind, ModuleKind(word))
 
 
-BASE_KINDS = frozenset(
-    {
-        OrderKind.MOVE,
-        OrderKind.DEFEND,
-        OrderKind.ATTACK,
-        OrderKind.DISENGAGE,
-        OrderKind.WITHDRAW,
-        OrderKind.RALLY,
-        OrderKind.RECON,
-        OrderKind.FIRE,
-        OrderKind.DONE,
-    }
-)
+BASE_KINDS: frozenset[OrderKind] = frozenset(OrderKind)
 """The kinds of the base engine (RULES §3–10); the others belong to rule modules."""
 
 WITH_WORDS = ("with", "aseella")

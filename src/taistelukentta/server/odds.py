@@ -11,13 +11,13 @@ from typing import Any
 
 from taistelukentta.rules import GameState, Order
 from taistelukentta.rules.context import cache_for
-from taistelukentta.rules.fire_support import strike_situation
+from taistelukentta.rules.fire_support import ORGANIC, STRIKE, strike_situation
 from taistelukentta.rules.orders import OrderKind, order_weapon
 from taistelukentta.rules.state import Side
 from taistelukentta.rules.terms import StrikeTerms, Term, strike_terms
 from taistelukentta.views import attack_estimate, strike_estimate
 
-KINDS = (OrderKind.ATTACK, OrderKind.FIRE, OrderKind.STRIKE, OrderKind.ORGANIC)
+KINDS = (OrderKind.ATTACK, OrderKind.FIRE, STRIKE, ORGANIC)
 
 _TERM_VALUE = {"advantage": 1, "disadvantage": -1}
 
@@ -61,7 +61,7 @@ def _delay(state: GameState, terms: StrikeTerms | None) -> dict[str, Any]:
 def odds_of(state: GameState, side: Side, order: Order) -> dict[str, Any]:
     """``{"kind", "odds", "terms"}`` for an attack/fire (R-ATK-*) or a fire request
     (R-OFF-*, R-ORG-1). ArgumentError (a TkError) when the side does not know the target."""
-    if order.kind in (OrderKind.STRIKE, OrderKind.ORGANIC):
+    if order.kind in (STRIKE, ORGANIC):
         est = strike_estimate(state, side, order)
         odds: dict[str, Any] = {
             "weapon": est.weapon,
@@ -82,7 +82,7 @@ def odds_of(state: GameState, side: Side, order: Order) -> dict[str, Any]:
         }
         odds["delay"] = _delay(state, est.terms)
         out_terms = [] if est.terms is None else [term_out(t) for t in est.terms.terms]
-        if order.kind == OrderKind.ORGANIC:  # no scatter: the area is certain (R-ORG-1)
+        if order.kind == ORGANIC:  # no scatter: the area is certain (R-ORG-1)
             out_terms.insert(
                 0, {"name": "scatter", "value": 0, "rule": "R-ORG-1", "kind": "scatter"}
             )

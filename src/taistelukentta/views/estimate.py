@@ -29,7 +29,7 @@ from taistelukentta.grid.geometry import Cell, chebyshev
 from taistelukentta.rules import GameState, UnitState
 from taistelukentta.rules.context import ScenarioCache, cache_for
 from taistelukentta.rules.fire import disadvantage_facts, hook_module_terms, weapon_damage
-from taistelukentta.rules.orders import Order, OrderKind
+from taistelukentta.rules.orders import Order
 from taistelukentta.rules.recon import ContactLevel
 from taistelukentta.rules.services import AbilitiesApi
 from taistelukentta.rules.state import Side
@@ -249,7 +249,7 @@ def strike_estimate(state: GameState, side: Side, order: Order) -> StrikeEstimat
     must test morale."""
     from taistelukentta.rules import fire_support
 
-    if order.kind not in (OrderKind.STRIKE, OrderKind.ORGANIC) or order.cell is None:
+    if order.kind not in (fire_support.STRIKE, fire_support.ORGANIC) or order.cell is None:
         raise ArgumentError(
             "odds are given for strike and organic orders with a cell",
             "todennäköisyydet annetaan isku- ja tukitulikäskyille, joissa on ruutu",
@@ -265,10 +265,10 @@ def strike_estimate(state: GameState, side: Side, order: Order) -> StrikeEstimat
     try:
         situation = fire_support.strike_situation(state, side, order)
     except ValueError as exc:
-        if order.kind != OrderKind.ORGANIC:
+        if order.kind != fire_support.ORGANIC:
             raise ArgumentError(str(exc), str(exc)) from None
         situation = None  # not the side's support unit: the area alone
-    if order.kind == OrderKind.ORGANIC:
+    if order.kind == fire_support.ORGANIC:
         area = tuple(fire_support.organic_area(cache, aimed))
         inside = set(area)
         exposures = tuple(
