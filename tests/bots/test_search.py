@@ -26,8 +26,8 @@ from taistelukentta.views.models import SideView
 from tests.bots.test_tactical import CASES, _legal, _play
 from tests.fog.harness import build, coupled_dice
 
-SMALL = 10
-"""A budget that keeps the tests cheap: five plans of two side turns in one world."""
+SMALL = 12
+"""A budget that keeps the tests cheap: six plans of two side turns in one world."""
 
 
 def _view(state: GameState) -> SideView:
@@ -109,7 +109,14 @@ def test_red_places_the_public_blue_company() -> None:
 def test_plans_and_the_budget_of_simulated_side_turns() -> None:
     state = new_game(load_scenario("demo"), 2)
     view = _view(state)
-    assert plans_of(view) == ["default", "hold", "withdraw", "take:risteys", "take:kotkanmaki"]
+    assert plans_of(view) == [
+        "default",
+        "hold",
+        "withdraw",
+        "spread",
+        "take:risteys",
+        "take:kotkanmaki",
+    ]
     for budget in (3, SMALL, 24):
         bot = SearchBot(9, budget)
         seat = next_seat(state)

@@ -70,12 +70,15 @@ SEARCH_LEVEL = SearchLevel(budget=24, worlds=2, inner_budget=150, margin=0.5)
 """The ``search`` player's defaults."""
 MIN_HORIZON = 2
 """A rollout plays at least the own turn and the enemy's reply."""
+MAX_WORLDS = 4
+"""Worlds sampled at most, when the game's end leaves the rollouts short."""
 
 
 class PlanBot(TacticalBot):
     """The tactical player whose goals follow a plan: ``default`` (its own), ``hold``
-    (every unit keeps its ground), ``withdraw`` (every unit back to its starting cell) or
-    ``take:<objective id>`` (every unit to that objective's nearest cell)."""
+    (every unit keeps its ground), ``withdraw`` (every unit back to its starting cell),
+    ``spread`` (every unit to the nearest cell of any objective) or ``take:<objective id>``
+    (every unit to that objective's nearest cell)."""
 
     def __init__(
         self, seed: int, level: str = "normal", budget: int | None = None, plan: str = "default"
@@ -90,6 +93,13 @@ class PlanBot(TacticalBot):
         if plan == "withdraw":
             starts = _starts(s.view.scenario)
             return {uid: starts.get(uid, _as_cell(u.cell)) for uid, u in s.own.items()}
+        if plan == "spread":
+            every = [_as_cell(c) for o in s.view.objectives for c in o.cells]
+            if every:
+                return {
+                    uid: min(every, key=lambda c, h=_as_cell(u.cell): (cheb(h, c), c))
+                    for uid, u in s.own.items()
+                }
         if plan.startswith("take:"):
             obj = next((o for o in s.view.objectives if o.id == plan[5:]), None)
             if obj is not None:
@@ -106,8 +116,8 @@ class PlanBot(TacticalBot):
 
 def plans_of(view: SideView) -> list[str]:
     """The plans the player weighs in this view: its own goals, holding, falling back to
-    the starting cells, and each objective in turn."""
-    return ["default", "hold", "withdraw", *(f"take:{o.id}" for o in view.objectives)]
+    the starting cells, each unit to its nearest objective, and each objective in turn."""
+    return ["default", "hold", "withdraw", "spread", *(f"take:{o.id}" for o in view.objectives)]
 
 
 @lru_cache(maxsize=8)
@@ -172,7 +182,8 @@ class SearchBot:
         horizon = min(left, max(MIN_HORIZON, level.budget // (len(plans) * worlds)))
         if horizon * len(plans) > level.budget:
             return "default"
-        worlds = max(1, min(worlds, level.budget // (horizon * len(plans))))
+        # a short horizon (the game's end near) leaves budget for more worlds
+        worlds = max(1, min(MAX_WORLDS, level.budget // (horizon * len(plans))))
         samples = [
             build_world(view, self.hands, self._seen, random.Random(self.rng.getrandbits(62)))
             for _ in range(worlds)
@@ -195,6 +206,7 @@ class SearchBot:
 
 
 __all__ = [
+    "MAX_WORLDS",
     "MIN_HORIZON",
     "SEARCH_LEVEL",
     "PlanBot",
