@@ -39,12 +39,12 @@ from functools import lru_cache
 from typing import Any
 
 from taistelukentta.bots import commander
-from taistelukentta.bots.baseline import LazyOrders
+from taistelukentta.bots.baseline import LazyOrders, OrderSource
 from taistelukentta.bots.knowledge import cheb
-from taistelukentta.bots.tactical import TacticalBot, _as_cell
+from taistelukentta.bots.tactical import TacticalBot, Threat, _as_cell
 from taistelukentta.content.options import RuleOptions
 from taistelukentta.rules.orders import Order
-from taistelukentta.views.models import SideView
+from taistelukentta.views.models import OwnUnitView, SideView
 
 Cell = tuple[int, int]
 
@@ -86,6 +86,18 @@ class PlanBot(TacticalBot):
         super().__init__(seed, level, budget)
         self.plan = plan
 
+    def _stays_to_fire(self, s: commander.Seen, u: OwnUnitView) -> bool:
+        # falling back: every unit goes, none stays in the enemy's reach to fire
+        return self.plan != "withdraw" and super()._stays_to_fire(s, u)
+
+    def _attack(
+        self, s: commander.Seen, src: OrderSource, movers: Sequence[str], threat: Threat
+    ) -> Order | None:
+        # falling back: no attack order (it moves the attacker into the enemy's reach)
+        if self.plan == "withdraw":
+            return None
+        return super()._attack(s, src, movers, threat)
+
     def _goals(self, s: commander.Seen, gm: Any) -> dict[str, Cell | None]:
         plan = self.plan
         if plan == "hold":
@@ -96,10 +108,7 @@ class PlanBot(TacticalBot):
         if plan == "spread":
             every = [_as_cell(c) for o in s.view.objectives for c in o.cells]
             if every:
-                return {
-                    uid: min(every, key=lambda c, h=_as_cell(u.cell): (cheb(h, c), c))
-                    for uid, u in s.own.items()
-                }
+                return {uid: _nearest(every, _as_cell(u.cell)) for uid, u in s.own.items()}
         if plan.startswith("take:"):
             obj = next((o for o in s.view.objectives if o.id == plan[5:]), None)
             if obj is not None:
@@ -112,6 +121,10 @@ class PlanBot(TacticalBot):
                     )
                 return out
         return super()._goals(s, gm)
+
+
+def _nearest(cells: Sequence[Cell], here: Cell) -> Cell:
+    return min(cells, key=lambda c: (cheb(here, c), c))
 
 
 def plans_of(view: SideView) -> list[str]:

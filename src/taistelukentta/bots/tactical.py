@@ -400,17 +400,7 @@ class TacticalBot:
 
         # units already in reach of a SPOTTED enemy stay and fire for free, unless hurt or
         # a leader or support weapon (which keep out of reach)
-        movers: list[str] = []
-        for uid in free:
-            u = s.own[uid]
-            hurt = u.strength * 2 <= u.max_strength
-            if (
-                not hurt
-                and not _is_leader(u)
-                and any(_in_range(u, cheb(u.cell, e.cell)) for e in s.enemies.values())
-            ):
-                continue
-            movers.append(uid)
+        movers = [uid for uid in free if not self._stays_to_fire(s, s.own[uid])]
 
         # attack orders worth their KP
         if view.kp_of(s.seat) > 0 and s.enemies:
@@ -447,6 +437,17 @@ class TacticalBot:
             if self.nodes >= level.budget:
                 break
         return commander.hide(s, src, self.rng) or src.done
+
+    def _stays_to_fire(self, s: commander.Seen, u: OwnUnitView) -> bool:
+        """Whether ``u`` stays where it is to fire for free in the fire phase: a sound unit,
+        neither a leader nor a support weapon, already in reach of a SPOTTED enemy (a hook
+        the look-ahead player's plans override)."""
+        hurt = u.strength * 2 <= u.max_strength
+        return (
+            not hurt
+            and not _is_leader(u)
+            and any(_in_range(u, cheb(u.cell, e.cell)) for e in s.enemies.values())
+        )
 
     def _goals(self, s: commander.Seen, gm: Any) -> dict[str, Cell | None]:
         """Each own unit's objective cell.
