@@ -1,11 +1,13 @@
 """Computer players and ``tk20 balance`` (issue 13). Run by hand, not part of the tests:
 
-``.venv/bin/python benchmarks/bench_bot.py turns [--games N] [--level L]`` — the time of
-every side turn a computer player takes on ``terasvalli`` (each of its seats' orders: the
-view, the legal orders it asks for and its decisions, not the engine's ``apply``), p50 /
-p95 / max by CPU time, for the tactical level against the baseline bot, and the same for
-the baseline bot in the same games as the reference (ratio tactical / baseline). Goal:
-p95 < 2 s per side turn.
+``.venv/bin/python benchmarks/bench_bot.py turns [--games N] [--level L] [--budget B]`` —
+the time of every side turn a computer player takes on ``terasvalli`` (each of its seats'
+orders: the view, the legal orders it asks for and its decisions, not the engine's
+``apply``), p50 / p95 / max by CPU time, for the tactical level (or ``--level search``, the
+look-ahead player, whose rollouts are part of its decisions) against the baseline bot, and
+the same for the baseline bot in the same games as the reference (ratio player /
+baseline). ``--budget``: the player's budget (None: its default). Goal: p95 < 2 s per side
+turn.
 
 ``.venv/bin/python benchmarks/bench_bot.py balance [--games N]`` — ``tk20 balance demo``
 games per second with 1 and 2 local workers and through a Dask LocalCluster of 2 workers
@@ -39,7 +41,7 @@ def _load() -> str:
     return f"{os.getloadavg()[0]:.1f}"
 
 
-def side_turns(games: int, level: str, first_seed: int) -> None:
+def side_turns(games: int, level: str, first_seed: int, budget: int | None = None) -> None:
     scenario = load_scenario("terasvalli")
     turns: dict[str, list[float]] = {level: [], "baseline": []}
     for g in range(games):
@@ -49,7 +51,10 @@ def side_turns(games: int, level: str, first_seed: int) -> None:
                 "blue": level if tactical_side == "blue" else "baseline",
                 "red": level if tactical_side == "red" else "baseline",
             }
-            bots = {s: make_bot(names[s], bot_seed(seed, s)) for s in names}
+            bots = {
+                s: make_bot(names[s], bot_seed(seed, s), budget if names[s] == level else None)
+                for s in names
+            }
             state = new_game(scenario, seed)
             spent: dict[tuple[int, Side], float] = {}
             while not state.finished:
@@ -63,7 +68,10 @@ def side_turns(games: int, level: str, first_seed: int) -> None:
                 state, _ = apply(state, seat, order)
             for (_turn, played), t in spent.items():
                 turns[names[played]].append(t)
-    print(f"terasvalli side turns, {games} seeds × both sides, load {_load()} (CPU seconds):")
+    print(
+        f"terasvalli side turns, {games} seeds × both sides, budget {budget}, "
+        f"load {_load()} (CPU seconds):"
+    )
     p95 = {}
     for name, ts in turns.items():
         ts.sort()
@@ -200,10 +208,11 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--games", type=int, default=None)
     ap.add_argument("--level", default="normal")
+    ap.add_argument("--budget", type=int, default=None)
     ap.add_argument("--seed", type=int, default=1)
     a = ap.parse_args()
     if a.what == "turns":
-        side_turns(a.games or 4, a.level, a.seed)
+        side_turns(a.games or 4, a.level, a.seed, a.budget)
     elif a.what == "balance-one":
         _balance_one(a.mode, a.games or 200)
     elif a.what == "memory":
