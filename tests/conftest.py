@@ -45,6 +45,9 @@ def pytest_configure(config: pytest.Config) -> None:
     if "TK20_CACHE_DIR" not in os.environ:
         os.environ["TK20_CACHE_DIR"] = tempfile.mkdtemp(prefix="tk20-test-cache-")
     _cache_bytecode()
+    # no resident start-up process (tk20's launcher) outlives a test: the tk20 processes the
+    # tests start run in-process; tests/test_cli_resident.py turns it on in its own folder
+    os.environ["TK20_NO_RESIDENT"] = "1"
 
 
 def _cache_bytecode() -> None:

@@ -1,3 +1,3 @@
-from taistelukentta.cli.app import main
+from taistelukentta.cli.launcher import main
 
 main()
