@@ -143,6 +143,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await asyncio.to_thread(upgrade, engine)
         store = GameStore(engine, settings)
         store.listeners.append(hub.wake)
+        hub.follow(store.behind, store.catch_up)
         hub.bind(asyncio.get_running_loop())
         app.state.store = store
         app.state.campaigns = CampaignStore(store)

@@ -248,6 +248,14 @@ class Game:
                 self._memo[key] = value
         return value
 
+    def memo_hit(self, kind: str, seat: str, at: At) -> Any | None:
+        """What :meth:`memo` holds for ``(kind, seat)`` at the version of ``at``, or None
+        when it has nothing yet (nothing is built; never waits for a build)."""
+        with self._memo_lock:
+            if self._memo_at == at.version:
+                return self._memo.get((kind, seat))
+        return None
+
     def order_text(self, order: Order) -> str:
         """``str(order)``, kept per order object (see ``_ORDER_TEXTS``)."""
         hit = _ORDER_TEXTS.get(id(order))
@@ -783,6 +791,41 @@ class GameStore:
         version = self._db_version(game_id)
         with self._hold(game_id):
             yield self._at_least(game_id, version)
+
+    def peek(self, game_id: str) -> tuple[Game, At] | None:
+        """The game now (at least at the database's version), for an answer served from
+        the memos on the event loop: one short version read (only when the database pool
+        has an idle connection: never waits for one), and the cached game if its hold is
+        free and it has reached that version. None whenever any of that would wait or
+        need more work (a load, a catch-up): the caller then goes through
+        :meth:`reading` in a worker thread. 404 StoreError for no such game."""
+        pool = self.engine.pool
+        idle = getattr(pool, "checkedin", None)
+        if idle is not None and idle() == 0:
+            return None
+        version = self._db_version(game_id)
+        hold = self._lock_of(self._holds, game_id)
+        if not hold.acquire(blocking=False):
+            return None
+        try:
+            game = self._cached(game_id)
+            if game is None or game.version < version:
+                return None
+            return game, game.at()
+        finally:
+            hold.release()
+
+    def behind(self, game_id: str, version: int) -> bool:
+        """Whether the cached game is older than the (GM) ``version`` (False when the
+        game is not cached: a connection's first read loads it). Never blocks."""
+        with self._guard:
+            game = self._games.get(game_id)
+        return game is not None and game.version < version
+
+    def catch_up(self, game_id: str) -> None:
+        """Bring the cached game up to the database's version (another process wrote)."""
+        with self.reading(game_id):
+            pass
 
     def cached_messages(
         self, game_id: str, seat: str, after: int, version: int

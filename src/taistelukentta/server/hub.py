@@ -5,8 +5,10 @@ commit also sends ``NOTIFY tk20_games, '<game id>'`` (inside the transaction, so
 delivered only if the commit succeeds); :class:`PgListener` LISTENs on a connection of its
 own in every process and wakes that process's hub, so an order given through one process
 reaches the WebSocket clients of all. A wake-up carries only the game's new (GM) version
-(the notification's payload is ``<game id>:<version>``): a connection sends from the
-process's cache when the cache has reached that version, and reads the database otherwise
+(the notification's payload is ``<game id>:<version>``). A change of another process is
+read into the process's cache once (:meth:`Hub.follow`), then the game's connections are
+woken; a connection sends from the process's cache when it has reached that version, and
+reads the database otherwise
 (and after a gap in the notifications, and every ``POLL_SECONDS`` in any case), always
 everything after the last version it sent, so a lost or doubled wake-up loses nothing.
 """
@@ -16,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
+from collections.abc import Callable
 
 from taistelukentta.server.games import NOTIFY_CHANNEL
 
@@ -32,6 +35,18 @@ class Hub:
         self.generation = 0
         """Counts the wake-ups of every connection (after a gap in the notifications): a
         connection that sees it change reads the database."""
+        self._behind: Callable[[str, int], bool] | None = None
+        self._catch_up: Callable[[str], None] | None = None
+        self._catching: set[str] = set()
+
+    def follow(self, behind: Callable[[str, int], bool], catch_up: Callable[[str], None]) -> None:
+        """Catch the process's cache up once per announced change of another process,
+        before its connections are woken: ``behind(game, version)`` says whether the
+        cached game is older than ``version`` (must not block), ``catch_up(game)`` reads
+        the new log entries (blocking; run in a worker thread). Without this, each
+        connection of the game woke to a cache miss and read the database itself."""
+        self._behind = behind
+        self._catch_up = catch_up
 
     def known(self, game_id: str) -> int:
         """The newest (GM) version of ``game_id`` a wake-up announced (0: none yet)."""
@@ -60,10 +75,37 @@ class Hub:
         waiters = self._waiters.get(game_id)
         if not waiters:
             return
-        if version is not None and version > self._known.get(game_id, 0):
+        if version is not None:
+            if version <= self._known.get(game_id, 0):
+                return  # announced already (PostgreSQL: this process's own NOTIFY)
             self._known[game_id] = version
+            if self._follow(game_id, version):
+                return  # woken when the cache has caught up
         for ev in waiters:
             ev.set()
+
+    def _follow(self, game_id: str, version: int) -> bool:
+        """Start catching the cache up to ``version`` if it is behind (True: the waiters
+        are woken when that is done)."""
+        if self._behind is None or self._catch_up is None or self._loop is None:
+            return False
+        if game_id in self._catching:
+            return True
+        if not self._behind(game_id, version):
+            return False
+        self._catching.add(game_id)
+        done = self._loop.run_in_executor(None, self._catch_up, game_id)
+        done.add_done_callback(lambda fut: self._caught_up(game_id, version, fut))
+        return True
+
+    def _caught_up(self, game_id: str, version: int, fut: asyncio.Future[None]) -> None:
+        self._catching.discard(game_id)
+        newest = self._known.get(game_id, 0)
+        failed = fut.cancelled() or fut.exception() is not None
+        if not failed and newest > version and self._follow(game_id, newest):
+            return  # a newer change came meanwhile: catch up to it first
+        for ev in self._waiters.get(game_id, ()):
+            ev.set()  # (after a failed catch-up the connections read the database)
 
     def wake_all(self) -> None:
         """Wake every connection (after a gap in the notifications); any thread."""

@@ -1,22 +1,34 @@
 """The game endpoints under ``/api``.
 
 Handlers are plain functions: FastAPI runs them in its worker threads, where the store's
-blocking database work belongs. Every answer about a game is built by
-:mod:`taistelukentta.server.present` from the seat's own side's knowledge.
+blocking database work belongs; the refreshes (``/view``, ``/orders``) answer from the
+event loop when their answer is built already (see ``_answer``). Every answer about a
+game is built by :mod:`taistelukentta.server.present` from the seat's own side's
+knowledge.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, Query, Request, Response
+from starlette.concurrency import run_in_threadpool
 
 from taistelukentta.errors import TkError
 from taistelukentta.rules import GM_SEAT
 from taistelukentta.rules.orders import parse_order
 from taistelukentta.server import odds as odds_mod
 from taistelukentta.server.deps import GameId, Seat, Store
-from taistelukentta.server.games import COMMITMENT_SCHEME, StoreError, scenario_for, scenario_ids
+from taistelukentta.server.games import (
+    COMMITMENT_SCHEME,
+    At,
+    Game,
+    GameStore,
+    StoreError,
+    scenario_for,
+    scenario_ids,
+)
 from taistelukentta.server.present import side_of
 from taistelukentta.server.schemas import (
     Change,
@@ -98,23 +110,56 @@ def whoami(game_id: GameId, auth: Seat, store: Store) -> SeatInfo:
 
 
 @router.get("/games/{game_id}/view", response_model=SeatViewOut, responses=_ERR)
-def get_view(game_id: GameId, auth: Seat, store: Store) -> Response:
+async def get_view(game_id: GameId, auth: Seat, store: Store) -> Response:
     """The seat's view (``tk20 show --as SEAT --json``) at its version, with its legal
     orders then (``orders``, as ``GET /orders`` gives them): a client's refresh is one
     request."""
-    with store.reading(game_id) as game:
-        at = game.at()
-    # Built after the game is let go (a write never waits for it), once per version and
-    # seat, and shared by every request of the seat.
-    return Response(game.view_json(auth.seat, at), media_type="application/json")
+    return await _answer(store, game_id, auth.seat, "view.json", Game.view_json)
 
 
 @router.get("/games/{game_id}/orders", response_model=OrdersOut, responses=_ERR)
-def get_orders(game_id: GameId, auth: Seat, store: Store) -> Response:
+async def get_orders(game_id: GameId, auth: Seat, store: Store) -> Response:
     """The seat's legal orders now, in notation."""
-    with store.reading(game_id) as game:
-        at = game.at()
-    return Response(game.orders_json(auth.seat, at), media_type="application/json")
+    return await _answer(store, game_id, auth.seat, "orders.json", Game.orders_json)
+
+
+async def _answer(
+    store: GameStore,
+    game_id: str,
+    seat: str,
+    kind: str,
+    build: Callable[[Game, str, At], str],
+) -> Response:
+    """A seat's answer of ``kind`` (JSON text, built once per version and seat by
+    ``build`` and shared by every request of the seat). When the game's version is known
+    without waiting and the answer is built already — every refresh but the first of a
+    seat at a version — it is sent from the event loop; a worker-thread hop cost more
+    CPU than the rest of such a request. Otherwise it is built in a worker thread, after
+    the game is let go (a write never waits for it)."""
+    hit = store.peek(game_id)
+    if hit is not None:
+        game, at = hit
+        text = game.memo_hit(kind, seat, at)
+        if isinstance(text, str):
+            return Response(text, media_type="application/json")
+    return Response(
+        await run_in_threadpool(_built, store, game_id, seat, build, hit),
+        media_type="application/json",
+    )
+
+
+def _built(
+    store: GameStore,
+    game_id: str,
+    seat: str,
+    build: Callable[[Game, str, At], str],
+    hit: tuple[Game, At] | None,
+) -> str:
+    if hit is None:
+        with store.reading(game_id) as game:
+            hit = game, game.at()
+    game, at = hit
+    return build(game, seat, at)
 
 
 @router.get("/games/{game_id}/odds", response_model=OddsOut, responses=_ERR)
