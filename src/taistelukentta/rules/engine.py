@@ -25,7 +25,7 @@ KP reset). After the last round, or when a side has no units left, the game is o
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Sequence
 from typing import Any
 
 from taistelukentta.content.scenario import Scenario
@@ -605,9 +605,9 @@ def _legal_of_kinds(
     withdraw, recon — fire in the fire phase), in handler order; then the per-seat lists
     of the handlers' ``legal``/``legal_moves``; then ``done``."""
     cache = cache_for(state)
-    per_unit = cache.rules.unit_listing.get(state.phase, ())
+    per_unit: Sequence[OrderHandler] = cache.rules.unit_listing.get(state.phase, ())
     if kinds is not None:
-        per_unit = tuple(h for h in per_unit if h.kind in kinds)
+        per_unit = [h for h in per_unit if h.kind in kinds]
     out: list[Order] = []
     if per_unit:
         listing = Listing(
@@ -716,8 +716,15 @@ def _legal_recon(ls: Listing, u: UnitState) -> Iterable[Order]:
         or not ls.affordable(u, OrderKind.RECON)
     ):
         return _NONE
-    make = ls.order
-    return [make(OrderKind.RECON, u.id, c) for c in sorted(ls.cache.visible_from(u.cell))]
+    cache = ls.cache
+    seen = cache.visible_from(u.cell)
+    uid, make = u.id, ls.order
+    return _listed(
+        cache,
+        (OrderKind.RECON, uid, u.cell),
+        seen,
+        lambda: [make(OrderKind.RECON, uid, c) for c in sorted(seen)],
+    )
 
 
 def _legal_fire(ls: Listing, u: UnitState) -> Iterable[Order]:
@@ -761,12 +768,13 @@ def _module_orders(
 def _listed(
     cache: ScenarioCache,
     key: tuple[Any, ...],
-    dests: dict[Cell, float],
+    dests: Collection[Cell],
     build: Callable[[], list[Order]],
 ) -> list[Order]:
-    """Order lists built from a memoised destination dict are reused while the dict is
-    the same object (the reachable-area memo hands out the same dict for the same
-    situation); callers never modify them."""
+    """Order lists built from a memoised collection of cells are reused while it is the
+    same object (the reachable-area memo hands out the same dict for the same situation,
+    the sight memo the same set of visible cells for a cell); callers never modify
+    them."""
     hit = cache.order_lists.get(key)
     if hit is not None and hit[0] is dests:
         return hit[1]
