@@ -24,6 +24,7 @@ from taistelukentta.rules import (
     Event,
     GameState,
     Order,
+    OrderKind,
     apply,
     is_legal,
     new_game,
@@ -321,3 +322,45 @@ def test_a_defender_weighs_the_reply_to_an_attack_an_attacker_does_not() -> None
         if held_back and blue_attacks:
             break
     assert held_back and blue_attacks
+
+
+def _red_last_turn(change: Callable[[dict[str, Any]], None]) -> tuple[GameState, SideView]:
+    """A ``demo`` game placed by ``change``, at Red's first command phase, with the view's
+    round made the last (Red moves second: its last word)."""
+    state = new_game(build("demo", change), 1)
+    while state.active != "red":
+        seat = next_seat(state)
+        assert seat is not None
+        state, _ = apply(state, seat, Order.done())
+    view = view_for(state, "red", log_limit=0)
+    assert isinstance(view, SideView) and view.phase == "command"
+    last = view.model_copy(update={"turn": view.rounds, "turn_no": 2 * view.rounds})
+    assert tactical._last_word(last)
+    return state, last
+
+
+def test_the_last_turn_goes_onto_an_objective_the_side_does_not_stand_on() -> None:
+    """The last turn's move onto the objectives: a unit that can reach Kotkanmäki (Blue's
+    squad on it) moves onto it — contested, it scores for nobody — while the only unit on
+    the crossroads stays there."""
+    from taistelukentta.bots import commander
+    from taistelukentta.bots.runner import lazy_bot_orders
+
+    def placed(data: dict[str, Any], *, spare: bool) -> None:
+        blue_unit(data, "1R1")["cell"] = [18, 4]
+        red_unit(data, "R11")["cell"] = [29, 19]
+        red_unit(data, "R12")["cell"] = [15, 11]
+        red_unit(data, "R13")["cell"] = [18, 8]
+        for uid in ("R14", "R15", *(() if spare else ("R13",))):
+            drop_unit(data, uid)
+
+    kotkanmaki = {(x, y) for x in (17, 18, 19) for y in (3, 4, 5)}
+    for spare in (True, False):
+        state, last = _red_last_turn(lambda d, spare=spare: placed(d, spare=spare))
+        s = commander.seen(last)
+        grab = TacticalBot(1)._last_grab(s, lazy_bot_orders(state, "gm"), sorted(s.own))
+        if spare:
+            assert grab is not None and grab.kind == OrderKind.MOVE and grab.unit == "R13"
+            assert grab.cell is not None and tactical._as_cell(grab.cell) in kotkanmaki
+        else:
+            assert grab is None

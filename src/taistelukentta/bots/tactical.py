@@ -265,6 +265,8 @@ class TacticalBot:
         self._objective_cells: set[Cell] = set()
         self._threat_opts: RuleOptions | None = None
         self._threat_cache: dict[tuple[str, int, int, bool], float] = {}
+        self._decision_goals: dict[str, Cell | None] = {}
+        """Each own unit's objective cell in the decision being made (:meth:`_goals`)."""
 
     # -------------------------------------------------------------- belief
 
@@ -402,13 +404,21 @@ class TacticalBot:
         # a leader or support weapon (which keep out of reach)
         movers = [uid for uid in free if not self._stays_to_fire(s, s.own[uid])]
 
+        if view.turn >= view.rounds and not _last_word(view):
+            # the side's last turn, an enemy turn to follow: onto the objectives first,
+            # then fire (with the last word the threat-free moves after the attacks do it)
+            grab = self._last_grab(s, src, free)
+            if grab is not None:
+                return grab
+
         # attack orders worth their KP
+        goals = self._goals(s, gm)
+        self._decision_goals = goals
         if view.kp_of(s.seat) > 0 and s.enemies:
             attack = self._attack(s, src, movers, threat)
             if attack is not None:
                 return attack
 
-        goals = self._goals(s, gm)
         mined = commander.known_mined(s)
         if mined:
             goals = commander.pioneer_goals(s, goals, mined)
@@ -448,6 +458,45 @@ class TacticalBot:
             and not _is_leader(u)
             and any(_in_range(u, cheb(u.cell, e.cell)) for e in s.enemies.values())
         )
+
+    def _last_grab(self, s: commander.Seen, src: OrderSource, free: Sequence[str]) -> Order | None:
+        """In the side's last turn: a move onto an objective the side does not stand on —
+        an enemy's is contested (it scores for nobody), an empty one taken — by a unit that
+        can reach it now and is not the only one holding an objective of its own. The most
+        valuable objective first, the strongest unit that can get there."""
+        view = s.view
+        enemy_side = "red" if s.side == "blue" else "blue"
+        mined = commander.known_mined(s)
+        cells_of = {o.id: {_as_cell(c) for c in o.cells} for o in view.objectives}
+        on: dict[str, list[str]] = {o.id: [] for o in view.objectives}
+        for u in s.own.values():
+            for oid, cells in cells_of.items():
+                if _as_cell(u.cell) in cells:
+                    on[oid].append(u.id)
+
+        def worth(o: Any) -> int:
+            return int(o.vp) * (2 if o.enemy_seen or o.holder_at_start == enemy_side else 1)
+
+        targets = sorted(
+            (o for o in view.objectives if not o.own_present), key=lambda o: (-worth(o), o.id)
+        )
+        for o in targets:
+            best: tuple[int, str, Order] | None = None
+            for uid in free:
+                u = s.own[uid]
+                if any(len(ids) == 1 and uid in ids for ids in on.values()):
+                    continue  # the only one holding an objective: it stays
+                for mv in src.of_unit(OrderKind.MOVE, uid):
+                    if mv.cell is None:
+                        continue
+                    c = _as_cell(mv.cell)
+                    if c in cells_of[o.id] and c not in mined:
+                        if best is None or (u.strength, uid) > best[:2]:
+                            best = (u.strength, uid, mv)
+                        break
+            if best is not None:
+                return best[2]
+        return None
 
     def _goals(self, s: commander.Seen, gm: Any) -> dict[str, Cell | None]:
         """Each own unit's objective cell.
@@ -634,6 +683,7 @@ class TacticalBot:
                             wanted.append((worth, uid, tid, w.id))
         wanted.sort(key=lambda t: (-t[0], t[1], t[2], t[3] or ""))
         last_word = _last_word(s.view)
+        last_turn = s.view.turn >= s.view.rounds
         defending = all(o.holder_at_start == s.side for o in s.view.objectives)
         for worth, uid, tid, wid in wanted:
             u = s.own[uid]
@@ -642,6 +692,16 @@ class TacticalBot:
                 for o in src.of_unit_at(OrderKind.ATTACK, uid, frozenset({tid}))
                 if order_weapon(o) == wid or (wid is not None and order_weapon(o) is not None)
             ]
+            goal = self._decision_goals.get(uid)
+            if goal is not None and not defending and s.view.rounds - s.view.turn <= 1:
+                # an attacker's last rounds: no attack takes the unit away from its objective
+                near = cheb(u.cell, goal)
+                orders = [o for o in orders if o.cell is None or cheb(o.cell, goal) <= near]
+            if last_turn and _as_cell(u.cell) in self._objective_cells:
+                # the last turn: a unit on an objective keeps standing on one
+                orders = [
+                    o for o in orders if o.cell is None or _as_cell(o.cell) in self._objective_cells
+                ]
             if not orders:
                 continue
             best = min(
