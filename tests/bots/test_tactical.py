@@ -5,6 +5,7 @@ levels that differ in search and noise only, and a node budget that holds."""
 from __future__ import annotations
 
 import ast
+import functools
 import inspect
 import random
 from collections.abc import Callable
@@ -356,7 +357,7 @@ def test_the_last_turn_goes_onto_an_objective_the_side_does_not_stand_on() -> No
 
     kotkanmaki = {(x, y) for x in (17, 18, 19) for y in (3, 4, 5)}
     for spare in (True, False):
-        state, last = _red_last_turn(lambda d, spare=spare: placed(d, spare=spare))
+        state, last = _red_last_turn(functools.partial(placed, spare=spare))
         s = commander.seen(last)
         grab = TacticalBot(1)._last_grab(s, lazy_bot_orders(state, "gm"), sorted(s.own))
         if spare:
