@@ -4,6 +4,7 @@ executed; its hooks take part; games of the default ruleset are not touched."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
@@ -20,7 +21,17 @@ from taistelukentta.rules import (
 )
 from taistelukentta.rules.context import Tx
 from taistelukentta.rules.fire import hook_module_terms
-from taistelukentta.rules.orders import BASE_KINDS, OrderKind, parse_order
+from taistelukentta.rules.listing import Listing
+from taistelukentta.rules.orders import (
+    BASE_KINDS,
+    OrderKind,
+    module_syntax,
+    order_kind,
+    parse_order,
+)
+from taistelukentta.rules.registry import FIRE_ONLY, OrderHandler, Plan
+from taistelukentta.rules.ruleset import RuleModule
+from taistelukentta.rules.state import GameState, Phase, Side, UnitState
 from taistelukentta.views import view_for
 from taistelukentta.views.models import SideView, view_schema
 
@@ -132,6 +143,55 @@ def test_a_toy_module_lists_its_order_with_each_units_base_orders() -> None:
     after, _ = apply(st, "pl1", Order(lookout.LOOKOUT, "1R1"))
     assert Order(lookout.LOOKOUT, "1R1") not in legal_orders(after, "pl1")
     assert Order(lookout.LOOKOUT, "1R2") in legal_orders(after, "pl1")
+
+
+FLARE = order_kind("flare")
+"""A fire-phase kind of a test-only module, listed per unit."""
+
+
+def _flare_module() -> RuleModule:
+    def check(state: GameState, seat: str, side: Side, order: Order) -> Plan:
+        unit = state.units.get(order.unit or "")
+        if unit is None or unit.seat != seat or unit.fired:
+            raise IllegalOrderError("no flare", "ei valoa")
+        return Plan(unit=unit)
+
+    def execute(tx: Tx, seat: str, order: Order, plan: Plan) -> None:
+        assert plan.unit is not None
+        tx.update(plan.unit.id, fired=True)
+
+    def legal(listing: Listing, unit: UnitState) -> Iterable[Order]:
+        return () if unit.fired else (listing.order(FLARE, unit.id),)
+
+    return RuleModule(
+        "flare",
+        orders=(
+            OrderHandler(FLARE, check, execute, phases=FIRE_ONLY, module="flare", legal_unit=legal),
+        ),
+        syntax=(module_syntax(FLARE, "flare UNIT", (), lambda k, w: Order(k, w.id())),),
+    )
+
+
+def test_a_fire_phase_kind_listed_per_unit_keeps_its_seat_open() -> None:
+    """A seat with nothing to fire is done automatically in the fire phase of a game of the
+    legacy dice (R-TURN-1), unless a module's fire-phase listing — per unit too — lists an
+    order for it."""
+    plain = new_game(_scenario(), 7)
+    rules = default_ruleset().with_modules(_flare_module())
+    st = new_game(_scenario(), 7, ruleset=rules)
+    for seat in ("pl1", "co"):
+        plain, _ = apply(plain, seat, Order.done())
+        st, _ = apply(st, seat, Order.done())
+    assert plain.active == "red"  # R1 out of reach: Blue's fire phase ended by itself
+    assert (st.active, st.phase) == ("blue", Phase.FIRE) and not st.done
+    assert legal_orders(st, "pl1") == [Order(FLARE, "1R1"), Order(FLARE, "1R2"), Order.done()]
+    assert legal_orders(st, "co") == [Order(FLARE, "KP"), Order.done()]
+    st, _ = apply(st, "co", Order(FLARE, "KP"))  # nothing left to list: done by itself
+    assert st.done == {"co"}
+    st, _ = apply(st, "pl1", Order(FLARE, "1R1"))
+    assert st.phase == Phase.FIRE
+    st, _ = apply(st, "pl1", Order(FLARE, "1R2"))
+    assert st.active == "red"
 
 
 def test_docs_extending_shows_the_toy_module_as_it_is() -> None:

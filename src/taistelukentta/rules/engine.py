@@ -977,7 +977,8 @@ def _auto_done(tx: Tx, seat: str) -> bool:
 
     Fire phase: done when no unit of the seat may fire its basic weapon at a target it
     may target, and no rule module's fire-phase handler lists an order for the seat (a
-    special weapon beyond the basic range, ``hide``, an area ability …). The module lists
+    special weapon beyond the basic range, ``hide``, an area ability …; per unit with
+    ``legal_unit`` or per seat with ``legal``). The module lists
     are asked only when the basic check finds nothing, and stop at the first order."""
     if tx.phase != Phase.FIRE:
         return not any(u.seat == seat for u in tx.units.values())
@@ -1005,11 +1006,21 @@ def _auto_done(tx: Tx, seat: str) -> bool:
         snapshot = snapshot or tx.finish()
         if any(target_blocked(snapshot, u, t) is None for t in targets):
             return False
+    side = tx.active
+    # Other per-unit fire-phase listings than the base `fire` one checked above (a module's
+    # fire-phase kind listed with `legal_unit`).
+    per_unit = [h for h in cache.rules.unit_listing[Phase.FIRE] if h.legal_unit is not _legal_fire]
+    if per_unit:
+        snapshot = snapshot or tx.finish()
+        listing = Listing(snapshot, seat, side, cache)
+        for u in mine:
+            for h in per_unit:
+                if h.legal_unit is not None and h.legal_unit(listing, u):
+                    return False
     handlers = [h for h in cache.rules.listing if Phase.FIRE in h.phases and h.legal is not None]
     if not handlers:
         return True
     snapshot = snapshot or tx.finish()
-    side = tx.active
     for h in handlers:
         assert h.legal is not None
         for o in h.legal(snapshot, seat, side):
