@@ -22,9 +22,14 @@ import os
 import re
 import sys
 import tempfile
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 import pytest
 from hypothesis import settings
+
+if TYPE_CHECKING:
+    from tests.server.live import LiveServers
 
 RULE_ID = re.compile(r"(?<![a-z0-9])r_([a-z]+)_(\d+)")
 """A rule ID in a test's name: ``test_r_atk_4_...`` names R-ATK-4."""
@@ -68,6 +73,8 @@ def pytest_collection_finish(session: pytest.Session) -> None:
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        _postgres_variant_in_the_slow_tier(item)
     fast: set[str] = set()
     slow: set[str] = set()
     for item in items:
@@ -77,6 +84,32 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if fast_tier(config):
         for item in items:
             _fewer_examples(item)
+
+
+def _postgres_variant_in_the_slow_tier(item: pytest.Item) -> None:
+    """A test's PostgreSQL variant (a fixture or parameter of the test set to
+    ``"postgres"``) is in the slow tier unless the test is marked ``db_differs`` (the
+    behaviour differs by database: locking, NOTIFY, several processes, migrations). Its
+    SQLite variant stays in the fast tier; ``.ci/run`` runs both (with a real PostgreSQL)."""
+    callspec = getattr(item, "callspec", None)
+    if callspec is None or "postgres" not in callspec.params.values():
+        return
+    if item.get_closest_marker("db_differs") is None:
+        item.add_marker(pytest.mark.slow)
+
+
+@pytest.fixture(scope="session")
+def live_servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServers]:
+    """The test process's shared ``tk20 serve`` processes, one per database kind, started
+    when first asked for (``tests.server.live.LiveServers``): the server tests and the
+    campaign server tests share them."""
+    from tests.server.live import LiveServers
+
+    servers = LiveServers(tmp_path_factory.mktemp("server"))
+    try:
+        yield servers
+    finally:
+        servers.stop()
 
 
 def fast_tier(config: pytest.Config) -> bool:

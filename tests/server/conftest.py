@@ -2,29 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
 
-from tests.server.live import Server, drop_pg_database, fresh_pg_database, require_pg, running
+from tests.server.live import LiveServers, Server
 
 
-@pytest.fixture(scope="session", params=["sqlite", "postgres"])
-def server(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[Server]:
-    """A running server per database kind, shared by the test files that use it (session
-    scope: started once per test process; every test makes its own games, so none depends
-    on a fresh server — one start costs ~2 CPU-s)."""
-    folder: Path = tmp_path_factory.mktemp("server")
-    if request.param == "sqlite":
-        url = f"sqlite:///{folder / 'tk20.sqlite3'}"
-    else:
-        url = fresh_pg_database(require_pg())
-    try:
-        with running(url, folder / "server.log") as srv:
-            yield srv
-    finally:
-        if request.param == "postgres":
-            drop_pg_database(url)
+@pytest.fixture(params=["sqlite", "postgres"])
+def server(request: pytest.FixtureRequest, live_servers: LiveServers) -> Server:
+    """A running server of each database kind (the test runs once per kind): the test
+    process's shared one (``live_servers``, ``tests/conftest.py``; every test makes its own
+    games, so none depends on a fresh server). The PostgreSQL variant is in the slow tier
+    unless the test is marked ``db_differs`` (``tests/conftest.py``)."""
+    return live_servers.get(str(request.param))

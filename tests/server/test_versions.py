@@ -10,6 +10,7 @@ import random
 from pathlib import Path
 from typing import Any
 
+import pytest
 from websockets.sync.client import connect
 
 from tests.server.live import Seat, Server, create, running, seats
@@ -35,6 +36,7 @@ def _blue(clients: dict[str, Seat]) -> dict[str, Any]:
     return out
 
 
+@pytest.mark.db_differs  # two processes: NOTIFY and catching up from the database
 def test_blue_version_skips_hidden_gm_orders_in_every_process(
     server: Server, tmp_path: Path
 ) -> None:
