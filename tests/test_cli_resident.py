@@ -427,3 +427,35 @@ def _memory_of(pid: int) -> bytes:
             except OSError:
                 continue
     return b"".join(chunks)
+
+
+def test_a_kept_bundled_scenario_serves_only_its_exact_file_and_options(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The resident process keeps the bundled scenarios loaded; a game gets the kept one
+    only when the file it loads is byte for byte the kept file, with the same options and
+    no overlay — an edited scenario is loaded from its text."""
+    from taistelukentta.content import scenario as scenarios
+
+    bundled = scenarios.scenarios_dir()
+    folder = tmp_path / "scenarios"
+    folder.mkdir()
+    shutil.copy(bundled / "demo.toml", folder / "demo.toml")
+    monkeypatch.setattr(scenarios, "_RESIDENT_SCENARIOS", {})
+    monkeypatch.setattr(scenarios, "scenarios_dir", lambda: folder)
+    assert scenarios.load_scenario("demo") is not scenarios.load_scenario("demo")  # not kept
+    scenarios.keep_bundled_scenarios()
+    (kept,) = scenarios.kept_scenarios()
+    assert scenarios.load_scenario("demo") is kept
+    assert scenarios.load_scenario("demo", {}) is kept
+    other = scenarios.load_scenario("demo", {"opposed_tie": "active"})
+    assert other is not kept and other.options.opposed_tie == "active"
+    # the same text elsewhere is another file
+    shutil.copy(folder / "demo.toml", tmp_path / "demo.toml")
+    assert scenarios.load_scenario(str(tmp_path / "demo.toml")) is not kept
+    # an edited file: loaded from its text
+    text = (folder / "demo.toml").read_text(encoding="utf-8")
+    assert "rounds = 6" in text
+    (folder / "demo.toml").write_text(text.replace("rounds = 6", "rounds = 5"), "utf-8")
+    edited = scenarios.load_scenario("demo")
+    assert edited is not kept and (edited.rounds, kept.rounds) == (5, 6)

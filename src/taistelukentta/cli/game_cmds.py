@@ -724,8 +724,7 @@ def orders_cmd(
         style="bold",
         highlight=False,
     )
-    for text in orders:
-        typer.echo(f"  {text}")
+    typer.echo("\n".join(f"  {text}" for text in orders))  # one write: ~1 300 lines on demo
 
 
 def order_cmd(

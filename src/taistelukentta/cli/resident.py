@@ -198,6 +198,9 @@ def _probe(folder: str) -> list[str]:
             os.close(read)
             os.environ["TK20_CACHE_DIR"] = "off"
             os.environ["NO_COLOR"] = "1"
+            devnull = os.open(os.devnull, os.O_RDWR)
+            for fd in (0, 1, 2):
+                os.dup2(devnull, fd)
             from taistelukentta.cli.app import main
 
             with tempfile.TemporaryDirectory(dir=folder) as tmp:
@@ -212,13 +215,18 @@ def _probe(folder: str) -> list[str]:
     os.close(write)
     chunks = []
     deadline = time.monotonic() + PROBE_SECONDS
-    while time.monotonic() < deadline:
-        chunk = os.read(read, 1 << 16)
-        if not chunk:
-            break
-        chunks.append(chunk)
-    os.close(read)
-    os.waitpid(pid, 0)
+    try:
+        while time.monotonic() < deadline:
+            chunk = os.read(read, 1 << 16)
+            if not chunk:
+                break
+            chunks.append(chunk)
+    except BaseException:  # told to stop: the probe goes too
+        os.kill(pid, signal.SIGKILL)
+        raise
+    finally:
+        os.close(read)
+        os.waitpid(pid, 0)
     try:
         names = marshal.loads(b"".join(chunks))
     except (EOFError, ValueError, TypeError):
@@ -226,14 +234,32 @@ def _probe(folder: str) -> list[str]:
     return [n for n in names if isinstance(n, str)]
 
 
+def _warm_bundled() -> None:
+    """Load the bundled scenarios and what the rules derive from a scenario alone: the
+    default ruleset, each scenario's rule caches and the map's sight-ray table."""
+    from taistelukentta.content import scenario as scenarios
+    from taistelukentta.rules.context import cache_for
+
+    scenarios.keep_bundled_scenarios()
+    for scenario in scenarios.kept_scenarios():
+        cache = cache_for(scenario)
+        for _side, _seat, unit in scenario.placements():
+            cache.visible_from(unit.cell)
+            break
+
+
 def preload(folder: str) -> None:
-    """Import what the player's commands import (see :func:`_probe`), then freeze it out of
-    the garbage collector's sight (the children share these pages copy-on-write)."""
+    """Import what the player's commands import (see :func:`_probe`), load the bundled
+    scenarios (public, immutable: a game of one whose file is byte for byte the bundled
+    one starts from it, ``content.scenario.keep_bundled_scenarios``), then freeze it all
+    out of the garbage collector's sight (the children share these pages copy-on-write)."""
     for name in _probe(folder):
         if name in sys.modules or name.startswith("taistelukentta.cli.resident"):
             continue
         with contextlib.suppress(Exception):
             importlib.import_module(name)
+    with contextlib.suppress(Exception):
+        _warm_bundled()
     import gc
 
     gc.collect()

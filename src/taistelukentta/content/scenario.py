@@ -405,6 +405,42 @@ def load_scenario(
     )
 
 
+_RESIDENT_SCENARIOS: dict[tuple[str, str, str], Scenario] = {}
+"""The bundled scenarios a resident start-up process loaded before it forks its children
+(:func:`keep_bundled_scenarios`, called only by ``cli/resident.py``; empty everywhere
+else), by (file path, the file's whole text, the options as canonical JSON): a file whose
+text differs by one byte, other options or a campaign overlay load as always. The files a
+bundled scenario refers to (map, unit cards, options, terrain) are package files, and a
+resident process serves only the package files it started with (their sizes and times are
+in its socket's name, ``cli/launcher.py``). A scenario is immutable; the rule caches it
+carries hold what is derived from it (``rules/context.py``) and what a child adds dies
+with the child."""
+
+
+def _resident_key(path: Path, text: str, options: Mapping[str, Any] | None) -> tuple[str, str, str]:
+    import json
+
+    return str(path), text, json.dumps(options or {}, sort_keys=True, default=repr)
+
+
+def keep_bundled_scenarios() -> None:
+    """Load every bundled scenario (default options) into :data:`_RESIDENT_SCENARIOS` —
+    for a resident start-up process only, before it forks."""
+    for sid in bundled_ids():
+        path = scenarios_dir() / f"{sid}.toml"
+        try:
+            text = path.read_text(encoding="utf-8")
+            scenario = load_scenario_file(path)
+        except (OSError, UnicodeDecodeError, DataError):
+            continue
+        _RESIDENT_SCENARIOS[_resident_key(path, text, None)] = scenario
+
+
+def kept_scenarios() -> list[Scenario]:
+    """The scenarios :func:`keep_bundled_scenarios` loaded."""
+    return list(_RESIDENT_SCENARIOS.values())
+
+
 def load_scenario_file(
     path: Path | str,
     options: Mapping[str, Any] | None = None,
@@ -419,6 +455,10 @@ def load_scenario_file(
         raise DataError(str(p), ["file not found"]) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise DataError(str(p), [f"cannot read file: {exc}"]) from None
+    if _RESIDENT_SCENARIOS and overlay is None:
+        kept = _RESIDENT_SCENARIOS.get(_resident_key(p, text, options))
+        if kept is not None:
+            return kept
     data = parse_toml(text, str(p))
     if options:
         data["options"] = {**data.get("options", {}), **options}
