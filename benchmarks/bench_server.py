@@ -59,6 +59,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from tests.server.live import Server, drop_pg_database, fresh_pg_database, pg_admin_url
 
 SEATS = ("co", "pl1", "pl2", "gm")
+KEEP_ALIVE_REUSE_S = 3.0
+"""An idle keep-alive connection is reused only this long (uvicorn closes it after 5 s)."""
 
 
 def _pct(values: list[float], q: float) -> float:
@@ -78,7 +80,7 @@ class Http:
 
     def __init__(self) -> None:
         self._idle: dict[
-            tuple[str, int], list[tuple[asyncio.StreamReader, asyncio.StreamWriter]]
+            tuple[str, int], list[tuple[asyncio.StreamReader, asyncio.StreamWriter, float]]
         ] = {}
         self._open: list[asyncio.StreamWriter] = []
 
@@ -96,13 +98,27 @@ class Http:
             lines += ["Content-Type: application/json", f"Content-Length: {len(payload)}"]
         head = ("\r\n".join(lines) + "\r\n\r\n").encode() + payload
         pool = self._idle.setdefault(key, [])
-        if pool:
-            reader, writer = pool.pop()
-        else:
+        reused = False
+        while pool:
+            reader, writer, idle_since = pool.pop()
+            # uvicorn closes a keep-alive connection idle for 5 s: a request sent on it
+            # as it closes reads nothing back. Such a connection is not reused, and a
+            # GET that fails on a reused one is sent again on a new one (as browsers do).
+            if time.monotonic() - idle_since < KEEP_ALIVE_REUSE_S:
+                reused = True
+                break
+            writer.close()
+        if not reused:
             reader, writer = await asyncio.open_connection(*key)
             self._open.append(writer)
         writer.write(head)
-        raw = await reader.readuntil(b"\r\n\r\n")
+        try:
+            raw = await reader.readuntil(b"\r\n\r\n")
+        except (OSError, asyncio.IncompleteReadError):
+            if not reused or method != "GET":
+                raise
+            writer.close()
+            return await self.request(method, url, headers, body)
         status_line, *header_lines = raw.decode("latin-1").split("\r\n")
         length = 0
         for line in header_lines:
@@ -110,7 +126,7 @@ class Http:
             if name.lower() == "content-length":
                 length = int(value)
         data = await reader.readexactly(length) if length else b""
-        pool.append((reader, writer))
+        pool.append((reader, writer, time.monotonic()))
         return int(status_line.split(" ", 2)[1]), data
 
     async def get(self, url: str, headers: dict[str, str] | None = None) -> tuple[int, bytes]:

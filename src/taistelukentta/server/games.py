@@ -798,7 +798,14 @@ class GameStore:
         has an idle connection: never waits for one), and the cached game if its hold is
         free and it has reached that version. None whenever any of that would wait or
         need more work (a load, a catch-up): the caller then goes through
-        :meth:`reading` in a worker thread. 404 StoreError for no such game."""
+        :meth:`reading` in a worker thread. 404 StoreError for no such game.
+
+        SQLite only (a read of a local file): on PostgreSQL the version read is a round
+        trip to the database server (two with the pool's pre-ping), and a loaded database
+        stalled the event loop and every WebSocket with it (measured: p95 of seconds), so
+        there the answer always comes through a worker thread (None)."""
+        if self.postgres:
+            return None
         pool = self.engine.pool
         idle = getattr(pool, "checkedin", None)
         if idle is not None and idle() == 0:

@@ -133,9 +133,9 @@ async def _answer(
     """A seat's answer of ``kind`` (JSON text, built once per version and seat by
     ``build`` and shared by every request of the seat). When the game's version is known
     without waiting and the answer is built already — every refresh but the first of a
-    seat at a version — it is sent from the event loop; a worker-thread hop cost more
-    CPU than the rest of such a request. Otherwise it is built in a worker thread, after
-    the game is let go (a write never waits for it)."""
+    seat at a version — it is sent from the event loop (SQLite; see ``GameStore.peek``);
+    a worker-thread hop cost more CPU than the rest of such a request. Otherwise it is
+    built in a worker thread, after the game is let go (a write never waits for it)."""
     hit = store.peek(game_id)
     if hit is not None:
         game, at = hit
