@@ -30,7 +30,12 @@ from taistelukentta.rules.orders import (
     parse_order,
 )
 from taistelukentta.rules.registry import FIRE_ONLY, OrderHandler, Plan
-from taistelukentta.rules.ruleset import RuleModule
+from taistelukentta.rules.ruleset import (
+    DEFAULT_MODULES,
+    RuleModule,
+    load_module,
+    ruleset_from_names,
+)
 from taistelukentta.rules.state import GameState, Phase, Side, UnitState
 from taistelukentta.views import view_for
 from taistelukentta.views.models import SideView, view_schema
@@ -192,6 +197,21 @@ def test_a_fire_phase_kind_listed_per_unit_keeps_its_seat_open() -> None:
     assert st.phase == Phase.FIRE
     st, _ = apply(st, "pl1", Order(FLARE, "1R2"))
     assert st.active == "red"
+
+
+def test_a_ruleset_names_its_modules_the_toy_one_by_its_path() -> None:
+    """``DEFAULT_MODULES`` are file names of ``taistelukentta.rules``; a module elsewhere
+    is named by its dotted path: nothing else lists them."""
+    rules = ruleset_from_names([*DEFAULT_MODULES, "tests.engine.lookout"])
+    assert rules.module_names == (*DEFAULT_MODULES, "lookout")
+    assert rules.handler(lookout.LOOKOUT) is not None
+    assert "tähystä" in rules.vocabulary.keywords()
+    assert default_ruleset().module_names == DEFAULT_MODULES
+    assert load_module("mines").name == "mines"
+    with pytest.raises(ValueError, match="no rule module 'nosuch'"):
+        load_module("nosuch")
+    with pytest.raises(ValueError, match="has no rule_module"):
+        load_module("taistelukentta.rules.orders")
 
 
 def test_docs_extending_shows_the_toy_module_as_it_is() -> None:

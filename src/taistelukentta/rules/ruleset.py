@@ -19,6 +19,7 @@ scenarios in one process never share a cache or a handler table.
 
 from __future__ import annotations
 
+import importlib
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -232,17 +233,33 @@ the handler chains: company's ``attack`` extends the engine's, abilities' extend
 company's)."""
 
 
+def load_module(name: str) -> RuleModule:
+    """The rule module named ``name``: a bundled one's file name (``"mines"`` is
+    ``taistelukentta.rules.mines``) or the dotted path of any importable module (a rule
+    module outside the package); the module's ``rule_module()``. ValueError naming it when
+    there is no such module or it has no ``rule_module()``."""
+    path = name if "." in name else f"taistelukentta.rules.{name}"
+    try:
+        mod = importlib.import_module(path)
+    except ModuleNotFoundError as exc:
+        if exc.name is not None and path.startswith(exc.name):
+            raise ValueError(f"no rule module {name!r} (no module {path!r})") from None
+        raise
+    factory = getattr(mod, "rule_module", None)
+    found = factory() if callable(factory) else None
+    if not isinstance(found, RuleModule):
+        raise ValueError(f"module {path!r} has no rule_module() giving a RuleModule")
+    return found
+
+
+def ruleset_from_names(names: Iterable[str]) -> Ruleset:
+    """The ruleset of the rule modules named ``names``, in order (:func:`load_module`)."""
+    return Ruleset([load_module(name) for name in names])
+
+
 @cache
 def default_ruleset() -> Ruleset:
-    """The ruleset of :data:`DEFAULT_MODULES` (built once; immutable)."""
-    from taistelukentta.rules import abilities, company, engine, fire_support, mines, veteran
-
-    factories: dict[str, Callable[[], RuleModule]] = {
-        "engine": engine.rule_module,
-        "company": company.rule_module,
-        "fire_support": fire_support.rule_module,
-        "mines": mines.rule_module,
-        "abilities": abilities.rule_module,
-        "veteran": veteran.rule_module,
-    }
-    return Ruleset([factories[name]() for name in DEFAULT_MODULES])
+    """The ruleset of :data:`DEFAULT_MODULES` (built once; immutable): each name is a file
+    of ``taistelukentta.rules`` with a ``rule_module()`` — adding a bundled module to every
+    game is its file plus its name there."""
+    return ruleset_from_names(DEFAULT_MODULES)
