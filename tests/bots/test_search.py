@@ -26,8 +26,8 @@ from taistelukentta.views.models import SideView
 from tests.bots.test_tactical import CASES, _legal, _play
 from tests.fog.harness import build, coupled_dice
 
-SMALL = 12
-"""A budget that keeps the tests cheap: six plans of two side turns in one world."""
+SMALL = 14
+"""A budget that keeps the tests cheap: seven plans of two side turns in one world."""
 
 
 def _view(state: GameState) -> SideView:
@@ -114,6 +114,7 @@ def test_plans_and_the_budget_of_simulated_side_turns() -> None:
         "hold",
         "withdraw",
         "spread",
+        "hunt",
         "take:risteys",
         "take:kotkanmaki",
     ]

@@ -77,7 +77,8 @@ MAX_WORLDS = 4
 class PlanBot(TacticalBot):
     """The tactical player whose goals follow a plan: ``default`` (its own), ``hold``
     (every unit keeps its ground), ``withdraw`` (every unit back to its starting cell),
-    ``spread`` (every unit to the nearest cell of any objective) or ``take:<objective id>``
+    ``spread`` (every unit to the nearest cell of any objective), ``hunt`` (every unit to
+    the nearest SPOTTED enemy, else the nearest believed one) or ``take:<objective id>``
     (every unit to that objective's nearest cell)."""
 
     def __init__(
@@ -109,6 +110,12 @@ class PlanBot(TacticalBot):
             every = [_as_cell(c) for o in s.view.objectives for c in o.cells]
             if every:
                 return {uid: _nearest(every, _as_cell(u.cell)) for uid, u in s.own.items()}
+        if plan == "hunt":
+            prey = [_as_cell(e.cell) for e in s.enemies.values()] or [
+                b.cell for _label, b in sorted(self.belief.items())
+            ]
+            if prey:
+                return {uid: _nearest(prey, _as_cell(u.cell)) for uid, u in s.own.items()}
         if plan.startswith("take:"):
             obj = next((o for o in s.view.objectives if o.id == plan[5:]), None)
             if obj is not None:
@@ -129,8 +136,16 @@ def _nearest(cells: Sequence[Cell], here: Cell) -> Cell:
 
 def plans_of(view: SideView) -> list[str]:
     """The plans the player weighs in this view: its own goals, holding, falling back to
-    the starting cells, each unit to its nearest objective, and each objective in turn."""
-    return ["default", "hold", "withdraw", "spread", *(f"take:{o.id}" for o in view.objectives)]
+    the starting cells, each unit to its nearest objective, each unit to the nearest
+    enemy, and each objective in turn."""
+    return [
+        "default",
+        "hold",
+        "withdraw",
+        "spread",
+        "hunt",
+        *(f"take:{o.id}" for o in view.objectives),
+    ]
 
 
 @lru_cache(maxsize=8)
