@@ -104,7 +104,8 @@ class Resident:
         found = []
         for lock in self.folder.glob("*.lock"):
             text = lock.read_text().strip()
-            if text.isdigit() and Path(f"/proc/{text}").exists():
+            stat = Path(f"/proc/{text}/stat")
+            if text.isdigit() and stat.exists() and not _zombie(stat):
                 found.append(int(text))
         return found
 
@@ -114,8 +115,8 @@ class Resident:
         deadline = time.monotonic() + 30
         while self.pids() and time.monotonic() < deadline:
             time.sleep(0.02)
-        for sock in self.folder.glob("*.sock"):
-            sock.unlink()
+        if self.pids():
+            raise SystemExit("a resident process did not stop")
 
     def wait_ready(self) -> int:
         deadline = time.monotonic() + 120
@@ -133,6 +134,10 @@ class Resident:
         lines = self.cpu_file.read_text().splitlines()
         new, self.lines = lines[self.lines :], len(lines)
         return sum(float(a) + float(b) for a, b in (line.split() for line in new))
+
+
+def _zombie(stat: Path) -> bool:
+    return stat.read_text().rsplit(") ", 1)[1].startswith("Z")
 
 
 def _own_cpu(pid: int) -> float:
@@ -233,14 +238,13 @@ def _bench(
         if has_resident:
 
             def cold_before(before: Callable[[], None] | None = before) -> None:
+                resident.wait_ready()  # the one the last run started: stopped when up
                 resident.stop()
                 if before is not None:
                     before()
 
             row.append(cell(*best_times(argv, args.cold_runs, via, cold_before)))
-            resident.stop()  # the last cold run started one: wait for it, then warm
-            _run(commands[-1][1], via)
-            resident.wait_ready()
+            resident.wait_ready()  # the one the last cold run started
             resident.child_cpu()
             row.append(cell(*best_times(argv, args.runs, via, before, resident.child_cpu)))
         print(f"{name:<22} " + "  ".join(row))

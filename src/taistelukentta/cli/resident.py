@@ -269,8 +269,9 @@ def preload(folder: str) -> None:
 # ----------------------------------------------------------------------------- the server
 
 
-class _Stop(Exception):
-    pass
+class _Stop(BaseException):
+    """SIGTERM/SIGHUP: stop serving (a BaseException: no ``except Exception`` of the
+    preload or a command module may swallow it)."""
 
 
 def _stop(signum: int, frame: object) -> None:
