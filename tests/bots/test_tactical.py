@@ -365,3 +365,55 @@ def test_the_last_turn_goes_onto_an_objective_the_side_does_not_stand_on() -> No
             assert grab.cell is not None and tactical._as_cell(grab.cell) in kotkanmaki
         else:
             assert grab is None
+
+
+def test_a_weak_attackers_leader_weighs_the_reply() -> None:
+    """Red on ``demo`` (5 units for two objectives nobody holds) is a weak attacker: its
+    battle group command gives no attack whose reply would likely cost it more than the
+    attack is worth (a lost command unit is a victory point to Blue); its squads attack
+    whatever the reply. The other seats of both scenarios are not weak attackers."""
+    from taistelukentta.bots import commander
+    from taistelukentta.bots.runner import lazy_bot_orders
+    from taistelukentta.rules.context import cache_for
+
+    for name, who, weak in (
+        ("demo", "red", True),
+        ("demo", "blue", False),
+        ("terasvalli", "blue", False),
+        ("terasvalli", "red", False),
+    ):
+        start = view_for(new_game(load_scenario(name), 1), who, log_limit=0)
+        assert isinstance(start, SideView)
+        assert tactical._weak_attacker(commander.seen(start)) is weak, (name, who)
+
+    def deadly(_u: Any, _c: Any) -> float:
+        return 1000.0
+
+    held_back = squad_attacks = 0
+    for seed in range(1, 9):
+        state = new_game(load_scenario("demo"), seed)
+        bots = {s: TacticalBot(bot_seed(seed, s)) for s in ("blue", "red")}
+        while not state.finished and not (held_back and squad_attacks):
+            seat = next_seat(state)
+            assert seat is not None
+            side: Side = state.active
+            view = view_for(state, viewer_of(seat), log_limit=0)
+            assert isinstance(view, SideView)
+            if side == "red" and view.phase == "command" and view.kp_of("gm") > 0:
+                s = commander.seen(view, cache_for(state).opts)
+                probe = TacticalBot(7)
+                orders = lazy_bot_orders(state, seat)
+                for uid in sorted(s.own):
+                    free = probe._attack(s, orders, [uid], lambda _u, _c: 0.0)
+                    if free is None:
+                        continue
+                    feared = probe._attack(s, orders, [uid], deadly)
+                    if tactical._is_leader(s.own[uid]):
+                        held_back += feared is None
+                    else:
+                        assert feared == free, uid
+                        squad_attacks += 1
+            state, _ = apply(state, seat, bot_order(state, seat, bots[side]))
+        if held_back and squad_attacks:
+            break
+    assert held_back and squad_attacks

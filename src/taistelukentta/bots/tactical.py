@@ -685,6 +685,7 @@ class TacticalBot:
         last_word = _last_word(s.view)
         last_turn = s.view.turn >= s.view.rounds
         defending = all(o.holder_at_start == s.side for o in s.view.objectives)
+        weak = _weak_attacker(s)
         for worth, uid, tid, wid in wanted:
             u = s.own[uid]
             orders = [
@@ -711,10 +712,11 @@ class TacticalBot:
                     str(o),
                 ),
             )
-            if last_word or not defending:
+            if last_word or not (defending or (weak and _is_leader(u))):
                 return best
-            # a defender weighs the reply: what the attack is worth less what the attacker
-            # is expected to lose where it ends up (a loss is a victory point to the enemy)
+            # a defender (and a weak attacker's leader) weighs the reply: what the attack is
+            # worth less what the attacker is expected to lose where it ends up (a loss is
+            # a victory point to the enemy)
             weight = level.reply_caution * (2.0 if _is_leader(u) else 1.0)
             cell = _as_cell(best.cell) if best.cell else _as_cell(u.cell)
             exposed = min(1.5, threat(u, cell) / max(1, u.strength))
@@ -739,6 +741,16 @@ def _nearest_open_goal(view: SideView, unit: UnitView) -> Cell | None:
             if best is None or key < best:
                 best = key
     return None if best is None else (best[1], best[2])
+
+
+def _weak_attacker(s: commander.Seen) -> bool:
+    """Whether the side must take objectives (not all its own from the start) and came to
+    the battle with fewer than ``CONCENTRATE`` units per objective (its units and its
+    losses: a side does not become weak by losing units)."""
+    objectives = s.view.objectives
+    if not objectives or all(o.holder_at_start == s.side for o in objectives):
+        return False
+    return len(s.own) + len(s.view.destroyed.own) < CONCENTRATE * len(objectives)
 
 
 def _last_word(view: SideView) -> bool:
