@@ -39,7 +39,12 @@ const api = header("the server's OpenAPI document") + astToString(await openapiT
 
 // The views' JSON Schema (`tk20 schema`), wrapped as an OpenAPI document's components.
 const views = shapeOnly(
-  JSON.parse(execFileSync(python, ["-m", "taistelukentta", "schema"], { encoding: "utf8", maxBuffer: 64 << 20 })),
+  JSON.parse(execFileSync(python, ["-m", "taistelukentta", "schema"], {
+    encoding: "utf8",
+    maxBuffer: 64 << 20,
+    // a build step: run in this process, start no resident tk20 process (docs/startup.md)
+    env: { ...process.env, TK20_NO_RESIDENT: "1" },
+  })),
 );
 const wrapped = JSON.parse(
   JSON.stringify({
