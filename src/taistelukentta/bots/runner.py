@@ -282,12 +282,18 @@ def run_bots(
     bots: Mapping[Side, Player],
     *,
     sides: Collection[Side] = ("blue", "red"),
+    until_turn: int | None = None,
 ) -> tuple[GameState, list[Played]]:
-    """Let the bots play while the active side is one of ``sides`` and the game is on."""
+    """Let the bots play while the active side is one of ``sides`` and the game is on
+    (and, given ``until_turn``, while the side turn number is below it)."""
     played: list[Played] = []
     count = 0
     turn = state.turn_no
-    while not state.finished and state.active in sides:
+    while (
+        not state.finished
+        and state.active in sides
+        and (until_turn is None or state.turn_no < until_turn)
+    ):
         seat = next_seat(state)
         if seat is None:
             break

@@ -20,7 +20,8 @@ from typing import Any
 from taistelukentta.bots.baseline import BaselineBot
 from taistelukentta.bots.knowledge import card as public_card
 from taistelukentta.bots.knowledge import cheb
-from taistelukentta.bots.runner import MAX_ORDERS_PER_TURN, bot_order
+from taistelukentta.bots.players import Player
+from taistelukentta.bots.runner import run_bots
 from taistelukentta.bots.tactical import BELIEF_DECAY, BELIEF_TURNS, UNKNOWN_CARD, TacticalBot
 from taistelukentta.content.scenario import (
     RuleCaches,
@@ -32,7 +33,7 @@ from taistelukentta.content.scenario import (
 )
 from taistelukentta.content.units import load_unit_cards
 from taistelukentta.dice.roller import Roller
-from taistelukentta.rules import GameState, Order, apply, new_game, next_seat
+from taistelukentta.rules import GameState, new_game
 from taistelukentta.rules.recon import ContactLevel
 from taistelukentta.rules.state import Action, Contact, Phase, Side, UnitState
 from taistelukentta.rules.victory import score
@@ -362,25 +363,11 @@ def rollout(
     from taistelukentta.bots.search import PlanBot
 
     enemy = _other(side)
-    bots: dict[str, Any] = {
+    bots: dict[Side, Player] = {
         side: PlanBot(seed, "normal", inner_budget, plan),
         enemy: BaselineBot(seed + 1),
     }
-    state = world
-    stop = world.turn_no + horizon
-    count, turn = 0, state.turn_no
-    while not state.finished and state.turn_no < stop:
-        seat = next_seat(state)
-        if seat is None:
-            break
-        if state.turn_no != turn:
-            turn, count = state.turn_no, 0
-        count += 1
-        if count > MAX_ORDERS_PER_TURN:
-            order = Order.done()
-        else:
-            order = bot_order(state, seat, bots[state.active])
-        state, _ = apply(state, seat, order)
+    state, _ = run_bots(world, bots, until_turn=world.turn_no + horizon)
     vp = (
         state.vp
         if state.finished and state.vp is not None
