@@ -274,8 +274,22 @@ class _Stop(BaseException):
     preload or a command module may swallow it)."""
 
 
-def _stop(signum: int, frame: object) -> None:
-    raise _Stop
+class _StopRequest:
+    """The SIGTERM/SIGHUP handler of :func:`serve`: it raises :class:`_Stop` to cut short
+    what runs (the preload's imports, a wait) *and* remembers the request, so that a
+    ``_Stop`` swallowed on its way (a bare ``except:`` in a module imported by the
+    preload) still stops the process at the next check instead of at its idle timeout."""
+
+    def __init__(self) -> None:
+        self.requested = False
+
+    def __call__(self, signum: int, frame: object) -> None:
+        self.requested = True
+        raise _Stop
+
+    def check(self) -> None:
+        if self.requested:
+            raise _Stop
 
 
 def serve(folder: str, digest: str) -> int:
@@ -293,8 +307,9 @@ def serve(folder: str, digest: str) -> int:
     os.write(lock, f"{os.getpid()}\n".encode())  # for whoever wants to stop it
     idle = _idle_seconds()
     check = min(CHECK_SECONDS, idle / 4)
-    signal.signal(signal.SIGTERM, _stop)
-    signal.signal(signal.SIGHUP, _stop)
+    stop = _StopRequest()
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGHUP, stop)
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
     for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
         os.environ.setdefault(var, "1")  # no BLAS thread pools in a process that forks
@@ -303,6 +318,7 @@ def serve(folder: str, digest: str) -> int:
     children: set[int] = set()
     try:
         preload(folder)
+        stop.check()
         with contextlib.suppress(FileNotFoundError):
             os.unlink(path)  # a dead one's (we hold the lock)
         listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -317,6 +333,7 @@ def serve(folder: str, digest: str) -> int:
         listener.settimeout(min(1.0, check))
         last = checked = time.monotonic()
         while True:
+            stop.check()
             _reap(children)
             now = time.monotonic()
             if now - checked > check:
@@ -394,5 +411,16 @@ def main(argv: list[str]) -> int:
         raise
 
 
+def run(argv: list[str]) -> None:
+    """The process's whole life: :func:`main`, then an immediate exit — no interpreter
+    shutdown that could wait on a thread or an ``atexit`` hook of an imported module
+    (SIGTERM is ignored by then, so such a wait would outlast any number of them)."""
+    status = 1
+    try:
+        status = main(argv)
+    finally:
+        os._exit(status)
+
+
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    run(sys.argv[1:])
