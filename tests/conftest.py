@@ -23,7 +23,7 @@ import re
 import sys
 import tempfile
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from hypothesis import settings
@@ -96,6 +96,65 @@ def _postgres_variant_in_the_slow_tier(item: pytest.Item) -> None:
         return
     if item.get_closest_marker("db_differs") is None:
         item.add_marker(pytest.mark.slow)
+
+
+# How ``-n N`` (pytest-xdist) hands out the tests: by file (a module's fixtures start once),
+# the tests of the live servers as one unit (one worker starts the servers, once per database
+# kind), the heaviest units first (a long file handed out last would leave the other worker
+# idle at the end: the wall clock is the longest worker). A test missing from these lists is
+# still run; the lists only steer the order.
+_SCHEDULE_GROUPS = {
+    "tests/server/": "live servers",
+    "tests/campaign/test_campaign_server.py": "live servers",
+}
+_SCHEDULE_FIRST = (
+    "live servers",
+    "tests/views/test_views.py",
+    "tests/mapprint/test_print.py",
+    "tests/fog/test_noninterference.py",
+    "tests/test_cli_startup.py",
+    "tests/golden/test_recorded_games.py",
+    "tests/storage/test_file_safety.py",
+    "tests/test_cli_resident.py",
+    "tests/bots/test_search.py",
+    "tests/bots/test_tactical.py",
+    "tests/cli_game/test_language.py",
+    "tests/mapprint/test_game_print.py",
+    "tests/campaign/test_campaign_cli.py",
+)
+
+
+def schedule_unit(nodeid: str) -> str:
+    """The unit of work a test is handed out in (:data:`_SCHEDULE_GROUPS`, else its file)."""
+    for prefix, group in _SCHEDULE_GROUPS.items():
+        if nodeid.startswith(prefix):
+            return group
+    return nodeid.split("::", 1)[0]
+
+
+@pytest.hookimpl(tryfirst=True, optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """``--dist load`` (``-n``'s default) hands out :func:`schedule_unit` units, the
+    heaviest first (:data:`_SCHEDULE_FIRST`); another ``--dist`` keeps xdist's own."""
+    if config.getvalue("dist") != "load":
+        return None
+    from xdist.scheduler import LoadScopeScheduling  # type: ignore[import-untyped]
+
+    class UnitScheduling(LoadScopeScheduling):  # type: ignore[misc]
+        def _split_scope(self, nodeid: str) -> str:
+            return schedule_unit(nodeid)
+
+        def _assign_work_unit(self, node: Any) -> None:
+            # LoadScopeScheduling queues the units in collection order and hands out the
+            # first: move the heavy ones to the front once, before the first is handed out
+            if not getattr(self, "_ranked", False):
+                rank = {unit: i for i, unit in enumerate(_SCHEDULE_FIRST)}
+                for unit in sorted(self.workqueue, key=lambda u: rank.get(u, len(rank))):
+                    self.workqueue.move_to_end(unit)
+                self._ranked = True
+            super()._assign_work_unit(node)
+
+    return UnitScheduling(config, log)
 
 
 @pytest.fixture(scope="session")

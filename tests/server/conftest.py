@@ -14,3 +14,11 @@ def server(request: pytest.FixtureRequest, live_servers: LiveServers) -> Server:
     games, so none depends on a fresh server). The PostgreSQL variant is in the slow tier
     unless the test is marked ``db_differs`` (``tests/conftest.py``)."""
     return live_servers.get(str(request.param))
+
+
+@pytest.fixture
+def other_process(server: Server, live_servers: LiveServers) -> Server:
+    """A second running server on the database of ``server`` (the same kind), shared by the
+    test process's tests like ``server``."""
+    kind = next(k for k, srv in live_servers.started.items() if srv is server)
+    return live_servers.second(kind)

@@ -188,14 +188,26 @@ class LiveServers:
             self.started[kind] = server
         return self.started[kind]
 
+    def second(self, kind: str) -> Server:
+        """A second server process on the database of :meth:`get`'s server of ``kind``
+        (two processes on one database: NOTIFY, catching up from the database), started
+        when first asked for and shared like the first: every test makes its own games."""
+        first = self.get(kind)
+        key = f"{kind}-second"
+        if key not in self.started:
+            server = Server(first.db_url, self.folder / f"server-{key}.log")
+            self.started[key] = server.start()
+        return self.started[key]
+
     def stop(self) -> None:
-        """Stop every started server and drop its PostgreSQL database."""
-        for server in self.started.values():
-            try:
+        """Stop every started server, then drop their PostgreSQL databases."""
+        try:
+            for server in self.started.values():
                 server.stop()
-            finally:
-                cleanup_db(server.db_url)
-        self.started.clear()
+        finally:
+            for url in dict.fromkeys(server.db_url for server in self.started.values()):
+                cleanup_db(url)
+            self.started.clear()
 
 
 class Seat:

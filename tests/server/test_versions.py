@@ -7,13 +7,12 @@ from __future__ import annotations
 
 import json
 import random
-from pathlib import Path
 from typing import Any
 
 import pytest
 from websockets.sync.client import connect
 
-from tests.server.live import Seat, Server, create, running, seats
+from tests.server.live import Seat, Server, create, seats
 
 
 def _play(clients: dict[str, Seat], rng: random.Random) -> str:
@@ -38,17 +37,16 @@ def _blue(clients: dict[str, Seat]) -> dict[str, Any]:
 
 @pytest.mark.db_differs  # two processes: NOTIFY and catching up from the database
 def test_blue_version_skips_hidden_gm_orders_in_every_process(
-    server: Server, tmp_path: Path
+    server: Server, other_process: Server
 ) -> None:
     created = create(server)
     a = seats(server, created)
     rng = random.Random(11)
     hidden = 0
     with (
-        running(server.db_url, tmp_path / "second.log") as other,
         connect(a["pl1"].ws_url(after=0), open_timeout=30, max_queue=None) as ws,
     ):
-        b = seats(other, created)
+        b = seats(other_process, created)
         for played in range(1, 81):
             before = a["co"].get("/seat").json()["version"]
             seat = _play(a, rng)
