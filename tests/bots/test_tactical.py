@@ -417,3 +417,48 @@ def test_a_weak_attackers_leader_weighs_the_reply() -> None:
         if held_back and squad_attacks:
             break
     assert held_back and squad_attacks
+
+
+def test_an_assault_keeps_its_fire_base_back_and_arrives_in_time() -> None:
+    """Blue on ``terasvalli`` attacks objectives Red holds from the start (an assault; no
+    other seat of the bundled scenarios does): its mortar squad stays where it stands (its
+    range covers the battlefield) and gives no attack order, the CV90 follows the fighters
+    until the last two rounds and then heads for an objective; a squad far from its
+    objective is due on it in the last rounds (it no longer stays to fire), not at the
+    start; the last turn's move onto the crossroads goes to the cell whose zone of control
+    covers the whole objective."""
+    from taistelukentta.bots import commander
+
+    for name, who, assault in (
+        ("terasvalli", "blue", True),
+        ("terasvalli", "red", False),
+        ("demo", "blue", False),
+        ("demo", "red", False),
+    ):
+        start = view_for(new_game(load_scenario(name), 1), who, log_limit=0)
+        assert isinstance(start, SideView)
+        assert tactical._assault(commander.seen(start)) is assault, (name, who)
+
+    view = view_for(new_game(load_scenario("terasvalli"), 1), "blue", log_limit=0)
+    assert isinstance(view, SideView)
+    cells = {(int(c[0]), int(c[1])) for o in view.objectives for c in o.cells}
+    gm = tactical.public_map("terasvalli")
+    bot = TacticalBot(1)
+    s = commander.seen(view)
+    goals = bot._goals(s, gm)
+    assert goals["KRH"] == tactical._as_cell(s.own["KRH"].cell)
+    assert goals["CV"] not in cells and goals["3R1"] in cells
+    assert bot._rear(s, s.own["CV"]) and bot._rear(s, s.own["KRH"])
+    bot._decision_goals = goals
+    assert not bot._due(s, "3R1")
+
+    late = view.model_copy(update={"turn": view.rounds - 1, "turn_no": 2 * view.rounds - 3})
+    s_late = commander.seen(late)
+    late_goals = bot._goals(s_late, gm)
+    assert late_goals["CV"] in cells and not bot._rear(s_late, s_late.own["CV"])
+    bot._decision_goals = late_goals
+    assert bot._due(s_late, "3R1")
+
+    risteys = next({tactical._as_cell(c) for c in o.cells} for o in view.objectives if o.vp == 4)
+    best = max(sorted(risteys), key=lambda c: tactical._covers(c, risteys))
+    assert best == (33, 21) and tactical._covers(best, risteys) == len(risteys)

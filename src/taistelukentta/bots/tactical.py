@@ -400,9 +400,16 @@ class TacticalBot:
                 threat_memo[key] = got
             return got
 
+        goals = self._goals(s, gm)
+        self._decision_goals = goals
         # units already in reach of a SPOTTED enemy stay and fire for free, unless hurt or
-        # a leader or support weapon (which keep out of reach)
-        movers = [uid for uid in free if not self._stays_to_fire(s, s.own[uid])]
+        # a leader or support weapon (which keep out of reach) — or, in an assault, due on
+        # their objective (only the objectives held at the end score)
+        movers = [
+            uid
+            for uid in free
+            if not self._stays_to_fire(s, s.own[uid]) or self._due(s, uid)
+        ]
 
         if view.turn >= view.rounds and not _last_word(view):
             # the side's last turn, an enemy turn to follow: onto the objectives first,
@@ -412,8 +419,6 @@ class TacticalBot:
                 return grab
 
         # attack orders worth their KP
-        goals = self._goals(s, gm)
-        self._decision_goals = goals
         if view.kp_of(s.seat) > 0 and s.enemies:
             attack = self._attack(s, src, movers, threat)
             if attack is not None:
@@ -448,6 +453,31 @@ class TacticalBot:
                 break
         return commander.hide(s, src, self.rng) or src.done
 
+    def _rear(self, s: commander.Seen, u: OwnUnitView) -> bool:
+        """Whether ``u`` keeps out of the believed enemies' reach like a leader: a leader
+        or support weapon; in an assault also a mortar squad and, before the last two
+        rounds, an armoured unit (the company's fire base, a victory point when lost)."""
+        if _is_leader(u):
+            return True
+        if not _assault(s):
+            return False
+        return _mortar(u) or (u.armoured and s.view.rounds - s.view.turn > 1)
+
+    def _due(self, s: commander.Seen, uid: str) -> bool:
+        """Whether ``uid``, in an assault, must head for its objective now to stand on it
+        at the end: its goal no nearer than the rounds left less
+        ``SLACK`` (in its moves over the public map), and not standing on it already."""
+        if not _assault(s):
+            return False
+        goal = self._decision_goals.get(uid)
+        u = s.own[uid]
+        here = _as_cell(u.cell)
+        if goal is None or here == goal or here in self._objective_cells:
+            return False
+        field = cost_field(s.view.scenario, (goal,))
+        to_go = field.get(here, float(cheb(here, goal)) * 1.5)
+        return to_go / max(1.0, float(u.movement)) >= (s.view.rounds - s.view.turn) - SLACK
+
     def _stays_to_fire(self, s: commander.Seen, u: OwnUnitView) -> bool:
         """Whether ``u`` stays where it is to fire for free in the fire phase: a sound unit,
         neither a leader nor a support weapon, already in reach of a SPOTTED enemy (a hook
@@ -480,20 +510,26 @@ class TacticalBot:
         targets = sorted(
             (o for o in view.objectives if not o.own_present), key=lambda o: (-worth(o), o.id)
         )
+        assault = _assault(s)
         for o in targets:
             best: tuple[int, str, Order] | None = None
             for uid in free:
                 u = s.own[uid]
                 if any(len(ids) == 1 and uid in ids for ids in on.values()):
                     continue  # the only one holding an objective: it stays
-                for mv in src.of_unit(OrderKind.MOVE, uid):
-                    if mv.cell is None:
-                        continue
-                    c = _as_cell(mv.cell)
-                    if c in cells_of[o.id] and c not in mined:
-                        if best is None or (u.strength, uid) > best[:2]:
-                            best = (u.strength, uid, mv)
-                        break
+                onto = [
+                    mv
+                    for mv in src.of_unit(OrderKind.MOVE, uid)
+                    if mv.cell is not None
+                    and _as_cell(mv.cell) in cells_of[o.id]
+                    and _as_cell(mv.cell) not in mined
+                ]
+                if onto and assault:
+                    # the cell whose zone of control covers most of the objective: an
+                    # enemy coming onto it stops in the zone first (R-ZOC-2)
+                    onto = [max(onto, key=lambda mv: _covers(mv.cell, cells_of[o.id]))]
+                if onto and (best is None or (u.strength, uid) > best[:2]):
+                    best = (u.strength, uid, onto[0])
             if best is not None:
                 return best[2]
         return None
@@ -515,7 +551,24 @@ class TacticalBot:
             return {uid: None for uid in s.own}
         own_from_start = all(o.holder_at_start == s.side for o in objectives)
         if not own_from_start and len(s.own) >= CONCENTRATE * len(objectives):
-            return {uid: _nearest_open_goal(view, u) for uid, u in s.own.items()}
+            goals = {uid: _nearest_open_goal(view, u) for uid, u in s.own.items()}
+            if _assault(s):
+                # an assault on a defender's ground: the armour (until the last two
+                # rounds) follows the fighters; a mortar stays where it stands (its range
+                # covers the battlefield; measured: it was lost in 85 % of the games when
+                # it walked and attacked with the squads)
+                rear = [u for u in s.own.values() if self._rear(s, u) and not _is_leader(u)]
+                front = [u for u in s.own.values() if not self._rear(s, u)]
+                for u in rear:
+                    if _mortar(u):
+                        goals[u.id] = _as_cell(u.cell)
+                        continue
+                    mates = [f for f in front if f.group == u.group] or front
+                    if mates:
+                        cx = round(sum(f.cell[0] for f in mates) / len(mates))
+                        cy = round(sum(f.cell[1] for f in mates) / len(mates))
+                        goals[u.id] = (int(cx), int(cy))
+            return goals
         fighters = [u for u in s.own.values() if _role(u.card) == "none" and not u.weapon.indirect]
         if not own_from_start:
             # an attacker too weak to take them one by one takes the most valuable one
@@ -598,7 +651,7 @@ class TacticalBot:
         u = s.own[uid]
         level = self.level
         here: Cell = (int(u.cell[0]), int(u.cell[1]))
-        leader = _is_leader(u)
+        leader = _is_leader(u) or self._rear(s, u)
         hurt = u.strength * 2 <= u.max_strength
         objective_cells = {(int(c[0]), int(c[1])) for o in view.objectives for c in o.cells}
         field: dict[Cell, float] = {}
@@ -667,7 +720,7 @@ class TacticalBot:
 
         for uid in movers:
             u = s.own[uid]
-            if u.weapon.indirect:
+            if u.weapon.indirect or (_mortar(u) and _assault(s)):
                 continue
             reach = attack_reach(u)
             for tid, e in s.enemies.items():
@@ -698,6 +751,20 @@ class TacticalBot:
                 # an attacker's last rounds: no attack takes the unit away from its objective
                 near = cheb(u.cell, goal)
                 orders = [o for o in orders if o.cell is None or cheb(o.cell, goal) <= near]
+            if goal is not None and self._due(s, uid):
+                # due on its objective: an attack only from an origin on the way
+                field = cost_field(s.view.scenario, (goal,))
+                here_d = field.get(_as_cell(u.cell), 999.0)
+                step = 0.5 * max(1, u.movement)
+                orders = [
+                    o
+                    for o in orders
+                    if o.cell is not None
+                    and (
+                        field.get(_as_cell(o.cell), 999.0) <= here_d - step
+                        or _as_cell(o.cell) in self._objective_cells
+                    )
+                ]
             if last_turn and _as_cell(u.cell) in self._objective_cells:
                 # the last turn: a unit on an objective keeps standing on one
                 orders = [
@@ -743,6 +810,17 @@ def _nearest_open_goal(view: SideView, unit: UnitView) -> Cell | None:
     return None if best is None else (best[1], best[2])
 
 
+def _assault(s: commander.Seen) -> bool:
+    """Whether the side attacks a defender's ground: every objective the enemy's from the
+    start (Blue on ``terasvalli``; not ``demo``, whose objectives nobody holds at the
+    start), and the side strong enough to take them one by one."""
+    objectives = s.view.objectives
+    enemy = "red" if s.side == "blue" else "blue"
+    if not objectives or any(o.holder_at_start != enemy for o in objectives):
+        return False
+    return len(s.own) + len(s.view.destroyed.own) >= CONCENTRATE * len(objectives)
+
+
 def _weak_attacker(s: commander.Seen) -> bool:
     """Whether the side must take objectives (not all its own from the start) and came to
     the battle with fewer than ``CONCENTRATE`` units per objective (its units and its
@@ -757,6 +835,19 @@ def _last_word(view: SideView) -> bool:
     """Whether this is the last side turn of the game: the last round, and the side moves
     second in it (the enemy has no turn left to reply)."""
     return view.turn >= view.rounds and view.turn_no >= 2 * view.turn
+
+
+def _covers(cell: Sequence[int] | None, cells: set[Cell]) -> int:
+    """How many of ``cells`` lie within one cell of ``cell``."""
+    if cell is None:
+        return 0
+    return sum(1 for c in cells if cheb(c, cell) <= 1)
+
+
+def _mortar(u: OwnUnitView) -> bool:
+    """Whether the unit's card has an indirect-fire weapon (a mortar squad)."""
+    c = card(u.card)
+    return c is not None and any(w.indirect for w in c.weapons)
 
 
 def _is_leader(u: OwnUnitView) -> bool:
