@@ -406,9 +406,7 @@ class TacticalBot:
         # a leader or support weapon (which keep out of reach) — or, in an assault, due on
         # their objective (only the objectives held at the end score)
         movers = [
-            uid
-            for uid in free
-            if not self._stays_to_fire(s, s.own[uid]) or self._due(s, uid)
+            uid for uid in free if not self._stays_to_fire(s, s.own[uid]) or self._due(s, uid)
         ]
 
         if view.turn >= view.rounds and not _last_word(view):
