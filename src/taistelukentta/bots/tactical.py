@@ -74,6 +74,11 @@ CONCENTRATE = 3
 SLACK = 1.5
 """Turns to spare: a unit whose objective is no farther than the rounds left less this
 heads for it whatever the threat (only the objectives held at the end score)."""
+WAIT_ROUNDS = 1
+"""A weak attacker's infantry (fewer than ``CONCENTRATE`` units per objective) stays out
+of the fight in its first this many rounds: no advance, no attack order (measured on
+``demo``: Red's lead squad walking onto the crossroads in round 1 was lost in nearly
+every game)."""
 UNKNOWN_CARD = {"blue": "jaakariryhma", "red": "motorisoitu_jalkavakiryhma"}
 """The type assumed for a SUSPECTED enemy (type unknown), by the enemy's side."""
 
@@ -401,6 +406,15 @@ class TacticalBot:
             return got
 
         goals = self._goals(s, gm)
+        weak = _weak_attacker(s)
+        waiting: set[str] = set()
+        if weak and view.turn <= WAIT_ROUNDS:
+            # a weak attacker's infantry waits: it keeps its ground (out of the enemy's
+            # reach if it can) and gives no attack order
+            for uid, u in s.own.items():
+                if not u.armoured and not _is_leader(u):
+                    goals[uid] = _as_cell(u.cell)
+                    waiting.add(uid)
         self._decision_goals = goals
         # units already in reach of a SPOTTED enemy stay and fire for free, unless hurt or
         # a leader or support weapon (which keep out of reach) — or, in an assault, due on
@@ -415,10 +429,26 @@ class TacticalBot:
             grab = self._last_grab(s, src, free)
             if grab is not None:
                 return grab
+        elif weak and _last_word(view):
+            # a weak attacker's last word: onto every objective it does not stand on — an
+            # attack whose origin is on one first (it moves there and fires), then a move;
+            # an enemy's objective contested is worth as much as one taken
+            open_cells = {
+                _as_cell(c) for o in view.objectives if not o.own_present for c in o.cells
+            }
+            self._decision_goals = {}  # any objective, not only the unit's own
+            if view.kp_of(s.seat) > 0 and s.enemies and open_cells:
+                attack = self._attack(s, src, movers, threat, onto=open_cells)
+                if attack is not None:
+                    return attack
+            self._decision_goals = goals
+            grab = self._last_grab(s, src, free)
+            if grab is not None:
+                return grab
 
         # attack orders worth their KP
         if view.kp_of(s.seat) > 0 and s.enemies:
-            attack = self._attack(s, src, movers, threat)
+            attack = self._attack(s, src, [m for m in movers if m not in waiting], threat)
             if attack is not None:
                 return attack
 
@@ -708,10 +738,11 @@ class TacticalBot:
         src: OrderSource,
         movers: Sequence[str],
         threat: Threat,
+        onto: set[Cell] | None = None,
     ) -> Order | None:
         """The attack order (1 KP) worth the most: target worth (share of its strength,
         kill bonus) with at least the level's hit chance, from the listed origin with the
-        least threat."""
+        least threat; with ``onto``, only from an origin in those cells."""
         level = self.level
         wanted: list[tuple[float, str, str, str | None]] = []
         from taistelukentta.bots.knowledge import attack_reach
@@ -763,6 +794,8 @@ class TacticalBot:
                         or _as_cell(o.cell) in self._objective_cells
                     )
                 ]
+            if onto is not None:
+                orders = [o for o in orders if o.cell is not None and _as_cell(o.cell) in onto]
             if last_turn and _as_cell(u.cell) in self._objective_cells:
                 # the last turn: a unit on an objective keeps standing on one
                 orders = [
