@@ -92,12 +92,17 @@ class PlanBot(TacticalBot):
         return self.plan != "withdraw" and super()._stays_to_fire(s, u)
 
     def _attack(
-        self, s: commander.Seen, src: OrderSource, movers: Sequence[str], threat: Threat
+        self,
+        s: commander.Seen,
+        src: OrderSource,
+        movers: Sequence[str],
+        threat: Threat,
+        onto: set[Cell] | None = None,
     ) -> Order | None:
         # falling back: no attack order (it moves the attacker into the enemy's reach)
         if self.plan == "withdraw":
             return None
-        return super()._attack(s, src, movers, threat)
+        return super()._attack(s, src, movers, threat, onto)
 
     def _goals(self, s: commander.Seen, gm: Any) -> dict[str, Cell | None]:
         plan = self.plan
