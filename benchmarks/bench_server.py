@@ -322,11 +322,15 @@ async def drive(game: Game, orders: int, rng: random.Random, pace: float = 0.0) 
         seat, listing = chosen
         order = pick(listing["orders"], rng)
         t0 = time.perf_counter()
+        busy = out["busy"]
+        inflight = busy[0]
+        busy[0] += 1
         status, raw = await http.post(
             f"{base}/orders", {"order": order, "version": listing["version"]}, headers[seat]
         )
         out["post"].append(time.perf_counter() - t0)
         if status != 200:
+            busy[0] -= 1
             # As the browser table does on a 409: load the seat's view again before the
             # next try (not the same order again at once: a tight loop of refusals).
             out["refused"].append(status)
@@ -343,12 +347,14 @@ async def drive(game: Game, orders: int, rng: random.Random, pace: float = 0.0) 
         ok = await game.wait_for(
             lambda want=tuple(expect): all(v in game.arrived[s] for s, v in want)
         )
+        busy[0] -= 1
         if not ok:
             missing = [f"{s}@{v}" for s, v in expect if v not in game.arrived[s]]
             out["lost"].append(1.0)
             out["missing"].append(f"{game.id}: {', '.join(missing)}")
             return
         out["latency"].append(max(game.arrived[s][v] for s, v in expect) - t0)
+        out["inflight"].append(inflight)
         given += 1
         t1 = time.perf_counter()
         await http.get(f"{base}/seat", headers=headers["co"])
@@ -396,6 +402,8 @@ async def run(
         "missing": [],
         "refused": [],
         "errors": [],
+        "busy": [0],
+        "inflight": [],
     }
     http = Http()
     try:
@@ -453,10 +461,37 @@ async def run(
         "reference_p50_ms": statistics.median(out["reference"] or [float("nan")]) * 1000,
         "pace_s": pace,
         "refresh": refresh,
+        "histogram": _histogram(lat),
+        "by_inflight": _by_inflight(lat, out["inflight"]),
         "reconnects": [r for g in all_games for r in g.reconnects],
         "missing": out["missing"],
         "errors": out["errors"],
     }
+
+
+HISTOGRAM_MS = (5, 10, 20, 30, 50, 75, 100, 150, 200, 300, 500)
+
+
+def _histogram(latencies: list[float]) -> list[tuple[str, int]]:
+    """How many latencies fall in each bucket of ``HISTOGRAM_MS`` (``"<5"`` … ``">=500"``)."""
+    counts = [0] * (len(HISTOGRAM_MS) + 1)
+    for value in latencies:
+        ms = value * 1000
+        counts[next((i for i, b in enumerate(HISTOGRAM_MS) if ms < b), len(HISTOGRAM_MS))] += 1
+    names = [f"<{b}" for b in HISTOGRAM_MS] + [f">={HISTOGRAM_MS[-1]}"]
+    return list(zip(names, counts, strict=True))
+
+
+def _by_inflight(latencies: list[float], inflight: list[int]) -> list[tuple[str, int, float]]:
+    """Latency p50 by how many other orders were under way (posted, not yet heard by every
+    seat) when the order was posted: ``(group, orders, p50 ms)`` — queueing shows as a
+    latency that grows with it."""
+    groups: dict[str, list[float]] = {}
+    for value, n in zip(latencies, inflight, strict=True):
+        name = str(n) if n < 4 else ("4-7" if n < 8 else "8+")
+        groups.setdefault(name, []).append(value)
+    order = ["0", "1", "2", "3", "4-7", "8+"]
+    return [(g, len(groups[g]), _pct(groups[g], 0.5) * 1000) for g in order if g in groups]
 
 
 def _loop_factory() -> Any:
@@ -539,6 +574,10 @@ def _report(r: dict[str, Any]) -> None:
         f"pinned={r['pinned']} load {r['load']:.1f}  reconnects={len(r['reconnects'])}",
         flush=True,
     )
+    hist = "  ".join(f"{name} ms: {n}" for name, n in r["histogram"] if n)
+    print(f"    latency histogram: {hist}", flush=True)
+    groups = "  ".join(f"{g}: {n} orders p50 {ms:.1f} ms" for g, n, ms in r["by_inflight"])
+    print(f"    by orders under way when posted: {groups}", flush=True)
     for line in [*r["missing"], *r["reconnects"], *r["errors"]][:20]:
         print("   ", line, flush=True)
 

@@ -104,9 +104,13 @@ def test_events_after_n_and_websocket_resume_without_gaps(server: Server) -> Non
     co = s["co"]
     with connect(co.ws_url(after=0), open_timeout=30) as ws:
         version, order = _first_legal(co)
-        assert co.order(order, version).status_code == 200
-        msg = json.loads(ws.recv(timeout=30))
+        answer = co.order(order, version)
+        assert answer.status_code == 200
+        assert answer.headers["content-type"] == "application/json"
+        raw = ws.recv(timeout=30)
+        msg = json.loads(raw)
         assert msg["version"] == version + 1 and msg["events"]
+        assert answer.text == raw  # the POST's answer is the seat's message of the change
     v2, order2 = _first_legal(co)
     assert co.order(order2, v2).status_code == 200
     # reconnect from the first version: the change made while away arrives

@@ -1,14 +1,17 @@
 """The hub's wake-ups (server/hub.py): a change another process announced is read into the
 process's cache once, then every connection of the game is woken; an announcement of a
 version already announced wakes nobody; a failed catch-up still wakes the connections (they
-read the database themselves). The two-process behaviour end to end over real servers is in
-test_multiprocess.py and test_versions.py."""
+read the database themselves); a woken connection and a catch-up count as urgent work
+(``Priority``) until done, and answer builds wait for them. The two-process behaviour end
+to end over real servers is in test_multiprocess.py and test_versions.py."""
 
 from __future__ import annotations
 
 import asyncio
 import threading
+import time
 
+from taistelukentta.server.games import Priority
 from taistelukentta.server.hub import Hub
 
 
@@ -34,7 +37,7 @@ class Cache:
 
 def _run(cache: Cache, steps: int) -> tuple[list[asyncio.Event], list[bool]]:
     async def main() -> tuple[list[asyncio.Event], list[bool]]:
-        hub = Hub()
+        hub = Hub(Priority())
         hub.bind(asyncio.get_running_loop())
         hub.follow(cache.behind, cache.catch_up)
         events = [hub.subscribe("g") for _ in range(4)]
@@ -75,7 +78,7 @@ def test_a_failed_catch_up_still_wakes_the_connections() -> None:
 def test_a_change_of_this_process_wakes_at_once_without_a_catch_up() -> None:
     async def main() -> bool:
         cache = Cache(version=7)
-        hub = Hub()
+        hub = Hub(Priority())
         hub.bind(asyncio.get_running_loop())
         hub.follow(cache.behind, cache.catch_up)
         ev = hub.subscribe("g")
@@ -84,3 +87,90 @@ def test_a_change_of_this_process_wakes_at_once_without_a_catch_up() -> None:
         return ev.is_set() and not cache.calls
 
     assert asyncio.run(main())
+
+
+def test_priority_wait_calm_waits_for_the_urgent_work_and_no_longer_than_its_patience() -> None:
+    prio = Priority(patience=2.0)
+    t0 = time.perf_counter()
+    prio.wait_calm()  # nothing under way: at once
+    assert time.perf_counter() - t0 < 0.5
+    prio.begin()
+    prio.begin()
+    waited: list[float] = []
+
+    def build() -> None:
+        start = time.perf_counter()
+        prio.wait_calm()
+        waited.append(time.perf_counter() - start)
+
+    worker = threading.Thread(target=build)
+    worker.start()
+    time.sleep(0.2)
+    prio.end()
+    time.sleep(0.1)
+    assert not waited  # one piece still under way
+    prio.end()
+    worker.join(5)
+    assert len(waited) == 1 and 0.25 <= waited[0] < 1.5
+    assert prio.busy == 0
+    prio.end()  # never below zero
+    assert prio.busy == 0
+    impatient = Priority(patience=0.1)
+    impatient.begin()
+    t0 = time.perf_counter()
+    impatient.wait_calm()  # the work never ends: the build goes ahead after its patience
+    assert 0.08 <= time.perf_counter() - t0 < 1.0
+
+
+def test_a_woken_connection_is_urgent_until_it_has_sent_or_goes_away() -> None:
+    async def main() -> list[int]:
+        prio = Priority()
+        hub = Hub(prio)
+        hub.bind(asyncio.get_running_loop())
+        a, b = hub.subscribe("g"), hub.subscribe("g")
+        other = hub.subscribe("h")
+        busy = [prio.busy]
+        hub.wake("g", 1)
+        hub.wake("g", 2)  # before anyone sent: each connection is woken (counted) once
+        await asyncio.sleep(0.02)
+        busy.append(prio.busy)
+        assert hub.take(a) and not a.is_set()
+        hub.sent()  # a has sent
+        busy.append(prio.busy)
+        hub.unsubscribe("g", b)  # b went away before it sent
+        busy.append(prio.busy)
+        assert not hub.take(other)  # never woken: nothing to count
+        hub.wake("h", 1)
+        hub.wake("g", 3)
+        await asyncio.sleep(0.02)
+        busy.append(prio.busy)
+        hub.unsubscribe("h", other)
+        assert hub.take(a)
+        hub.sent()
+        busy.append(prio.busy)
+        return busy
+
+    assert asyncio.run(main()) == [0, 2, 1, 0, 2, 0]
+
+
+def test_a_catch_up_is_urgent_until_it_is_done() -> None:
+    async def main() -> list[int]:
+        prio = Priority()
+        cache = Cache(version=3)
+        hub = Hub(prio)
+        hub.bind(asyncio.get_running_loop())
+        hub.follow(cache.behind, cache.catch_up)
+        ev = hub.subscribe("g")
+        hub.wake("g", 5)
+        await asyncio.sleep(0.05)
+        busy = [prio.busy]  # reading the change in
+        cache.gate.set()
+        for _ in range(10):
+            await asyncio.sleep(0.02)
+        busy.append(prio.busy)  # caught up; the connection woken, not yet sent
+        assert hub.take(ev)
+        hub.sent()
+        busy.append(prio.busy)
+        return busy
+
+    assert asyncio.run(main()) == [1, 1, 0]

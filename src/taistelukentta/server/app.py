@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 import logging
+import sys
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from contextlib import asynccontextmanager
 from typing import Any
@@ -139,6 +140,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        switch = sys.getswitchinterval()
+        if settings.switch_interval is not None:
+            sys.setswitchinterval(settings.switch_interval)
         engine = make_engine(settings.database_url)
         await asyncio.to_thread(upgrade, engine)
         store = GameStore(engine, settings)
@@ -160,6 +164,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 await asyncio.to_thread(listener.stop)
             await asyncio.to_thread(store.close)
             engine.dispose()
+            sys.setswitchinterval(switch)
 
     app = FastAPI(
         title="Taistelukenttä d20",

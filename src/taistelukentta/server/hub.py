@@ -11,6 +11,10 @@ woken; a connection sends from the process's cache when it has reached that vers
 reads the database otherwise
 (and after a gap in the notifications, and every ``POLL_SECONDS`` in any case), always
 everything after the last version it sent, so a lost or doubled wake-up loses nothing.
+
+A woken connection counts as urgent work (:class:`~taistelukentta.server.games.Priority`)
+until it has sent what the wake-up brought (:meth:`Hub.sent`), and so does a catch-up of
+another process's change: answer builds wait for them.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ import logging
 import threading
 from collections.abc import Callable
 
-from taistelukentta.server.games import NOTIFY_CHANNEL
+from taistelukentta.server.games import NOTIFY_CHANNEL, PRIORITY, Priority
 
 log = logging.getLogger("taistelukentta.server")
 
@@ -28,7 +32,8 @@ log = logging.getLogger("taistelukentta.server")
 class Hub:
     """Per game, the asyncio events of the connections waiting for a change."""
 
-    def __init__(self) -> None:
+    def __init__(self, priority: Priority = PRIORITY) -> None:
+        self.priority = priority
         self._loop: asyncio.AbstractEventLoop | None = None
         self._waiters: dict[str, set[asyncio.Event]] = {}
         self._known: dict[str, int] = {}
@@ -63,7 +68,10 @@ class Hub:
         return ev
 
     def unsubscribe(self, game_id: str, ev: asyncio.Event) -> None:
-        """Stop waking ``ev`` (call on the loop)."""
+        """Stop waking ``ev`` (call on the loop; a wake-up it did not serve is let go)."""
+        if ev.is_set():
+            ev.clear()
+            self.priority.end()
         waiters = self._waiters.get(game_id)
         if waiters is not None:
             waiters.discard(ev)
@@ -81,8 +89,25 @@ class Hub:
             self._known[game_id] = version
             if self._follow(game_id, version):
                 return  # woken when the cache has caught up
+        self._set(waiters)
+
+    def _set(self, waiters: set[asyncio.Event]) -> None:
+        """Wake ``waiters``: each one not yet woken is urgent work until it has sent."""
         for ev in waiters:
-            ev.set()
+            if not ev.is_set():
+                self.priority.begin()
+                ev.set()
+
+    def take(self, ev: asyncio.Event) -> bool:
+        """Clear a connection's ``ev`` before it reads what to send; True if it had been
+        woken (the connection then calls :meth:`sent` once it has sent)."""
+        woken = ev.is_set()
+        ev.clear()
+        return woken
+
+    def sent(self) -> None:
+        """A woken connection has sent what its wake-up brought."""
+        self.priority.end()
 
     def _follow(self, game_id: str, version: int) -> bool:
         """Start catching the cache up to ``version`` if it is behind (True: the waiters
@@ -94,18 +119,20 @@ class Hub:
         if not self._behind(game_id, version):
             return False
         self._catching.add(game_id)
+        self.priority.begin()
         done = self._loop.run_in_executor(None, self._catch_up, game_id)
         done.add_done_callback(lambda fut: self._caught_up(game_id, version, fut))
         return True
 
     def _caught_up(self, game_id: str, version: int, fut: asyncio.Future[None]) -> None:
         self._catching.discard(game_id)
+        self.priority.end()
         newest = self._known.get(game_id, 0)
         failed = fut.cancelled() or fut.exception() is not None
         if not failed and newest > version and self._follow(game_id, newest):
             return  # a newer change came meanwhile: catch up to it first
-        for ev in self._waiters.get(game_id, ()):
-            ev.set()  # (after a failed catch-up the connections read the database)
+        # (after a failed catch-up the connections read the database)
+        self._set(self._waiters.get(game_id, set()))
 
     def wake_all(self) -> None:
         """Wake every connection (after a gap in the notifications); any thread."""

@@ -64,6 +64,12 @@ class Settings:
     scenario_dirs: tuple[Path, ...] = ()
     """Folders of extra scenario files (``tk20 serve --scenarios DIR``): ``DIR/ID.toml``
     becomes scenario ``ID`` beside the bundled ones."""
+    switch_interval: float | None = 0.001
+    """The interpreter's thread switch interval in the server process, in seconds
+    (``sys.setswitchinterval``; None: Python's default 5 ms). A thread that wants the
+    interpreter lock while another computes waits up to this long: the event loop that
+    sends an order's WebSocket messages, or the thread committing it, waited up to 5 ms
+    at each such hand-over behind a view being built."""
     fixed_seed: bytes | None = None
     """Tests only (``TK20_TEST_FIXED_SEED``): every new game gets this seed, so two games
     can be compared roll for roll. Never set on a real server: the dice become known."""

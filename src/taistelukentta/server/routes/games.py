@@ -2,7 +2,10 @@
 
 Handlers are plain functions: FastAPI runs them in its worker threads, where the store's
 blocking database work belongs; the refreshes (``/view``, ``/orders``) answer from the
-event loop when their answer is built already (see ``_answer``). Every answer about a
+event loop when their answer is built already (see ``_answer``), and an order (``POST
+/orders``, ``/undo``) counts as urgent work from its handler's start
+(``games.PRIORITY``: answer builds wait for it) and answers with the text of its seat's
+WebSocket message of the change. Every answer about a
 game is built by :mod:`taistelukentta.server.present` from the seat's own side's
 knowledge.
 """
@@ -22,6 +25,7 @@ from taistelukentta.server import odds as odds_mod
 from taistelukentta.server.deps import GameId, Seat, Store
 from taistelukentta.server.games import (
     COMMITMENT_SCHEME,
+    PRIORITY,
     At,
     Game,
     GameStore,
@@ -201,7 +205,7 @@ def get_odds(
         409: {"model": ErrorOut, "description": "Stale version (the answer has the current)."},
     },
 )
-def post_order(
+async def post_order(
     game_id: GameId,
     body: OrderPost,
     auth: Seat,
@@ -215,11 +219,14 @@ def post_order(
             description="Retrying with the same key returns the first answer, applied once.",
         ),
     ] = None,
-) -> Change:
+) -> Response:
     """Give one order at the seat's version. The answer is the seat's new version and its
-    copies of what happened."""
-    applied = store.post_order(game_id, auth.seat, body.order, body.version, idempotency_key)
-    return Change(version=applied.version, events=applied.events)
+    copies of what happened (the text of the seat's WebSocket message of the change)."""
+    with PRIORITY.urgent():  # from here until the change is committed and announced
+        applied = await run_in_threadpool(
+            store.post_order, game_id, auth.seat, body.order, body.version, idempotency_key
+        )
+    return Response(applied.text, media_type="application/json")
 
 
 @router.get("/games/{game_id}/events", response_model=ChangesOut, responses=_ERR)
@@ -247,11 +254,12 @@ def _gm_only(auth: Seat) -> None:
     response_model=Change,
     responses={**_ERR, 403: {"model": ErrorOut}, 409: {"model": ErrorOut}},
 )
-def undo(game_id: GameId, auth: Seat, store: Store) -> Change:
+async def undo(game_id: GameId, auth: Seat, store: Store) -> Response:
     """GM only: take back the last order (replayed from the log, announced to every seat)."""
     _gm_only(auth)
-    applied = store.undo(game_id)
-    return Change(version=applied.version, events=applied.events)
+    with PRIORITY.urgent():
+        applied = await run_in_threadpool(store.undo, game_id)
+    return Response(applied.text, media_type="application/json")
 
 
 @router.get(

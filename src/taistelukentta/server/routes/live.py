@@ -107,18 +107,22 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
         reader = asyncio.ensure_future(_drain(ws))
         try:
             while True:
-                wake.clear()
-                if hub.generation != generation:  # notifications may have been missed
-                    generation = hub.generation
-                    read_db = True
-                messages = None
-                if not read_db:
-                    messages = store.cached_messages(game_id, seat, sent, hub.known(game_id))
-                if messages is None:
-                    messages = await run_in_threadpool(store.messages, game_id, seat, sent)
-                for version, message in messages:
-                    await ws.send_text(message)
-                    sent = version
+                woken = hub.take(wake)
+                try:
+                    if hub.generation != generation:  # notifications may have been missed
+                        generation = hub.generation
+                        read_db = True
+                    messages = None
+                    if not read_db:
+                        messages = store.cached_messages(game_id, seat, sent, hub.known(game_id))
+                    if messages is None:
+                        messages = await run_in_threadpool(store.messages, game_id, seat, sent)
+                    for version, message in messages:
+                        await ws.send_text(message)
+                        sent = version
+                finally:
+                    if woken:
+                        hub.sent()
                 waiter = asyncio.ensure_future(wake.wait())
                 done, _ = await asyncio.wait(
                     {waiter, reader}, timeout=POLL_SECONDS, return_when=asyncio.FIRST_COMPLETED
