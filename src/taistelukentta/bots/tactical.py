@@ -79,6 +79,11 @@ WAIT_ROUNDS = 1
 of the fight in its first this many rounds: no advance, no attack order (measured on
 ``demo``: Red's lead squad walking onto the crossroads in round 1 was lost in nearly
 every game)."""
+ENDGAME_ROUNDS = 3
+"""In an assault's last rounds (this many or fewer left after the current one) the
+fighters are shared out over the objectives they can still reach, by value and distance,
+instead of taking them one after the other (measured on ``terasvalli``: Blue stood on
+the ridge at the end in 58 % of the games instead of 32 %)."""
 UNKNOWN_CARD = {"blue": "jaakariryhma", "red": "motorisoitu_jalkavakiryhma"}
 """The type assumed for a SUSPECTED enemy (type unknown), by the enemy's side."""
 
@@ -578,7 +583,9 @@ class TacticalBot:
         if not objectives:
             return {uid: None for uid in s.own}
         own_from_start = all(o.holder_at_start == s.side for o in objectives)
-        if not own_from_start and len(s.own) >= CONCENTRATE * len(objectives):
+        assault = _assault(s)
+        endgame = assault and view.rounds - view.turn <= ENDGAME_ROUNDS
+        if not own_from_start and len(s.own) >= CONCENTRATE * len(objectives) and not endgame:
             goals = {uid: _nearest_open_goal(view, u) for uid, u in s.own.items()}
             if _assault(s):
                 # an assault on a defender's ground: the armour (until the last two
@@ -597,8 +604,12 @@ class TacticalBot:
                         cy = round(sum(f.cell[1] for f in mates) / len(mates))
                         goals[u.id] = (int(cx), int(cy))
             return goals
-        fighters = [u for u in s.own.values() if _role(u.card) == "none" and not u.weapon.indirect]
-        if not own_from_start:
+        fighters = [
+            u
+            for u in s.own.values()
+            if _role(u.card) == "none" and not u.weapon.indirect and not (assault and _mortar(u))
+        ]
+        if not own_from_start and not endgame:
             # an attacker too weak to take them one by one takes the most valuable one
             # (measured on ``demo``: Red split over both lost both; together it holds
             # or contests the crossroads)
@@ -620,8 +631,11 @@ class TacticalBot:
             return dist(o, _as_cell(u.cell)) / max(1.0, float(u.movement))
 
         # objectives no fighter can reach before the end are not worth walking to
+        reach_slack = 0.0 if endgame else 1.0
         reachable = [
-            o for o in objectives if any(turns_to(o, u) <= rounds_left + 1 for u in fighters)
+            o
+            for o in objectives
+            if any(turns_to(o, u) <= rounds_left + reach_slack for u in fighters)
         ]
         if reachable:
             objectives = reachable
@@ -653,6 +667,9 @@ class TacticalBot:
         # leaders and support: behind their group's fighters
         for u in s.own.values():
             if u.id in goals:
+                continue
+            if assault and _mortar(u):
+                goals[u.id] = _as_cell(u.cell)
                 continue
             mates = [f for f in fighters if f.group == u.group] or fighters
             if not mates:
