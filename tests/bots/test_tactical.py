@@ -461,10 +461,15 @@ def test_an_assault_keeps_its_fire_base_back_and_arrives_in_time() -> None:
 
     # the last rounds: the fighters are shared out over the objectives by value and
     # distance (not all onto the nearest one), the mortar still stays
+    endgame = view.model_copy(
+        update={"turn": view.rounds - tactical.ENDGAME_ROUNDS, "turn_no": 2 * view.rounds - 7}
+    )
+    s_end = commander.seen(endgame)
+    end_goals = bot._goals(s_end, gm)
     by_cell = {(int(c[0]), int(c[1])): o.id for o in view.objectives for c in o.cells}
-    fighters = [u for u in s_late.own.values() if tactical._role(u.card) == "none"]
-    shared = {by_cell[g] for u in fighters if (g := late_goals[u.id]) in by_cell}
-    assert len(shared) >= 2 and late_goals["KRH"] == goals["KRH"]
+    fighters = [u for u in s_end.own.values() if tactical._role(u.card) == "none"]
+    shared = {by_cell[g] for u in fighters if (g := end_goals[u.id]) in by_cell}
+    assert len(shared) >= 2 and end_goals["KRH"] == goals["KRH"]
 
     risteys = next({tactical._as_cell(c) for c in o.cells} for o in view.objectives if o.vp == 4)
     best = max(sorted(risteys), key=lambda c: tactical._covers(c, risteys))
