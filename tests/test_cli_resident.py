@@ -151,17 +151,20 @@ def fresh_game() -> Iterator[Path]:
     shutil.rmtree(folder, ignore_errors=True)
 
 
+# the fast tier's cases (each runs twice: through a resident child and in its own process,
+# ~0.6 CPU-s): a plain show, a language and an option, an order written to the file, a
+# refused order and typer's usage error; the others run in the slow tier
 CASES = [
     ["show", "{g}", "--as", "pl1"],
     ["--lang", "en", "show", "{g}", "--as", "pl1", "--events", "2"],
-    ["show", "{g}", "--as=blue", "--json"],
-    ["orders", "{g}", "--as", "co"],
     ["order", "{g}", "--as", "pl1", "move 1JJ 0,3", "--json"],
     ["order", "{g}", "--as", "pl1", "defend 1XX"],  # refused: exit 2, a message
     ["show", "{g}", "--as"],  # typer's usage error
-    ["--help"],
 ]
 MORE_CASES = [
+    ["show", "{g}", "--as=blue", "--json"],
+    ["orders", "{g}", "--as", "co"],
+    ["--help"],
     ["orders", "{g}", "--as", "pl1", "--json"],
     ["order", "{g}", "--as", "pl1", "move 1JJ 0,3"],
     ["show", "{g}", "--as", "nobody"],  # a bad seat: exit 2

@@ -13,6 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import typer
 from typer.testing import CliRunner
 
@@ -140,19 +141,30 @@ def test_fast_call_reads_the_player_commands_as_typer_does_and_leaves_the_rest()
         assert fast_call(argv) is None, argv
 
 
-def test_the_fast_path_prints_what_typer_prints(tmp_path: Path) -> None:
-    """``tk20`` (the fast path) and the typer app give the same bytes and exit status."""
+FAST_PATH_CASES = [
+    ["--lang", "en", "show", "{g}", "--as", "pl1", "--events", "2"],
+    ["order", "{g}", "--as", "pl1", "move 1JJ 0,3", "--json"],
+    ["order", "{g}", "--as", "pl1", "defend 1XX"],  # refused: exit 2, a message
+]
+FAST_PATH_MORE_CASES = [
+    ["show", "{g}", "--as=blue", "--json"],
+    ["orders", "{g}", "--as", "co"],
+]
+
+
+@pytest.mark.parametrize(
+    "cases",
+    [FAST_PATH_CASES, pytest.param(FAST_PATH_MORE_CASES, marks=pytest.mark.slow)],
+    ids=["fast", "more"],
+)
+def test_the_fast_path_prints_what_typer_prints(tmp_path: Path, cases: list[list[str]]) -> None:
+    """``tk20`` (the fast path) and the typer app give the same bytes and exit status (two
+    fresh interpreters per case, ~0.8 CPU-s each: three cases in the fast tier, the others in
+    the slow one; ``fast_call``'s reading of every form is checked in-process above)."""
     fresh = tmp_path / "fresh.json"
     new = CliRunner().invoke(app, ["new", "demo", "--seed", "5", "--out", str(fresh)])
     assert new.exit_code == 0, new.output
     typer_app = "import sys; from taistelukentta.cli.app import app; sys.argv[0] = 'tk20'; app()"
-    cases = [
-        ["--lang", "en", "show", "{g}", "--as", "pl1", "--events", "2"],
-        ["show", "{g}", "--as=blue", "--json"],
-        ["orders", "{g}", "--as", "co"],
-        ["order", "{g}", "--as", "pl1", "move 1JJ 0,3", "--json"],
-        ["order", "{g}", "--as", "pl1", "defend 1XX"],  # refused: exit 2, a message
-    ]
     for case in cases:
         outputs = []
         for prefix in ([sys.executable, "-m", "taistelukentta"], [sys.executable, "-c", typer_app]):

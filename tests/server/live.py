@@ -165,7 +165,8 @@ class LiveServers:
     """The test process's shared servers, one per database kind (``sqlite``, ``postgres``),
     each started when a test first asks for it and stopped at the end of the run: one
     start per kind and process whatever order the tests come in (~2 CPU-s and a few
-    seconds each). A PostgreSQL server gets a fresh database, dropped afterwards."""
+    seconds each). A PostgreSQL server gets a fresh database, dropped afterwards. Each kind
+    has a scenario folder of its own (:meth:`scenarios`), empty unless a test publishes."""
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
@@ -179,7 +180,9 @@ class LiveServers:
                 url = f"sqlite:///{self.folder / 'tk20.sqlite3'}"
             else:
                 url = fresh_pg_database(require_pg())
-            server = Server(url, self.folder / f"server-{kind}.log")
+            server = Server(
+                url, self.folder / f"server-{kind}.log", ("--scenarios", str(self.scenarios(kind)))
+            )
             try:
                 server.start()
             except BaseException:
@@ -188,6 +191,13 @@ class LiveServers:
             self.started[kind] = server
         return self.started[kind]
 
+    def scenarios(self, kind: str) -> Path:
+        """The scenario folder (``--scenarios``) of the servers of ``kind``: empty until a
+        test publishes into it (the editor's tests)."""
+        folder = self.folder / f"scenarios-{kind}"
+        folder.mkdir(exist_ok=True)
+        return folder
+
     def second(self, kind: str) -> Server:
         """A second server process on the database of :meth:`get`'s server of ``kind``
         (two processes on one database: NOTIFY, catching up from the database), started
@@ -195,7 +205,7 @@ class LiveServers:
         first = self.get(kind)
         key = f"{kind}-second"
         if key not in self.started:
-            server = Server(first.db_url, self.folder / f"server-{key}.log")
+            server = Server(first.db_url, self.folder / f"server-{key}.log", first.args)
             self.started[key] = server.start()
         return self.started[key]
 

@@ -708,11 +708,12 @@ def render_svg_pages(content: PrintContent, paper: str = "A4") -> list[bytes]:
 
 
 def render_png(content: PrintContent, paper: str = "A4", page: int = 0, dpi: int = 100) -> bytes:
-    """One page as a PNG (previews and the screenshot tests)."""
-    _, figs = page_figures(content, paper)
+    """One page as a PNG (previews and the screenshot tests): only that page is drawn."""
+    sheet = plan(content.game_map.width, content.game_map.height, paper)
+    tile = sheet.tiles[page]
     buf = io.BytesIO()
     with _style():
-        figs[page].savefig(buf, format="png", dpi=dpi)
+        _Page(content, sheet, tile).draw(len(sheet.tiles)).savefig(buf, format="png", dpi=dpi)
     return buf.getvalue()
 
 
