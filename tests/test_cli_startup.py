@@ -49,35 +49,42 @@ def test_show_orders_and_order_import_no_bots_odds_or_scipy_on_their_way(tmp_pat
     game = tmp_path / "g.json"
     new = CliRunner().invoke(app, ["new", "demo", "--seed", "3", "--out", str(game)])
     assert new.exit_code == 0, new.output
-    shows = [["show", str(game), "--as", "pl1"], ["show", str(game), "--as", "gm", "--json"]]
-    runs = [*shows, ["order", str(game), "--as", "pl1", "defend 1JJ"]]
-
-    def code_of(argvs: list[list[str]]) -> str:
-        return (
-            "from typer.testing import CliRunner\n"
-            "from taistelukentta.cli.app import app\n"
-            f"for argv in {argvs!r}:\n"
-            "    r = CliRunner().invoke(app, argv)\n"
-            "    assert r.exit_code == 0, (argv, r.output)"
-        )
-
-    # showing the game reads the map cell by cell: not even numpy (built on first search)
-    assert _heavy_modules_after(code_of(shows), (*HEAVY, "numpy")) == []
-    # one process runs the three: none of them may have loaded a heavy module
-    assert _heavy_modules_after(code_of(runs)) == []
-    # listing orders and moving search the map (numpy), in plain Python: no scipy either
-    game = tmp_path / "fresh.json"  # 1JJ defended in the other: a fresh game to move it
-    new = CliRunner().invoke(app, ["new", "demo", "--seed", "3", "--out", str(game)])
+    fresh = tmp_path / "fresh.json"  # 1JJ defended in the other: a fresh game to move it
+    new = CliRunner().invoke(app, ["new", "demo", "--seed", "3", "--out", str(fresh)])
     assert new.exit_code == 0, new.output
+    shows = [["show", str(game), "--as", "pl1"], ["show", str(game), "--as", "gm", "--json"]]
+    steps = [
+        *shows,
+        ["order", str(game), "--as", "pl1", "defend 1JJ"],
+        ["orders", str(fresh), "--as", "pl1"],
+        ["order", str(fresh), "--as", "pl1", "move 1JJ 0,3"],
+    ]
+    # one fresh interpreter runs the commands one after the other and reports the heavy
+    # modules loaded after each (each command in a process of its own cost ~0.8 CPU-s more)
     code = (
+        "import json, sys\n"
         "from typer.testing import CliRunner\n"
         "from taistelukentta.cli.app import app\n"
-        f"r = CliRunner().invoke(app, ['orders', {str(game)!r}, '--as', 'pl1'])\n"
-        "assert r.exit_code == 0 and 'move 1JJ 0,3' in r.output, r.output\n"
-        f"r = CliRunner().invoke(app, ['order', {str(game)!r}, '--as', 'pl1', 'move 1JJ 0,3'])\n"
-        "assert r.exit_code == 0, r.output"
+        f"heavy = {(*HEAVY, 'numpy')!r}\n"
+        f"for argv in {steps!r}:\n"
+        "    r = CliRunner().invoke(app, argv)\n"
+        "    assert r.exit_code == 0, (argv, r.output)\n"
+        "    print(json.dumps([r.output, sorted(m for m in sys.modules\n"
+        "        if any(m == h or m.startswith(h + '.') for h in heavy))]))"
     )
-    assert _heavy_modules_after(code) == []
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120
+    )
+    outputs, loaded = zip(*(json.loads(line) for line in done.stdout.splitlines()), strict=True)
+    assert len(loaded) == len(steps)
+    # showing the game reads the map cell by cell: not even numpy (built on first search)
+    assert loaded[0] == loaded[1] == []
+    # ordering, listing orders and moving search the map (numpy), in plain Python: none of
+    # them may load a heavy module
+    assert [
+        [m for m in found if m != "numpy" and not m.startswith("numpy.")] for found in loaded
+    ] == [[]] * len(steps)
+    assert "move 1JJ 0,3" in outputs[3]
 
 
 def test_the_command_table_is_what_the_modules_register_in_help_order() -> None:
