@@ -28,13 +28,23 @@ client on the last, so a CPU-starved client does not pass for a slow server. Pri
 run: p50/p95 of the latency, the p95 of a seat's refresh (message → view and orders
 loaded), orders/s, the server's and the client's CPU time per order (from ``/proc`` and
 ``getrusage``), the reference — p50 of a trivial authenticated GET (``/seat``) between the
-orders of the same run — and the load average. ``--two-processes`` (PostgreSQL): two
-servers on one database; each game posts through the first and has half its WebSockets
-(and their refreshes) on the second, so every order crosses LISTEN/NOTIFY; the one-process
-run on the same database kind is printed beside it. A WebSocket the server closes is
-opened again with ``after`` = the last version received, as a client resumes; such
-reconnects are counted and printed, and so is every message that did not arrive within
-30 s.
+orders of the same run — and the load average; a histogram of the latencies, and the
+median latency by how many other orders were under way (posted, not yet heard by every
+seat) when an order was posted: latency that grows with that count is queueing. At the
+end, every configuration's figures in one table with the load averages before and after.
+
+Arrivals: the games' orders are independent (each game its own exponential gaps, from a
+random first moment), so together they are about a Poisson stream of ``games / pace``
+orders a second (25/s at the defaults) — no two games are synchronised, but by chance
+several orders do arrive within a few milliseconds of each other, as they would from 50
+real tables.
+
+``--two-processes`` (PostgreSQL): two servers on one database; each game posts through
+the first and has half its WebSockets (and their refreshes) on the second, so every order
+crosses LISTEN/NOTIFY; the one-process run on the same database kind is printed beside
+it. A WebSocket the server closes is opened again with ``after`` = the last version
+received, as a client resumes; such reconnects are counted and printed, and so is every
+message that did not arrive within 30 s.
 """
 
 from __future__ import annotations
@@ -582,6 +592,29 @@ def _report(r: dict[str, Any]) -> None:
         print("   ", line, flush=True)
 
 
+def _summary(results: list[dict[str, Any]], load_before: tuple[float, float, float]) -> None:
+    """Every configuration's figures in one table (to copy into docs/performance.md)."""
+    print(
+        f"\nsummary (load average before the first run: "
+        f"{' '.join(f'{x:.2f}' for x in load_before)}; after the last: "
+        f"{' '.join(f'{x:.2f}' for x in os.getloadavg())})",
+        flush=True,
+    )
+    print(
+        "| db | processes | pace | orders | p50 | p95 | max | orders/s | server CPU/order | load |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for r in results:
+        pace = f"{r['pace_s']:g} s" if r["pace_s"] else "saturated"
+        print(
+            f"| {r['db']} | {r['processes']} | {pace} | {r['orders']} | "
+            f"{r['p50_ms']:.1f} ms | {r['p95_ms']:.1f} ms | {r['max_ms']:.0f} ms | "
+            f"{r['orders_per_s']:.1f} | {r['server_cpu_ms_per_order']:.1f} ms | "
+            f"{r['load']:.1f} |",
+            flush=True,
+        )
+
+
 def main() -> None:
     """Parse the arguments, run, print one line per configuration (and JSON with --json)."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -616,6 +649,7 @@ def main() -> None:
     kinds = ["sqlite", "postgres"] if args.db == "both" else [args.db]
     paces = [args.pace] + ([0.0] if args.saturate and args.pace else [])
     results = []
+    load_before = os.getloadavg()
     with tempfile.TemporaryDirectory() as tmp:
         for kind in kinds:
             for pace in paces:
@@ -633,6 +667,7 @@ def main() -> None:
                 if args.two_processes and kind == "postgres":
                     results.append(_measure(kind, 2, *common))
                     _report(results[-1])
+    _summary(results, load_before)
     if args.json:
         print(json.dumps(results))
 

@@ -49,6 +49,31 @@ def test_tokens_401_unknown_404_other_game_403_other_seat(server: Server) -> Non
     assert r.status_code == 403 and r.json()["error"]["code"] == "gm_only"
 
 
+def test_the_refresh_fast_path_answers_what_the_route_does(server: Server) -> None:
+    # A plain GET /view with a known token is answered before FastAPI's routing
+    # (server.app.FastView); with a query string it goes through the route.
+    s = seats(server, create(server))
+    for name in ("co", "gm"):
+        seat = s[name]
+        assert seat.get("/seat").status_code == 200  # the process knows the token
+        fast = seat.http.get("/view")
+        routed = seat.http.get("/view", params={"via": "route"})
+        assert fast.status_code == routed.status_code == 200
+        assert fast.content == routed.content
+        assert fast.headers["content-type"] == routed.headers["content-type"]
+    co = s["co"]
+    other = seats(server, create(server))["co"]
+    for bad in ("Bearer nope", f"Basic {co.token}", f"Bearer {co.token} x", "Bearer"):
+        fast = httpx.get(f"{co.base}/api/games/{co.game}/view", headers={"Authorization": bad})
+        routed = httpx.get(
+            f"{co.base}/api/games/{co.game}/view?via=route", headers={"Authorization": bad}
+        )
+        assert fast.status_code in (401, 403) and fast.status_code == routed.status_code, bad
+        assert fast.content == routed.content
+    wrong_game = other.http.get(f"{co.base}/api/games/{co.game}/view")
+    assert wrong_game.status_code == 404
+
+
 def test_view_is_the_seats_view_without_seed(server: Server) -> None:
     created = create(server)
     s = seats(server, created)

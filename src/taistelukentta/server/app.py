@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 import logging
+import re
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from contextlib import asynccontextmanager
@@ -18,7 +19,7 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -97,6 +98,60 @@ class BodyLimit:
             status_code=413,
         )
         await response({"type": "http"}, _no_receive, send)
+
+
+_VIEW_PATH = re.compile(r"/api/games/([0-9a-f]{1,32})/view")
+
+
+class FastView:
+    """``GET /api/games/{id}/view`` — a seat's refresh after every change, the server's most
+    frequent request — answered without FastAPI's routing, dependency and validation
+    machinery (about as much CPU as the rest of such a request), when it is exactly that:
+    no query string, ``Authorization: Bearer TOKEN`` with a token the process knows, of
+    that game. The seat and the answer come from the same functions as the route's
+    (``deps.resolve_seat``, ``routes.games.answer_text``), and the answer is sent as the
+    same ``Response``. Anything else — another request, an unknown token, an error of any
+    kind — goes through the application's route, which gives its own answer (the same one:
+    tests/server/test_api.py compares the two byte for byte)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if (
+            scope["type"] == "http"
+            and scope.get("method") == "GET"
+            and not scope.get("query_string")
+        ):
+            match = _VIEW_PATH.fullmatch(str(scope.get("path", "")))
+            if match is not None:
+                text = await self._answer(scope, match.group(1))
+                if text is not None:
+                    await Response(text, media_type="application/json")(scope, receive, send)
+                    return
+        await self.app(scope, receive, send)
+
+    @staticmethod
+    async def _answer(scope: Scope, game_id: str) -> str | None:
+        from taistelukentta.server.deps import resolve_seat
+        from taistelukentta.server.games import Game
+        from taistelukentta.server.routes.games import answer_text
+
+        token = None
+        for name, value in scope.get("headers", ()):
+            if name == b"authorization":
+                scheme, _, rest = value.decode("latin-1").partition(" ")
+                if scheme.lower() == "bearer" and rest and " " not in rest:
+                    token = rest
+                break
+        store = getattr(getattr(scope.get("app"), "state", None), "store", None)
+        if token is None or not isinstance(store, GameStore) or not store.known_token(token):
+            return None
+        try:
+            seat = resolve_seat(store, game_id, token).seat
+            return await answer_text(store, game_id, seat, "view.json", Game.view_json)
+        except Exception:  # the route gives its answer to whatever this was
+            return None
 
 
 class _TooLarge(Exception):
@@ -248,4 +303,5 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             return _FALLBACK_PAGE
 
     app.add_middleware(BodyLimit)
+    app.add_middleware(FastView)
     return app

@@ -3,16 +3,19 @@
 SQLite (the default) runs in WAL mode with ``synchronous=FULL`` and every transaction
 ``BEGIN IMMEDIATE``: writers queue on the database lock instead of failing half-way, and a
 committed order is on disk before the answer goes out. PostgreSQL is reached through psycopg 3
-(``postgresql+psycopg://…``); there a write takes the game row with ``SELECT … FOR UPDATE``.
+(``postgresql+psycopg://…``); there a write takes the game row with ``SELECT … FOR UPDATE``,
+and a pooled connection is pinged before use only after a second idle (``PING_IDLE_S``).
 """
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import InvalidatePoolError
 
 from taistelukentta.errors import ArgumentError
 
@@ -79,7 +82,37 @@ def make_engine(url: str) -> Engine:
             conn.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
 
         return engine
-    return create_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True)
+    engine = create_engine(url, pool_size=10, max_overflow=20)
+    _ping_when_idle(engine)
+    return engine
+
+
+PING_IDLE_S = 1.0
+"""A pooled PostgreSQL connection idle this long is pinged before use."""
+
+
+def _ping_when_idle(engine: Engine) -> None:
+    """Ping a pooled connection before use only if it sat idle for ``PING_IDLE_S`` or
+    more: one that died with its database (a restart) is replaced without the request
+    noticing. SQLAlchemy's ``pool_pre_ping`` pings at every checkout, a round trip on each
+    of a busy server's many short reads (about a fifth of a loaded server's samples); a
+    connection in steady use has just shown it is alive. One that died within the second
+    fails its first statement, and the reads a request starts with (the game's version, a
+    token's seat: ``games._once_more_if_dead``) try once more on a new connection."""
+
+    @event.listens_for(engine, "checkin")
+    def _checkin(_dbapi_conn: Any, record: Any) -> None:
+        record.info["tk20_idle_since"] = time.monotonic()
+
+    @event.listens_for(engine, "checkout")
+    def _checkout(dbapi_conn: Any, record: Any, _proxy: Any) -> None:
+        since = record.info.get("tk20_idle_since")
+        if since is None or time.monotonic() - since < PING_IDLE_S:
+            return
+        try:
+            engine.dialect.do_ping(dbapi_conn)
+        except Exception as exc:  # gone: every older pooled connection is replaced too
+            raise InvalidatePoolError() from exc
 
 
 def alembic_config(engine: Engine | None = None) -> Any:

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any, TypeVar, cast
 
 from sqlalchemy import Engine, Table, bindparam, insert, select, text, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from taistelukentta.bots.players import make_bot
@@ -232,10 +232,12 @@ ORDER_TEXTS_KEPT = 20_000
 """At most this many order texts are kept in a process (then the cache starts again): a few
 MB, whatever the number of games cached."""
 
-_ORDER_TEXTS: dict[int, tuple[Order, str]] = {}
-"""An order's notation by the order object, for every game of the process (the engine
-hands out one shared object per order of a scenario, so the same orders come back in
-every legal-order list; the text is a function of the object alone)."""
+_ORDER_TEXTS: dict[tuple[Any, ...], str] = {}
+"""An order's notation by its fields, for every game of the process (the same orders come
+back in every legal-order list; the text is a function of the fields alone). Keyed by a
+tuple of the fields, not the frozen order itself: a dataclass's hash runs in Python, a
+tuple's does not (measured along a demo game: 1.8 against 2.6 ms per legal list, by
+object identity; 4 ms formatting each)."""
 
 
 @dataclass(frozen=True)
@@ -328,14 +330,15 @@ class Game:
         return None
 
     def order_text(self, order: Order) -> str:
-        """``str(order)``, kept per order object (see ``_ORDER_TEXTS``)."""
-        hit = _ORDER_TEXTS.get(id(order))
-        if hit is not None and hit[0] is order:
-            return hit[1]
+        """``str(order)``, kept per order's fields (see ``_ORDER_TEXTS``)."""
+        key = (order.kind, order.unit, order.cell, order.target, order.args)
+        hit = _ORDER_TEXTS.get(key)
+        if hit is not None:
+            return hit
         if len(_ORDER_TEXTS) >= ORDER_TEXTS_KEPT:
             _ORDER_TEXTS.clear()
         text = str(order)
-        _ORDER_TEXTS[id(order)] = (order, text)  # keeps the object: the id stays its
+        _ORDER_TEXTS[key] = text
         return text
 
     def legal(self, seat: str, at: At | None = None) -> list[str]:
@@ -528,6 +531,20 @@ def _bot_seed(seed: Seed, seq: int) -> int:
     return derive_int(seed, f"server-bot:{seq}")
 
 
+def _once_more_if_dead(read: Callable[[], T]) -> T:
+    """``read()``, and once more if its pooled database connection turned out dead (a
+    PostgreSQL restart: the pool pings only connections idle for a second,
+    ``db.PING_IDLE_S``). The pool has then let go of every connection as old as that one,
+    so the second try runs on a new one. For reads only (the first statement of a
+    request): nothing was written."""
+    try:
+        return read()
+    except DBAPIError as exc:
+        if not exc.connection_invalidated:
+            raise
+        return read()
+
+
 # ------------------------------------------------------------------------------ scenarios
 
 
@@ -704,14 +721,19 @@ class GameStore:
         hit = self._tokens.get(digest)
         if hit is not None:
             return hit
+        hit = _once_more_if_dead(lambda: self._seat_of(digest))
+        if hit is None:
+            return None
+        with self._guard:
+            self._tokens[digest] = hit
+        return hit
+
+    def _seat_of(self, digest: str) -> tuple[str, str] | None:
         with self._read() as s:
             row = s.get(SeatRow, digest)
             if row is None or not hmac.compare_digest(row.token_hash, digest):
                 return None
-            hit = (row.game_id, row.seat)
-        with self._guard:
-            self._tokens[digest] = hit
-        return hit
+            return (row.game_id, row.seat)
 
     def _scenario_file(self, ref: str) -> str:
         if ref in bundled_ids():
@@ -838,11 +860,14 @@ class GameStore:
         if len(game_id) > 32:
             raise _not_found()
         # Every read of a game asks this first: a Core statement, no ORM session.
-        with self._peek.connect() as conn:
-            version = conn.execute(_VERSION_OF, {"id": game_id}).scalar()
+        version = _once_more_if_dead(lambda: self._version_read(game_id))
         if version is None:
             raise _not_found()
         return int(version)
+
+    def _version_read(self, game_id: str) -> Any:
+        with self._peek.connect() as conn:
+            return conn.execute(_VERSION_OF, {"id": game_id}).scalar()
 
     def _at_least(self, game_id: str, version: int) -> Game:
         """The cached game, caught up from the database if it is older than ``version``
@@ -875,9 +900,9 @@ class GameStore:
         :meth:`reading` in a worker thread. 404 StoreError for no such game.
 
         SQLite only (a read of a local file): on PostgreSQL the version read is a round
-        trip to the database server (two with the pool's pre-ping), and a loaded database
-        stalled the event loop and every WebSocket with it (measured: p95 of seconds), so
-        there the answer always comes through a worker thread (None)."""
+        trip to the database server (two with the pool's pre-ping as it was then), and a
+        loaded database stalled the event loop and every WebSocket with it (measured: p95
+        of seconds), so there the answer always comes through a worker thread (None)."""
         if self.postgres:
             return None
         pool = self.engine.pool

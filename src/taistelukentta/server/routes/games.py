@@ -140,16 +140,27 @@ async def _answer(
     seat at a version — it is sent from the event loop (SQLite; see ``GameStore.peek``);
     a worker-thread hop cost more CPU than the rest of such a request. Otherwise it is
     built in a worker thread, after the game is let go (a write never waits for it)."""
+    return Response(await answer_text(store, game_id, seat, kind, build), media_type=JSON)
+
+
+JSON = "application/json"
+
+
+async def answer_text(
+    store: GameStore,
+    game_id: str,
+    seat: str,
+    kind: str,
+    build: Callable[[Game, str, At], str],
+) -> str:
+    """The text of :func:`_answer` (also ``server.app.FastView``'s)."""
     hit = store.peek(game_id)
     if hit is not None:
         game, at = hit
         text = game.memo_hit(kind, seat, at)
         if isinstance(text, str):
-            return Response(text, media_type="application/json")
-    return Response(
-        await run_in_threadpool(_built, store, game_id, seat, build, hit),
-        media_type="application/json",
-    )
+            return text
+    return await run_in_threadpool(_built, store, game_id, seat, build, hit)
 
 
 def _built(
