@@ -44,6 +44,11 @@ def test_schemathesis_finds_no_server_error(server: Server, tmp_path: Path, seat
             "15",
             "--seed",
             "1",
+            # a request's read timeout: the default 10 s is shorter than a PDF print of
+            # the whole map takes on a loaded 2-core machine (3.5-6 s alone at load 8, more
+            # with the fuzzer's other requests); a slow answer is not what this test checks
+            "--request-timeout",
+            "120",
         ],
         capture_output=True,
         text=True,
