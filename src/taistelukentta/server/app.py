@@ -9,6 +9,7 @@ reaches a client. ``/`` serves the browser client from ``web_dist/`` when it is 
 from __future__ import annotations
 
 import asyncio
+import gc
 import inspect
 import logging
 import re
@@ -198,6 +199,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         switch = sys.getswitchinterval()
         if settings.switch_interval is not None:
             sys.setswitchinterval(settings.switch_interval)
+        thresholds = gc.get_threshold()
+        if settings.gc_thresholds is not None:
+            gc.set_threshold(*settings.gc_thresholds)
         engine = make_engine(settings.database_url)
         await asyncio.to_thread(upgrade, engine)
         store = GameStore(engine, settings)
@@ -212,9 +216,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             dsn = engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
             listener = PgListener(dsn, hub)
             await asyncio.to_thread(listener.start)
+        if settings.gc_freeze:
+            gc.collect()
+            gc.freeze()
         try:
             yield
         finally:
+            if settings.gc_freeze:
+                gc.unfreeze()
+            gc.set_threshold(*thresholds)
             if listener is not None:
                 await asyncio.to_thread(listener.stop)
             await asyncio.to_thread(store.close)

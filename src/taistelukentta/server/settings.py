@@ -70,6 +70,17 @@ class Settings:
     interpreter lock while another computes waits up to this long: the event loop that
     sends an order's WebSocket messages, or the thread committing it, waited up to 5 ms
     at each such hand-over behind a view being built."""
+    gc_thresholds: tuple[int, int, int] | None = (700, 10, 1000)
+    """The garbage collector's thresholds in the server process (``gc.set_threshold``;
+    None: Python's, ``(700, 10, 10)``). A full collection walks every object of the
+    process — the games held in memory, their states, caches and views — and every request
+    waits while it runs: under the benchmark's 50 games, 13 of them a run, up to 321 ms each
+    (docs/performance.md). The young generations keep their default sizes (short pauses);
+    a full collection waits for 1 000 collections of the middle one instead of 10."""
+    gc_freeze: bool = True
+    """Move everything alive once the server has started (its modules, the bundled
+    scenarios, the database engine) out of the collector's walk (``gc.freeze``): none of
+    it is ever garbage, and no collection has to walk it again."""
     fixed_seed: bytes | None = None
     """Tests only (``TK20_TEST_FIXED_SEED``): every new game gets this seed, so two games
     can be compared roll for roll. Never set on a real server: the dice become known."""
