@@ -195,3 +195,17 @@ def _fewer_examples(item: pytest.Item) -> None:
         current, max_examples=fast_examples(current.max_examples)
     )
     test._tk20_fast = True  # type: ignore[union-attr]
+
+
+@pytest.fixture(autouse=True)
+def _language_finnish() -> Iterator[None]:
+    """Every test starts in Finnish, the default, and leaves Finnish behind: a test that
+    runs ``tk20 --lang en`` in-process (typer's runner) or calls ``set_language`` sets the
+    language of the worker's context, and the next test on that worker — whichever file the
+    scheduler gives it — would read English (a clean-clone CI saw the play screen's score
+    line in English after such a test)."""
+    from taistelukentta.i18n import set_language
+
+    set_language("fi")
+    yield
+    set_language("fi")
