@@ -2,8 +2,10 @@
 process's cache once, then every connection of the game is woken; an announcement of a
 version already announced wakes nobody; a failed catch-up still wakes the connections (they
 read the database themselves); a woken connection and a catch-up count as urgent work
-(``Priority``) until done, and answer builds wait for them. The two-process behaviour end
-to end over real servers is in test_multiprocess.py and test_versions.py."""
+(``Priority``) until done, and answer builds wait for them — a Blue seat's build never for
+its game's work Blue may not know of (issue 8: no timing channel keyed on the GM's orders).
+The two-process behaviour end to end over real servers is in test_multiprocess.py and
+test_versions.py."""
 
 from __future__ import annotations
 
@@ -135,7 +137,7 @@ def test_a_woken_connection_is_urgent_until_it_has_sent_or_goes_away() -> None:
         await asyncio.sleep(0.02)
         busy.append(prio.busy)
         assert hub.take(a) and not a.is_set()
-        hub.sent()  # a has sent
+        hub.sent("g")  # a has sent
         busy.append(prio.busy)
         hub.unsubscribe("g", b)  # b went away before it sent
         busy.append(prio.busy)
@@ -146,7 +148,7 @@ def test_a_woken_connection_is_urgent_until_it_has_sent_or_goes_away() -> None:
         busy.append(prio.busy)
         hub.unsubscribe("h", other)
         assert hub.take(a)
-        hub.sent()
+        hub.sent("g")
         busy.append(prio.busy)
         return busy
 
@@ -169,8 +171,65 @@ def test_a_catch_up_is_urgent_until_it_is_done() -> None:
             await asyncio.sleep(0.02)
         busy.append(prio.busy)  # caught up; the connection woken, not yet sent
         assert hub.take(ev)
-        hub.sent()
+        hub.sent("g")
         busy.append(prio.busy)
         return busy
 
     assert asyncio.run(main()) == [1, 1, 0]
+
+
+def test_a_blue_build_never_waits_for_its_games_work_blue_may_not_know_of() -> None:
+    """Issue 8, a timing channel: had a Blue seat's view build waited for the GM's order
+    under way in its game, how long Blue's answer took would tell Blue that the GM is
+    giving a (hidden) order now. The GM's build and other games' builds still wait."""
+    prio = Priority(patience=30.0)
+    prio.begin("g")  # the GM's order in game g (or an undo, a wake-up, a catch-up)
+    assert prio.pending("g", blue=True) == 0
+    assert prio.pending("g") == 1  # the GM knows everything: waits for it
+    assert prio.pending("h", blue=True) == 1  # another game's secret is no secret of h's
+    t0 = time.perf_counter()
+    prio.wait_calm("g", blue=True)
+    assert time.perf_counter() - t0 < 5.0  # at once, not after its 30 s patience
+    prio.begin("g", blue_knows=True)  # a Blue seat's order in g: Blue's builds wait
+    assert (prio.pending("g", blue=True), prio.pending("g"), prio.busy) == (1, 2, 2)
+
+    done: dict[str, float] = {}
+
+    def build(name: str, blue: bool) -> None:
+        prio.wait_calm("g", blue=blue)
+        done[name] = time.perf_counter()
+
+    threads = [
+        threading.Thread(target=build, args=(n, b)) for n, b in (("blue", True), ("gm", False))
+    ]
+    for t in threads:
+        t.start()
+    time.sleep(0.2)
+    assert not done
+    prio.end("g", blue_knows=True)  # the Blue order is done: Blue's build goes ahead
+    threads[0].join(5)
+    assert "blue" in done and "gm" not in done
+    prio.end("g")  # the GM's order is done
+    threads[1].join(5)
+    assert "gm" in done
+    assert prio.busy == 0 and prio.pending("g", blue=True) == 0
+    prio.end("g")  # never below zero, the per-game count included
+    assert (prio.busy, prio.pending("g"), prio.pending("g", blue=True)) == (0, 0, 0)
+
+
+def test_a_wake_up_is_work_a_blue_build_of_its_game_does_not_wait_for() -> None:
+    async def main() -> list[tuple[int, int, int]]:
+        prio = Priority()
+        hub = Hub(prio)
+        hub.bind(asyncio.get_running_loop())
+        ev = hub.subscribe("g")
+        hub.wake("g", 1)  # the change may be the GM's hidden order
+        await asyncio.sleep(0.02)
+        seen = [(prio.busy, prio.pending("g", blue=True), prio.pending("h", blue=True))]
+        assert hub.take(ev)
+        hub.sent("g")
+        seen.append((prio.busy, prio.pending("g", blue=True), prio.pending("h", blue=True)))
+        hub.unsubscribe("g", ev)
+        return seen
+
+    assert asyncio.run(main()) == [(1, 0, 1), (0, 0, 0)]

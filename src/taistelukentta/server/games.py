@@ -178,12 +178,22 @@ class Priority:
     lengthened by every build its own and other games' refreshes started meanwhile (the
     benchmark: ~20 ms more per order under way). A build that waits holds no lock of a
     game. ``begin``/``end`` are cheap and callable from any thread (the event loop
-    too); ``wait_calm`` blocks (worker threads only)."""
+    too); ``wait_calm`` blocks (worker threads only).
+
+    **No wait on what Blue may not know.** Work is tagged with its game and whether Blue
+    may know of it (a Blue seat's order: yes; the GM's orders, an undo, wake-ups and
+    catch-ups whose change may be the GM's hidden order: no). A Blue seat's build in a
+    game never waits for that game's work Blue may not know of: otherwise how long a Blue
+    answer took would tell Blue that the GM is giving an order right now (issue 8). The
+    GM, who knows everything, waits for all of it; work in other games is no secret of
+    this one's."""
 
     def __init__(self, patience: float = PATIENCE_S) -> None:
         self.patience = patience
         self._cond = threading.Condition(threading.Lock())
         self._busy = 0
+        self._hidden: dict[str, int] = {}
+        """Per game: the work under way in it that its Blue readers must not wait for."""
         self._waiting = 0
 
     @property
@@ -191,36 +201,53 @@ class Priority:
         """How much urgent work is under way now."""
         return self._busy
 
-    def begin(self) -> None:
-        """One more piece of urgent work under way."""
+    def begin(self, game: str | None = None, *, blue_knows: bool = False) -> None:
+        """One more piece of urgent work under way (in ``game``; ``blue_knows``: Blue
+        may know it is under way)."""
         with self._cond:
             self._busy += 1
+            if game is not None and not blue_knows:
+                self._hidden[game] = self._hidden.get(game, 0) + 1
 
-    def end(self) -> None:
-        """One piece of urgent work done (never below zero)."""
+    def end(self, game: str | None = None, *, blue_knows: bool = False) -> None:
+        """One piece of urgent work done (tagged as it began; never below zero)."""
         with self._cond:
             if self._busy > 0:
                 self._busy -= 1
-            if self._busy == 0 and self._waiting:
+            if game is not None and not blue_knows:
+                left = self._hidden.get(game, 0) - 1
+                if left > 0:
+                    self._hidden[game] = left
+                else:
+                    self._hidden.pop(game, None)
+            if self._waiting:
                 self._cond.notify_all()
 
     @contextmanager
-    def urgent(self) -> Iterator[None]:
+    def urgent(self, game: str | None = None, *, blue_knows: bool = False) -> Iterator[None]:
         """``begin`` … ``end`` around a block."""
-        self.begin()
+        self.begin(game, blue_knows=blue_knows)
         try:
             yield
         finally:
-            self.end()
+            self.end(game, blue_knows=blue_knows)
 
-    def wait_calm(self) -> None:
-        """Until no urgent work is under way, or ``patience`` seconds have passed."""
+    def pending(self, game: str | None = None, *, blue: bool = False) -> int:
+        """The urgent work a build for a reader of ``game`` waits for (``blue``: a Blue
+        seat's build, which never waits for its game's work Blue may not know of)."""
+        if blue and game is not None:
+            return self._busy - self._hidden.get(game, 0)
+        return self._busy
+
+    def wait_calm(self, game: str | None = None, *, blue: bool = False) -> None:
+        """Until none of the urgent work a build for this reader waits for is under way
+        (:meth:`pending`), or ``patience`` seconds have passed."""
         with self._cond:
-            if self._busy == 0:
+            if self.pending(game, blue=blue) <= 0:
                 return
             self._waiting += 1
             try:
-                self._cond.wait_for(lambda: self._busy == 0, self.patience)
+                self._cond.wait_for(lambda: self.pending(game, blue=blue) <= 0, self.patience)
             finally:
                 self._waiting -= 1
 
@@ -306,7 +333,7 @@ class Game:
                 hit: T = self._memo[key]
                 return hit
         if not held:  # (with the game held, a build must not keep its orders waiting)
-            PRIORITY.wait_calm()
+            PRIORITY.wait_calm(self.id, blue=seat != GM_SEAT)
         with BUILDS:
             with self._memo_lock:  # built meanwhile by the request this one waited for
                 if self._memo_at == at.version and key in self._memo:

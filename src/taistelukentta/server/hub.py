@@ -71,7 +71,7 @@ class Hub:
         """Stop waking ``ev`` (call on the loop; a wake-up it did not serve is let go)."""
         if ev.is_set():
             ev.clear()
-            self.priority.end()
+            self.priority.end(game_id)
         waiters = self._waiters.get(game_id)
         if waiters is not None:
             waiters.discard(ev)
@@ -89,13 +89,15 @@ class Hub:
             self._known[game_id] = version
             if self._follow(game_id, version):
                 return  # woken when the cache has caught up
-        self._set(waiters)
+        self._set(game_id, waiters)
 
-    def _set(self, waiters: set[asyncio.Event]) -> None:
-        """Wake ``waiters``: each one not yet woken is urgent work until it has sent."""
+    def _set(self, game_id: str, waiters: set[asyncio.Event]) -> None:
+        """Wake ``waiters``: each one not yet woken is urgent work until it has sent
+        (work of ``game_id`` its Blue readers do not wait for: the change may be hidden
+        from them, ``Priority``)."""
         for ev in waiters:
             if not ev.is_set():
-                self.priority.begin()
+                self.priority.begin(game_id)
                 ev.set()
 
     def take(self, ev: asyncio.Event) -> bool:
@@ -105,9 +107,9 @@ class Hub:
         ev.clear()
         return woken
 
-    def sent(self) -> None:
-        """A woken connection has sent what its wake-up brought."""
-        self.priority.end()
+    def sent(self, game_id: str) -> None:
+        """A woken connection of ``game_id`` has sent what its wake-up brought."""
+        self.priority.end(game_id)
 
     def _follow(self, game_id: str, version: int) -> bool:
         """Start catching the cache up to ``version`` if it is behind (True: the waiters
@@ -119,20 +121,20 @@ class Hub:
         if not self._behind(game_id, version):
             return False
         self._catching.add(game_id)
-        self.priority.begin()
+        self.priority.begin(game_id)
         done = self._loop.run_in_executor(None, self._catch_up, game_id)
         done.add_done_callback(lambda fut: self._caught_up(game_id, version, fut))
         return True
 
     def _caught_up(self, game_id: str, version: int, fut: asyncio.Future[None]) -> None:
         self._catching.discard(game_id)
-        self.priority.end()
+        self.priority.end(game_id)
         newest = self._known.get(game_id, 0)
         failed = fut.cancelled() or fut.exception() is not None
         if not failed and newest > version and self._follow(game_id, newest):
             return  # a newer change came meanwhile: catch up to it first
         # (after a failed catch-up the connections read the database)
-        self._set(self._waiters.get(game_id, set()))
+        self._set(game_id, self._waiters.get(game_id, set()))
 
     def wake_all(self) -> None:
         """Wake every connection (after a gap in the notifications); any thread."""

@@ -233,7 +233,9 @@ async def post_order(
 ) -> Response:
     """Give one order at the seat's version. The answer is the seat's new version and its
     copies of what happened (the text of the seat's WebSocket message of the change)."""
-    with PRIORITY.urgent():  # from here until the change is committed and announced
+    # from here until the change is committed and announced (a Blue seat's order is no
+    # secret from Blue; the GM's may be: Blue's builds do not wait for it)
+    with PRIORITY.urgent(game_id, blue_knows=auth.seat != GM_SEAT):
         applied = await run_in_threadpool(
             store.post_order, game_id, auth.seat, body.order, body.version, idempotency_key
         )
@@ -268,7 +270,7 @@ def _gm_only(auth: Seat) -> None:
 async def undo(game_id: GameId, auth: Seat, store: Store) -> Response:
     """GM only: take back the last order (replayed from the log, announced to every seat)."""
     _gm_only(auth)
-    with PRIORITY.urgent():
+    with PRIORITY.urgent(game_id):
         applied = await run_in_threadpool(store.undo, game_id)
     return Response(applied.text, media_type="application/json")
 

@@ -122,7 +122,7 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
                         sent = version
                 finally:
                     if woken:
-                        hub.sent()
+                        hub.sent(game_id)
                 waiter = asyncio.ensure_future(wake.wait())
                 done, _ = await asyncio.wait(
                     {waiter, reader}, timeout=POLL_SECONDS, return_when=asyncio.FIRST_COMPLETED
