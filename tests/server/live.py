@@ -16,6 +16,7 @@ import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -322,3 +323,25 @@ def cleanup_db(url: str) -> None:
     """Drop a PostgreSQL test database (SQLite files go with their folder)."""
     if url.startswith("postgresql"):
         drop_pg_database(url)
+
+
+@dataclass
+class CliRun:
+    """What a ``tk20`` command gave: its exit status and outputs."""
+
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+def tk20_in_process(*args: str) -> CliRun:
+    """``tk20 ARGS`` in-process (typer's runner) — for tests whose subject is a file or an
+    output, not the process (a fresh interpreter costs ~0.8 CPU-s); a crash fails the test."""
+    from typer.testing import CliRunner
+
+    from taistelukentta.cli.app import app
+
+    result = CliRunner().invoke(app, list(args))
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return CliRun(result.exit_code, result.stdout, result.stderr)

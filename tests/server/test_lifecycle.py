@@ -4,34 +4,15 @@ export into ``tk20 replay`` and ``tk20 verify``."""
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
 import pytest
 from websockets.sync.client import connect
 
-from tests.server.live import Server, blue_done_until, create, seats
+from tests.server.live import Server, blue_done_until, create, seats, tk20_in_process
 
-
-@dataclass
-class Run:
-    returncode: int
-    stdout: str
-    stderr: str
-
-
-def _tk20(*args: str) -> Run:
-    """``tk20 ARGS`` in-process (typer's runner: the export file is the subject here, not
-    the process; a fresh interpreter costs ~0.8 CPU-s); a crash fails the test."""
-    from typer.testing import CliRunner
-
-    from taistelukentta.cli.app import app
-
-    result = CliRunner().invoke(app, list(args))
-    if result.exception is not None and not isinstance(result.exception, SystemExit):
-        raise result.exception
-    return Run(result.exit_code, result.stdout, result.stderr)
+_tk20 = tk20_in_process
 
 
 @pytest.mark.slow

@@ -10,14 +10,23 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.fog.harness import scenario_data, toml_text
-from tests.server.live import Seat, Server, cleanup_db, create, new_db_url, running, seats
+from tests.server.live import (
+    CliRun,
+    Seat,
+    Server,
+    cleanup_db,
+    create,
+    new_db_url,
+    running,
+    seats,
+    tk20_in_process,
+)
 
 SCENARIO = "demo_two_rounds"
 
@@ -43,23 +52,9 @@ def short_server(
         cleanup_db(url)
 
 
-@dataclass
-class Run:
-    returncode: int
-    stdout: str
-    stderr: str
-
-
-def _tk20(*args: str) -> Run:
-    """``tk20 ARGS`` (in-process: typer's runner; a crash fails the test)."""
-    from typer.testing import CliRunner
-
-    from taistelukentta.cli.app import app
-
-    result = CliRunner().invoke(app, ["--lang", "en", *args])
-    if result.exception is not None and not isinstance(result.exception, SystemExit):
-        raise result.exception
-    return Run(result.exit_code, result.stdout, result.stderr)
+def _tk20(*args: str) -> CliRun:
+    """``tk20 --lang en ARGS`` in-process (the texts checked here are the English ones)."""
+    return tk20_in_process("--lang", "en", *args)
 
 
 def _blue_turn(clients: dict[str, Seat]) -> None:
