@@ -1234,8 +1234,6 @@ export interface components {
         };
         MoveOther: {
             /** @default null */
-            kind: string | null;
-            /** @default null */
             to: [
                 number,
                 number

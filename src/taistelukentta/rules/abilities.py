@@ -1023,17 +1023,24 @@ def area_fire(tx: Tx, uid: str, order: Order, plan: AreaPlan) -> None:
         "setback": None if res.setback is None else res.setback.value,
         "rolls": rolls,
     }
+    target_seqs = {r.seq for t in res.targets.values() for r in t.rolls[1:]}
+    setback_seqs = {r.seq for r in res.rolls[1:] if r.seq not in target_seqs}
     vis: dict[Side, dict[str, Any] | None] = {}
     for side in ("blue", "red"):
         attacker_ref = tx.ref(side, uid)
         shown: list[dict[str, Any]] = []
-        unseen: set[str] = set()
+        # The side's rolls, built from what it may see (issue 8): the attack roll, the
+        # damage rolls of the targets it sees, the setback rolls — never those of a unit
+        # it does not see (they would tell that an unseen unit stood in the area, was hit
+        # and how hard).
+        allowed = set(setback_seqs)
+        allowed.add(res.rolls[0].seq)
         for tid, info in results.items():
             ref = tx.ref(side, tid)
             if ref is not None:
                 shown.append({"target": ref, **info})
-            else:
-                unseen.add(f"area_fire:{tid}")
+                allowed.update(r.seq for r in res.targets[tid].rolls[1:])
+        side_rolls = [r for r in rolls if r["seq"] in allowed]
         if side != a.side and attacker_ref != uid:
             # An unseen firer (R-REC-5): only what happened to the side's own units; the
             # roll, totals and margins would describe the firer (see rules/fire.py).
@@ -1053,8 +1060,7 @@ def area_fire(tx: Tx, uid: str, order: Order, plan: AreaPlan) -> None:
             continue
         seen = dict(data)
         seen["attacker"] = attacker_ref
-        # The damage rolls of units the side does not see are not its to count.
-        seen["rolls"] = [r for r in rolls if not r.get("secret") and r.get("purpose") not in unseen]
+        seen["rolls"] = [r for r in side_rolls if not r.get("secret")]
         seen["targets"] = shown
         vis[side] = seen
     data["targets"] = [{"target": tid, **info} for tid, info in results.items()]

@@ -168,10 +168,14 @@ def active_recon(tx: Tx, uid: str, cell: Cell) -> None:
         )
         if res.level > ContactLevel.NONE:
             tx.set_contact(side, t.id, res.level)
-            # Only a contact the side holds now is told, with its rolls: a success the
-            # rules refused (a HIDDEN unit beyond its reveal range, R-REC-6) shows nothing,
-            # exactly as a failed roll or an empty cell does.
-            if t.id in tx.contacts[side]:
+            # Only a contact the side holds now at the level rolled is told, with its
+            # rolls: a success the rules refused (a HIDDEN unit beyond its reveal range,
+            # R-REC-6) shows nothing, exactly as a failed roll or an empty cell does —
+            # also when the side held a lower contact on it already (a unit that went
+            # HIDDEN after it was found): rolls of a SPOTTED result beside a contact that
+            # stayed KNOWN would tell the side that the unit is HIDDEN (issue 8).
+            held = tx.contacts[side].get(t.id)
+            if held is not None and held.level >= res.level:
                 found.append(t.id)
                 shown_rolls.extend(r for r in rolls if not r.get("secret"))
     data = {"unit": uid, "cell": list(cell), "results": results}

@@ -554,8 +554,10 @@ class MoveGM(GMEventData):
 
 
 class MoveOther(EventData):
+    """Where a SPOTTED enemy went — not which order sent it (attack, withdraw, disengage:
+    issue 8); older files' copies with a ``kind`` lose it here."""
+
     unit: UnitRef = None
-    kind: str | None = None
     to: Cell | None = None
 
 
