@@ -106,9 +106,11 @@ def _postgres_variant_in_the_slow_tier(item: pytest.Item) -> None:
 _SCHEDULE_GROUPS = {
     "tests/server/": "live servers",
     "tests/campaign/test_campaign_server.py": "live servers",
+    "tests/web/": "browser",  # one chromium and one web server (tests/web/conftest.py)
 }
 _SCHEDULE_FIRST = (
     "live servers",
+    "browser",
     "tests/views/test_views.py",
     "tests/mapprint/test_print.py",
     "tests/fog/test_noninterference.py",

@@ -12,6 +12,8 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from typing import Any
 
+import pytest
+
 from taistelukentta.bots.baseline import BaselineBot
 from taistelukentta.bots.runner import bot_seed, run_bots
 from taistelukentta.content.scenario import Scenario
@@ -68,8 +70,20 @@ def _fast_switching() -> Iterator[None]:
         sys.setswitchinterval(old)
 
 
-def test_r_dice_2_games_on_several_threads_give_what_they_give_alone() -> None:
-    games = _games()
+FAST_GAMES = ("plain-4", "variants-4", "plain-no-mines-4")
+"""The fast tier's games: rule options and a ruleset besides the plain game (each game is
+a whole bot game played three times, ~0.3 CPU-s each); the slow tier plays all five."""
+
+
+@pytest.mark.parametrize(
+    "names",
+    [pytest.param(FAST_GAMES, id="fast"), pytest.param(None, id="all", marks=pytest.mark.slow)],
+)
+def test_r_dice_2_games_on_several_threads_give_what_they_give_alone(
+    names: tuple[str, ...] | None,
+) -> None:
+    games = [g for g in _games() if names is None or g[0] in names]
+    assert len(games) == len(names or games)
     alone = {name: _play(sc, seed, rs) for name, sc, seed, rs in games}
     # the option sets and rulesets make different games: the test compares real differences
     assert len({r[2] for r in alone.values()}) == len(games)

@@ -24,6 +24,9 @@ import httpx
 
 PG_ENV = "TK20_TEST_PG_URL"
 
+FIXED_SEED = bytes.fromhex("7e" * 32)
+"""The seed of every game on a :meth:`LiveServers.fixed` server (tests only)."""
+
 
 def free_port() -> int:
     """A TCP port free on the loopback interface now."""
@@ -207,6 +210,22 @@ class LiveServers:
         key = f"{kind}-second"
         if key not in self.started:
             server = Server(first.db_url, self.folder / f"server-{key}.log", first.args)
+            self.started[key] = server.start()
+        return self.started[key]
+
+    def fixed(self, world: str) -> Server:
+        """A SQLite server whose every new game gets the seed :data:`FIXED_SEED`
+        (``TK20_TEST_FIXED_SEED``), so two games — on two such servers, each ``world``
+        with its own scenario folder (:meth:`scenarios` of ``fixed-WORLD``) — can be
+        compared roll for roll; started when first asked for and shared like the others."""
+        key = f"fixed-{world}"
+        if key not in self.started:
+            server = Server(
+                f"sqlite:///{self.folder / f'tk20-{key}.sqlite3'}",
+                self.folder / f"server-{key}.log",
+                ("--scenarios", str(self.scenarios(key))),
+                {"TK20_TEST_FIXED_SEED": FIXED_SEED.hex()},
+            )
             self.started[key] = server.start()
         return self.started[key]
 

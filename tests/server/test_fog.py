@@ -21,7 +21,17 @@ import pytest
 from websockets.sync.client import connect
 
 from taistelukentta.content.scenario import scenarios_dir
-from tests.server.live import Seat, Server, cleanup_db, create, new_db_url, running, seats
+from tests.server.live import (
+    FIXED_SEED,
+    LiveServers,
+    Seat,
+    Server,
+    cleanup_db,
+    create,
+    new_db_url,
+    running,
+    seats,
+)
 
 _TOKEN = re.compile(r"[A-Za-z0-9_\\-]+")
 BLUE = ("co", "pl1", "pl2")
@@ -140,7 +150,7 @@ def test_blue_never_reads_an_unspotted_red_unit_in_whole_games(server: Server, s
 
 # ------------------------------------------------------------------ non-interference
 
-_FIXED = "7e" * 32
+_FIXED = FIXED_SEED.hex()
 _HIDDEN = "R15"
 
 
@@ -221,34 +231,43 @@ def _contact_on(gm: Seat, unit: str) -> bool:
 
 
 def _compare_worlds(kind: str, tmp_path: Path, steps: int) -> int:
-    """Two servers whose games differ only in Red's R15 (strength and cell), the same
-    orders on both: every Blue seat's answers — view, orders, events, map, line of sight,
-    costs, the GM-only switch, the error texts of refused orders, its WebSocket messages —
-    are byte-identical until Blue first has a contact on R15. The orders compared."""
+    """Two servers of their own (``kind``: sqlite or postgres) for :func:`_compare_on`."""
     env = {"TK20_TEST_FIXED_SEED": _FIXED}
     urls = [new_db_url(kind, tmp_path), new_db_url(kind, tmp_path)]
-    dirs = [_variant(tmp_path / "a", None), _variant(tmp_path / "b", 3, (27, 3))]
+    dirs = [tmp_path / "a", tmp_path / "b"]
+    for d in dirs:
+        d.mkdir()
     try:
         with (
             running(urls[0], tmp_path / "a.log", ("--scenarios", str(dirs[0])), env) as sa,
             running(urls[1], tmp_path / "b.log", ("--scenarios", str(dirs[1])), env) as sb,
         ):
-            games = [seats(sa, create(sa, "variant")), seats(sb, create(sb, "variant"))]
-            gm_views = [g["gm"].view()["view"] for g in games]
-            truths = [
-                next((u["strength"], u["cell"]) for u in v["units"] if u["id"] == _HIDDEN)
-                for v in gm_views
-            ]
-            assert truths[0][0] != truths[1][0] and truths[0][1] != truths[1][1]
-            with ExitStack() as stack:
-                sockets = [
-                    {n: {"ws": stack.enter_context(_ws(g[n])), "version": 0} for n in BLUE}
-                    for g in games
-                ]
-                return _play_compared(games, sockets, steps)
+            return _compare_on((sa, sb), (dirs[0], dirs[1]), steps)
     finally:
         for url in urls:
             cleanup_db(url)
+
+
+def _compare_on(servers: tuple[Server, Server], dirs: tuple[Path, Path], steps: int) -> int:
+    """Two servers with the same fixed seed, whose scenario folders ``dirs`` get the
+    scenario ``variant`` differing only in Red's R15 (strength and cell), the same orders on
+    both: every Blue seat's answers — view, orders, events, map, line of sight, costs, the
+    GM-only switch, the error texts of refused orders, its WebSocket messages — are
+    byte-identical until Blue first has a contact on R15. The orders compared."""
+    sa, sb = servers
+    _variant(dirs[0], None)
+    _variant(dirs[1], 3, (27, 3))
+    games = [seats(sa, create(sa, "variant")), seats(sb, create(sb, "variant"))]
+    gm_views = [g["gm"].view()["view"] for g in games]
+    truths = [
+        next((u["strength"], u["cell"]) for u in v["units"] if u["id"] == _HIDDEN) for v in gm_views
+    ]
+    assert truths[0][0] != truths[1][0] and truths[0][1] != truths[1][1]
+    with ExitStack() as stack:
+        sockets = [
+            {n: {"ws": stack.enter_context(_ws(g[n])), "version": 0} for n in BLUE} for g in games
+        ]
+        return _play_compared(games, sockets, steps)
 
 
 def _ws(seat: Seat) -> Any:
@@ -290,9 +309,14 @@ def _play_compared(games: list[dict[str, Seat]], sockets: list[dict[str, Any]], 
     return compared
 
 
-def test_an_unseen_red_detail_leaves_every_blue_channel_byte_identical(tmp_path: Path) -> None:
-    """The fast tier: SQLite, the first orders of a game."""
-    assert _compare_worlds("sqlite", tmp_path, 6) >= 6
+def test_an_unseen_red_detail_leaves_every_blue_channel_byte_identical(
+    live_servers: LiveServers,
+) -> None:
+    """The fast tier: SQLite, the first orders of a game, on the test process's two shared
+    fixed-seed servers (``LiveServers.fixed``; every game there has the same seed)."""
+    servers = (live_servers.fixed("a"), live_servers.fixed("b"))
+    dirs = (live_servers.scenarios("fixed-a"), live_servers.scenarios("fixed-b"))
+    assert _compare_on(servers, dirs, 6) >= 6
 
 
 @pytest.mark.slow

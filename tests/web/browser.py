@@ -54,6 +54,12 @@ def chromium() -> Iterator[Any]:
             browser.close()
 
 
+def web_scenarios(server: Any) -> Path:
+    """The scenario folder (``--scenarios``) a test server was started with."""
+    args: tuple[str, ...] = server.args
+    return Path(args[args.index("--scenarios") + 1])
+
+
 def token_of(url: str) -> tuple[str, str]:
     """(game id, token) of a seat link ``…/#game=ID&token=T``."""
     frag = parse_qs(urlsplit(url).fragment)

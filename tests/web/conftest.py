@@ -12,9 +12,12 @@ from tests.web.browser import chromium, require_browser
 from tests.web.variants import write_variants
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """A server with the bundled scenarios and the demo variants of ``variants.py``."""
+    """A server with the bundled scenarios and the demo variants of ``variants.py`` in its
+    scenario folder (``browser.web_scenarios``), shared by the test process's browser tests
+    (each makes its own games; a start costs ~2 CPU-s). The editor's tests publish into
+    its folder too."""
     require_browser()
     folder = tmp_path_factory.mktemp("web")
     scenarios = folder / "scenarios"
@@ -28,8 +31,9 @@ def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         yield srv
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
+    """One chromium per test process (each test opens its own context and pages)."""
     require_browser()
     with chromium() as b:
         yield b

@@ -10,28 +10,20 @@ import re
 import struct
 import tomllib
 import zlib
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.server.live import Server, create, running
-from tests.web.browser import open_table, require_browser
+from tests.server.live import Server, create
+from tests.web.browser import open_table, web_scenarios
 
 
-@pytest.fixture(scope="module")
-def editor_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, Path]]:
-    require_browser()
-    folder = tmp_path_factory.mktemp("web-editor")
-    published = folder / "scenarios"
-    published.mkdir()
-    with running(
-        f"sqlite:///{folder / 'tk20.sqlite3'}",
-        folder / "server.log",
-        ("--scenarios", str(published)),
-    ) as srv:
-        yield srv, published
+@pytest.fixture
+def editor_server(web_server: Server) -> tuple[Server, Path]:
+    """The browser tests' shared server and its scenario folder, which the editor publishes
+    into."""
+    return web_server, web_scenarios(web_server)
 
 
 class EditorPage:
