@@ -172,9 +172,11 @@ def test_print_refuses_bad_input_and_strangers(editor_server: tuple[Server, Path
     assert r.status_code == 401
 
 
-def _api(server: Server, path: str, body: Any = None) -> httpx.Response:
+def _api(
+    server: Server, path: str, body: Any = None, headers: dict[str, str] | None = None
+) -> httpx.Response:
     if body is None:
-        return httpx.get(server.base + "/api/editor" + path, timeout=60)
+        return httpx.get(server.base + "/api/editor" + path, timeout=60, headers=headers)
     return httpx.post(server.base + "/api/editor" + path, json=body, timeout=60)
 
 
@@ -219,8 +221,23 @@ def test_editor_round_trip_validate_and_publish(editor_server: tuple[Server, Pat
     game = create(server, "myllykyla2")
     view = seats(server, game)["gm"].get("/map").json()
     assert view["rows"][0] == "F" * view["width"]
-    again = _api(server, "/scenarios/myllykyla2").json()
+    # Its set-up (Red's units, HIDDEN ones, minefields) is the GM's secret: the editor
+    # gives it only with the edit key the publishing answered (issue 8).
+    key = r.json()["edit_key"]
+    assert len(key) >= 32 and key not in (folder / ".myllykyla2.editkey").read_text()
+    blue_token = seats(server, game)["co"].token
+    for headers in (None, {"X-Edit-Key": "x" * 32}, {"Authorization": f"Bearer {blue_token}"}):
+        refused = _api(server, "/scenarios/myllykyla2", headers=headers)
+        assert refused.status_code == 403, refused.text
+        assert refused.json()["error"]["code"] == "edit_key"
+        assert "R1" not in refused.text and "battle_groups" not in refused.text
+    again = _api(server, "/scenarios/myllykyla2", headers={"X-Edit-Key": key}).json()
     assert again["map"]["rows"][0] == new["map"]["rows"][0]
+    # A file the server's operator put into the folder by hand has no key: never given.
+    (folder / "kasin.toml").write_text((folder / "myllykyla2.toml").read_text())
+    by_hand = _api(server, "/scenarios/kasin", headers={"X-Edit-Key": key})
+    assert by_hand.status_code == 403
+    (folder / "kasin.toml").unlink()
 
 
 def test_editor_bad_input(editor_server: tuple[Server, Path]) -> None:

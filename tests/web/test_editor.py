@@ -125,7 +125,46 @@ def test_editor_paint_place_validate_save_publish(
     )
     assert (folder / "myllykyla3.toml").is_file()
     create(server, "myllykyla3")
+    # The publishing answered an edit key: shown to the GM and kept in this browser, which
+    # opens the scenario again; another browser is asked for it (the set-up is the GM's).
+    status = page.locator("#editor-status").inner_text()
+    assert "Muokkausavain" in status, status
+    key = status.rsplit(": ", 1)[1].strip()
+    kept = page.evaluate("JSON.parse(localStorage.getItem('tk20.editKeys'))")
+    assert kept == {"myllykyla3": key}
+    page.select_option("#open-scenario", "demo")
+    page.click("#open")
+    page.wait_for_function("document.getElementById('scenario-id')?.value === 'demo'")
+    page.select_option("#open-scenario", "myllykyla3")
+    page.click("#open")
+    page.wait_for_function("document.getElementById('scenario-id')?.value === 'myllykyla3'")
     ctx.close()
+
+    other = browser.new_context(viewport={"width": 1500, "height": 900})
+    page = other.new_page()
+    page.goto(server.base + "/#editor")
+    page.wait_for_selector("body[data-ready]", timeout=20000)
+    page.wait_for_function("document.getElementById('scenario-id')?.value === 'demo'")
+    asked: list[str] = []
+
+    def answer(dialog: Any, typed: str) -> None:
+        asked.append(dialog.message)
+        dialog.accept(typed)
+
+    page.once("dialog", lambda d: answer(d, "vaara-avain"))
+    page.select_option("#open-scenario", "myllykyla3")
+    page.click("#open")
+    page.wait_for_function(
+        "document.getElementById('editor-status')?.textContent.includes('muokkausavaimella')",
+        timeout=15000,
+    )
+    assert page.evaluate("document.getElementById('scenario-id').value") == "demo"
+    page.once("dialog", lambda d: answer(d, key))
+    page.select_option("#open-scenario", "myllykyla3")
+    page.click("#open")
+    page.wait_for_function("document.getElementById('scenario-id')?.value === 'myllykyla3'")
+    assert len(asked) == 2 and "muokkausavain" in asked[0]
+    other.close()
 
 
 def test_editor_empty_map_and_heights(browser: Any, editor_server: tuple[Server, Path]) -> None:

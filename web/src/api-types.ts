@@ -1024,6 +1024,7 @@ export interface components {
             problem: string;
         };
         PublishOut: {
+            edit_key: string;
             id: string;
             path: string;
         };
@@ -1801,7 +1802,9 @@ export interface operations {
     editor_scenario_api_editor_scenarios__scenario_id__get: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                "X-Edit-Key"?: string | null;
+            };
             path: {
                 scenario_id: string;
             };
@@ -1818,6 +1821,14 @@ export interface operations {
                 };
             };
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

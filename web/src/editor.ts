@@ -69,6 +69,14 @@ const WORDS = {
   save: ["Tallenna TOML", "Save TOML"],
   publish: ["Julkaise palvelimelle", "Publish to the server"],
   published: ["Julkaistu: pelin voi aloittaa aulasta.", "Published: start a game from the lobby."],
+  edit_key: [
+    "Muokkausavain (säilytä: vain sillä skenaarion asetelma avautuu editoriin muualla)",
+    "Edit key (keep it: only with it does the scenario's set-up open in the editor elsewhere)",
+  ],
+  ask_key: [
+    "Skenaarion asetelma on pelinjohtajan. Anna julkaisun antama muokkausavain:",
+    "The scenario's set-up is the game master's. Give the edit key its publishing gave:",
+  ],
   import: ["Tuo kartta kuvasta", "Import a map from a picture"],
   width: ["Leveys", "Width"],
   height: ["Korkeus", "Height"],
@@ -97,19 +105,46 @@ function w(key: WordKey): string {
   return lang() === "en" ? pair[1] : pair[0];
 }
 
-async function call<T>(url: string, body?: unknown): Promise<T> {
-  const res = await fetch(url, body === undefined ? {} : {
-    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+async function call<T>(url: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
+  const res = await fetch(url, body === undefined ? { headers } : {
+    method: "POST", headers: { "Content-Type": "application/json", ...headers }, body: JSON.stringify(body),
   });
   const text = await res.text();
   const data: unknown = text ? JSON.parse(text) : null;
   if (!res.ok) {
-    const err = (data as { error?: { message?: { fi: string; en: string }; problems?: Problem[] } } | null)?.error;
+    const err = (data as { error?: { code?: string; message?: { fi: string; en: string }; problems?: Problem[] } } | null)?.error;
     const msg = err?.message ? (lang() === "en" ? err.message.en : err.message.fi) : res.statusText;
-    throw Object.assign(new Error(msg), { problems: err?.problems ?? [] });
+    throw Object.assign(new Error(msg), { problems: err?.problems ?? [], code: err?.code ?? "" });
   }
   return data as T;
 }
+
+/** The edit keys this browser was given for the scenarios it published (localStorage
+ * "tk20.editKeys": scenario id → key). A published scenario's set-up is its GM's secret:
+ * the server opens it in the editor only with its key. */
+const EDIT_KEYS = "tk20.editKeys";
+
+function editKeys(): Record<string, string> {
+  try {
+    const raw = JSON.parse(localStorage.getItem(EDIT_KEYS) ?? "{}") as unknown;
+    if (raw && typeof raw === "object" && !Array.isArray(raw)) {
+      return Object.fromEntries(Object.entries(raw).filter((e): e is [string, string] => typeof e[1] === "string"));
+    }
+  } catch {
+    // a broken entry is as none
+  }
+  return {};
+}
+
+function keepEditKey(id: string, key: string): void {
+  try {
+    localStorage.setItem(EDIT_KEYS, JSON.stringify({ ...editKeys(), [id]: key }));
+  } catch {
+    // storage full or off: the GM still has the key shown after publishing
+  }
+}
+
+type ScenarioRef = { id: string; bundled: boolean };
 
 export class Editor {
   private catalog!: Catalog;
@@ -141,18 +176,54 @@ export class Editor {
   async start(): Promise<void> {
     this.catalog = await call<Catalog>("/api/editor/catalog");
     this.card = this.catalog.cards.find((c) => c.side === "blue")?.id ?? "";
-    const first = this.catalog.scenarios[0]?.id;
-    await this.load(first ? `/api/editor/scenarios/${encodeURIComponent(first)}` : "/api/editor/empty");
+    const scenarios: ScenarioRef[] = this.catalog.scenarios;
+    const first = (scenarios.find((s) => s.bundled) ?? scenarios.find((s) => editKeys()[s.id]))?.id;
+    if (first) await this.openScenario(first, false);
+    else await this.load("/api/editor/empty");
     document.body.dataset.ready = "";
   }
 
-  private async load(url: string): Promise<void> {
+  private async load(url: string, headers: Record<string, string> = {}): Promise<void> {
     try {
-      this.model = await call<EditorModel>(url);
-      this.objective = 0;
-      this.rebuildMap();
+      this.show(await call<EditorModel>(url, undefined, headers));
+    } catch (e) {
+      this.status = (e as Error).message;
       this.render();
-      this.validateSoon(0);
+    }
+  }
+
+  private show(model: EditorModel): void {
+    this.model = model;
+    this.objective = 0;
+    this.rebuildMap();
+    this.render();
+    this.validateSoon(0);
+  }
+
+  /** Open a scenario of the server: a published one with the edit key this browser
+   * keeps, or (``ask``) the one the GM types in when the server asks for it. */
+  private async openScenario(id: string, ask = true): Promise<void> {
+    const url = `/api/editor/scenarios/${encodeURIComponent(id)}`;
+    const known = editKeys()[id];
+    try {
+      this.show(await call<EditorModel>(url, undefined, known ? { "X-Edit-Key": known } : {}));
+      return;
+    } catch (e) {
+      this.status = (e as Error).message;
+      if ((e as { code?: string }).code !== "edit_key" || !ask) {
+        this.render();
+        return;
+      }
+    }
+    const typed = window.prompt(w("ask_key"))?.trim() ?? "";
+    if (!typed) {
+      this.render();
+      return;
+    }
+    try {
+      this.show(await call<EditorModel>(url, undefined, { "X-Edit-Key": typed }));
+      keepEditKey(id, typed);
+      this.status = "";
     } catch (e) {
       this.status = (e as Error).message;
       this.render();
@@ -194,7 +265,7 @@ export class Editor {
     );
     const pick = h("select", { id: "open-scenario" },
       ...this.catalog.scenarios.map((s) => h("option", { value: s.id, selected: model?.id === s.id }, s.id)));
-    const openBtn = h("button", { id: "open", type: "button", onclick: () => void this.load(`/api/editor/scenarios/${encodeURIComponent(pick.value)}`) }, w("open"));
+    const openBtn = h("button", { id: "open", type: "button", onclick: () => void this.openScenario(pick.value) }, w("open"));
     const wIn = h("input", { id: "new-width", type: "number", min: 1, max: 500, value: 30, "aria-label": w("width") });
     const hIn = h("input", { id: "new-height", type: "number", min: 1, max: 500, value: 20, "aria-label": w("height") });
     const emptyBtn = h("button", { id: "new-empty", type: "button", onclick: () => void this.load(`/api/editor/empty?width=${wIn.value}&height=${hIn.value}`) }, w("empty"));
@@ -622,8 +693,10 @@ export class Editor {
   private async publish(): Promise<void> {
     if (!this.model) return;
     try {
-      await call<{ id: string }>("/api/editor/publish", this.model);
-      this.status = w("published");
+      const out = await call<{ id: string; edit_key: string }>("/api/editor/publish", this.model);
+      keepEditKey(out.id, out.edit_key);
+      if (!this.catalog.scenarios.some((s) => s.id === out.id)) this.catalog.scenarios.push({ id: out.id, bundled: false });
+      this.status = `${w("published")} ${w("edit_key")}: ${out.edit_key}`;
     } catch (e) {
       const problems = (e as { problems?: Problem[] }).problems;
       if (problems?.length) this.problems = problems;

@@ -10,14 +10,26 @@
   answers its problems as file, key, line and problem. Nothing here reads a game: a
   scenario file is the GM's preparation, and publishing writes a new file into the server's
   scenario folder (``tk20 serve --scenarios DIR``), where the lobby finds it.
+
+A scenario's set-up is Red's secret (issue 8): the editor model of a scenario from the
+server's folder — every Red unit, the HIDDEN ones and the minefields included — is given
+only with its **edit key** (header ``X-Edit-Key``), which its publishing answered to the GM
+who published it (the server keeps its SHA-256 beside the file, ``.ID.editkey``). A file
+the server's operator put into the folder by hand has no key: it is not given at all (its
+GM has the file). Bundled scenarios ship in the public package and open without a key.
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+import os
 import re
+import secrets
+from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Query, Response
+from fastapi import APIRouter, Header, Query, Response
 from pydantic import BaseModel, Field
 
 from taistelukentta.content.editing import (
@@ -143,6 +155,37 @@ class TomlOut(BaseModel):
 class PublishOut(BaseModel):
     id: str
     path: str
+    edit_key: str
+    """The key that opens the published scenario in the editor again (``X-Edit-Key``):
+    the GM's to keep — it is shown once and the server keeps only its SHA-256."""
+
+
+EDIT_KEY_HEADER = "X-Edit-Key"
+
+
+def _key_path(folder: Path, sid: str) -> Path:
+    return folder / f".{sid}.editkey"
+
+
+def _key_digest(key: str) -> str:
+    return hashlib.sha256(key.encode("utf-8")).hexdigest()
+
+
+def _may_open(scenario_id: str, folders: tuple[Path, ...], key: str | None) -> bool:
+    """Whether the editor model of ``scenario_id`` may be given to a request with ``key``:
+    a bundled scenario always; one of the server's folder only with its edit key."""
+    if scenario_id in bundled_ids():
+        return True
+    if not key:
+        return False
+    for folder in folders:
+        if (folder / f"{scenario_id}.toml").is_file():
+            try:
+                kept = _key_path(folder, scenario_id).read_text(encoding="ascii").strip()
+            except (OSError, UnicodeDecodeError):
+                return False
+            return hmac.compare_digest(kept, _key_digest(key))
+    return False
 
 
 class PlaytestIn(BaseModel):
@@ -237,13 +280,38 @@ def catalog(store: Store) -> CatalogOut:
     )
 
 
-@router.get("/editor/scenarios/{scenario_id}", response_model=EditorModel, responses=_ERR)
-def editor_scenario(scenario_id: str, store: Store) -> EditorModel:
-    """A scenario the server has (bundled or published) as the editor's model."""
+@router.get(
+    "/editor/scenarios/{scenario_id}",
+    response_model=EditorModel,
+    responses={**_ERR, 403: {"model": ErrorOut}},
+)
+def editor_scenario(
+    scenario_id: str,
+    store: Store,
+    edit_key: Annotated[
+        str | None,
+        Header(
+            alias=EDIT_KEY_HEADER,
+            max_length=128,
+            description="A published scenario's edit key (bundled ones need none).",
+        ),
+    ] = None,
+) -> EditorModel:
+    """A scenario the server has as the editor's model: a bundled one, or one of the
+    server's folder with its edit key (its set-up is the GM's secret)."""
     if not re.fullmatch(r"[a-z0-9_-]{1,64}", scenario_id) or scenario_id not in scenario_ids(
         store.settings.scenario_dirs
     ):
         raise StoreError(404, "not_found", "no such scenario", "skenaariota ei ole")
+    if not _may_open(scenario_id, store.settings.scenario_dirs, edit_key):
+        raise StoreError(
+            403,
+            "edit_key",
+            f"scenario {scenario_id!r}: its set-up is the game master's — open it with the "
+            "edit key its publishing gave",
+            f"skenaario {scenario_id!r}: asetelma on pelinjohtajan — avaa se julkaisun "
+            "antamalla muokkausavaimella",
+        )
     try:
         model = load_model(scenario_id, store.settings.scenario_dirs)
     except TkError as exc:
@@ -320,8 +388,12 @@ def editor_publish(model: EditorModel, store: Store) -> PublishOut:
     data = _model_dict(model)
     data["scenario"] = {**data["scenario"], "id": sid}
     path = folders[0] / f"{sid}.toml"
+    key = secrets.token_urlsafe(24)
+    fd = os.open(_key_path(folders[0], sid), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="ascii") as f:
+        f.write(_key_digest(key) + "\n")
     path.write_text(model_toml(data, inline_map=True), encoding="utf-8")
-    return PublishOut(id=sid, path=path.name)
+    return PublishOut(id=sid, path=path.name, edit_key=key)
 
 
 @router.post("/editor/playtest", responses=_ERR)
