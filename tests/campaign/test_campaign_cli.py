@@ -87,6 +87,12 @@ def test_campaign_cli_new_battle_spend_export(db: str, tmp_path: Path) -> None:
     assert pdf.read_bytes().startswith(b"%PDF")
     missing = tk20(db, "show", "abc123", ok=False)
     assert missing.exit_code == 2 and "no such campaign" in missing.stderr
+    # A battle people play gets a secret seed: a chosen (small) one could be found from the
+    # commitment every seat reads (issue 8). Refused, and no battle starts.
+    before = js(db, "show", cid)
+    chosen = tk20(db, "battle", cid, "--scenario", "demo", "--seed", "7", ok=False)
+    assert chosen.exit_code == 2 and "--seed only with --computer" in chosen.stderr
+    assert js(db, "show", cid) == before
 
 
 def _roster_file(tmp_path: Path) -> Path:

@@ -213,7 +213,14 @@ def show_cmd(
 def battle_cmd(
     campaign_id: IdArg,
     scenario: Annotated[str, typer.Option("--scenario", help="Skenaario / scenario id.")],
-    seed: Annotated[int | None, typer.Option("--seed", help="Noppien siemen / dice seed.")] = None,
+    seed: Annotated[
+        int | None,
+        typer.Option(
+            "--seed",
+            help="Noppien siemen, vain --computer kanssa (toistettavat ajot) / dice seed, "
+            "only with --computer (repeatable runs).",
+        ),
+    ] = None,
     computer: Annotated[
         bool,
         typer.Option("--computer", help="Tietokone pelaa molemmat / the computer plays both."),
@@ -239,6 +246,18 @@ def battle_cmd(
     the same ``--seed`` plays the same battle)."""
     if seed is not None and not 0 <= seed < 2**63:
         fail(tr("--seed: 0 … 2^63-1", "--seed: 0 … 2^63-1"))
+    if seed is not None and not computer:
+        # A chosen number is known to whoever chose it, and a small one is found from the
+        # commitment every seat reads: it would give away every roll, secret ones included
+        # (issue 8). Only a battle the computer plays both sides of may be repeated.
+        fail(
+            tr(
+                "--seed vain yhdessä --computer kanssa: ihmisten pelaama taistelu saa salaisen "
+                "siemenen (valitun luvun voi päätellä julkaistusta sitoumuksesta)",
+                "--seed only with --computer: a battle people play gets a secret seed (a "
+                "chosen number can be found from the published commitment)",
+            )
+        )
     if out_file is not None and not out_file.parent.is_dir():
         fail(
             tr(
