@@ -59,6 +59,26 @@ def test_new_default_path_and_random_seed(tmp_path: Path, monkeypatch: pytest.Mo
         assert s.hex() not in json.dumps(d) and s.hex()[:8] not in d["path"]
 
 
+def test_a_legacy_integer_seed_is_warned_of(tmp_path: Path) -> None:
+    """Issue 8: an integer seed gives predictable dice and the old fog rules (kept for old
+    files and repeatable tests): ``new`` and ``play`` say so on stderr, once; a secret or a
+    64-hex-digit seed gives no warning. The JSON on stdout stays one object."""
+    legacy = runner.invoke(app, ["new", "demo", "--seed", "12", "--out", str(tmp_path / "a.json")])
+    assert legacy.exit_code == 0 and _flat(legacy.stderr).count("Varoitus: kokonaislukusiemen") == 1
+    assert "64 heksanumeroa" in _flat(legacy.stderr)
+    hexed = runner.invoke(
+        app, ["new", "demo", "--seed", "ab" * 32, "--out", str(tmp_path / "b.json"), "--json"]
+    )
+    assert hexed.exit_code == 0 and hexed.stderr == ""
+    assert json.loads(hexed.stdout)["dice"] == "hmac-sha256"
+    fresh = runner.invoke(app, ["new", "demo", "--out", str(tmp_path / "c.json")])
+    assert fresh.exit_code == 0 and fresh.stderr == ""
+    played = runner.invoke(
+        app, ["play", "demo", "--seed", "3", "--out", str(tmp_path / "d.json")], input="quit\n"
+    )
+    assert "kokonaislukusiemen" in _flat(played.stderr)
+
+
 def test_new_refuses_to_overwrite_and_unknown_scenario(game: Path) -> None:
     result = runner.invoke(app, ["new", "demo", "--seed", "1", "--out", str(game)])
     assert result.exit_code == 2 and "on jo olemassa" in _flat(result.output)

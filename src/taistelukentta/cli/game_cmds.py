@@ -22,6 +22,7 @@ from rich.table import Table
 from taistelukentta.cli.common import (
     checked_report,
     console,
+    err_console,
     fail,
     fail_error,
     parse_cell,
@@ -165,6 +166,27 @@ def _seed(given: str | None) -> Seed:
         return parse_seed(given)
     except TkError as exc:
         fail_error(exc)
+
+
+def _warn_legacy_seed(chosen: Seed) -> None:
+    """A new game with a legacy integer seed: say on stderr what it gives away (issue 8) —
+    predictable dice (Mersenne Twister) and the fog rules of before the side-channel fixes
+    (labels, strike ids, refusals, the fire phase's end and the command link as old games
+    had them, so that their files replay). For repeatable tests and old games only."""
+    if isinstance(chosen, int):
+        err_console.print(
+            tr(
+                "Varoitus: kokonaislukusiemen on vanha muoto — nopat ovat ennustettavat ja "
+                "pelissä ovat vanhat sumusäännöt, joista puoli voi päätellä toisen salaisuuksia. "
+                "Pelatessa jätä --seed pois (salainen siemen) tai anna 64 heksanumeroa.",
+                "Warning: an integer seed is the legacy kind — the dice are predictable and the "
+                "game has the old fog rules, through which a side can infer the other's secrets. "
+                "For play leave --seed out (a secret seed) or give 64 hex digits.",
+            ),
+            style="yellow",
+            highlight=False,
+            soft_wrap=True,
+        )
 
 
 def _open(path: Path) -> GameSession:
@@ -597,6 +619,7 @@ def new_cmd(
 
     The seed stays in the file (the game master's); only its commitment is printed."""
     chosen = _seed(seed)
+    _warn_legacy_seed(chosen)
     try:
         session = create_game(scenario, chosen, out, overwrite=force)
     except TkError as exc:
@@ -1357,6 +1380,7 @@ def _resolve_play_target(
             session.save()
         return session
     chosen = _seed(seed)
+    _warn_legacy_seed(chosen)
     try:
         session = create_game(target, chosen, out, human=who or "blue")
     except TkError as exc:
