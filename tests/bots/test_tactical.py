@@ -474,3 +474,31 @@ def test_an_assault_keeps_its_fire_base_back_and_arrives_in_time() -> None:
     risteys = next({tactical._as_cell(c) for c in o.cells} for o in view.objectives if o.vp == 4)
     best = max(sorted(risteys), key=lambda c: tactical._covers(c, risteys))
     assert best == (33, 21) and tactical._covers(best, risteys) == len(risteys)
+
+
+def test_an_assaults_last_turn_steps_onto_an_objective_out_of_a_zone_of_control() -> None:
+    """R-ZOC-2, R-ZOC-3: a unit whose turn began in an enemy's zone of control has no basic
+    move; in an assault's last turn it still goes onto the objective — by withdrawing (or
+    disengaging) onto it. Blue's CV90 beside the T-72 four cells from the crossroads."""
+    from taistelukentta.bots import commander
+    from taistelukentta.bots.runner import lazy_bot_orders
+
+    def placed(data: dict[str, Any]) -> None:
+        blue_unit(data, "CV")["cell"] = [28, 21]
+        red_unit(data, "R31")["cell"] = [26, 23]
+
+    state = new_game(build("terasvalli", placed), 1)
+    assert state.active == "blue" and state.units["CV"].zoc_at_start
+    view = view_for(state, "co", log_limit=0)
+    assert isinstance(view, SideView) and view.phase == "command"
+    last = view.model_copy(update={"turn": view.rounds, "turn_no": 2 * view.rounds - 1})
+    assert not tactical._last_word(last)
+    s = commander.seen(last)
+    src = lazy_bot_orders(state, "co")
+    assert not src.of_unit(OrderKind.MOVE, "CV")
+    grab = TacticalBot(1)._last_grab(s, src, ["CV"])
+    risteys = {(x, y) for x in (32, 33, 34) for y in (20, 21, 22)}
+    assert grab is not None and grab.unit == "CV"
+    assert grab.kind in (OrderKind.WITHDRAW, OrderKind.DISENGAGE)
+    assert grab.cell is not None and tactical._as_cell(grab.cell) in risteys
+    assert is_legal(state, "co", grab)

@@ -111,6 +111,11 @@ class Level:
     """The least such weight (doubled) for a leader or a support weapon: they keep out of
     the believed enemies' reach whatever the unit's strength (measured: leaders walking
     with their men were a third of the tactical Blue's losses on ``terasvalli``)."""
+    assault_caution: float = 0.0
+    """The least such weight for a sound unit of an assault (a side whose objectives are all
+    the enemy's from the start, ``_assault``) while its objective is not yet due: it
+    approaches out of the believed enemies' reach where it can (measured on
+    ``terasvalli``, docs/bots.md, sixth pass). 0: as ``caution``."""
     reply_caution: float = 0.3
     """How much a defender's attack order (a side holding every objective from the start)
     weighs the enemy's reply: its worth (share of the target's strength, kill bonus) less
@@ -123,8 +128,8 @@ class Level:
 
 LEVELS: dict[str, Level] = {
     "easy": Level("easy", 120, 0.6, False, Fraction(1, 2), 0.3, 0.8, 0.3),
-    "normal": Level("normal", 1500, 0.05, True, Fraction(1, 2), 0.3, 2.5, 2.5),
-    "hard": Level("hard", 6000, 0.0, True, Fraction(45, 100), 0.3, 2.5, 2.5),
+    "normal": Level("normal", 1500, 0.05, True, Fraction(1, 2), 0.3, 2.5, 2.5, 2.5),
+    "hard": Level("hard", 6000, 0.0, True, Fraction(45, 100), 0.3, 2.5, 2.5, 2.5),
 }
 """The levels: they differ in search (``budget``, ``lookahead``), noise and how readily
 they spend KP on attacks — never in what they see."""
@@ -550,13 +555,14 @@ class TacticalBot:
                 u = s.own[uid]
                 if any(len(ids) == 1 and uid in ids for ids in on.values()):
                     continue  # the only one holding an objective: it stays
-                onto = [
-                    mv
-                    for mv in src.of_unit(OrderKind.MOVE, uid)
-                    if mv.cell is not None
-                    and _as_cell(mv.cell) in cells_of[o.id]
-                    and _as_cell(mv.cell) not in mined
-                ]
+                onto = _onto(src, uid, OrderKind.MOVE, cells_of[o.id], mined)
+                if not onto and assault:
+                    # a unit whose turn began in an enemy's zone of control has no basic
+                    # move (R-ZOC-2): it steps onto the objective by withdrawing or
+                    # disengaging (R-ZOC-3)
+                    onto = _onto(src, uid, OrderKind.WITHDRAW, cells_of[o.id], mined) or _onto(
+                        src, uid, OrderKind.DISENGAGE, cells_of[o.id], mined
+                    )
                 if onto and assault:
                     # the cell whose zone of control covers most of the objective: an
                     # enemy coming onto it stops in the zone first (R-ZOC-2)
@@ -707,6 +713,10 @@ class TacticalBot:
         to_go = field.get(here, float(cheb(here, goal)) * 1.5) if goal is not None else 0.0
         urgent = late or (goal is not None and to_go / speed >= rounds_left - SLACK)
         w_threat = 0.1 if urgent else level.hurt_caution if hurt else level.caution
+        if _assault(s) and not urgent and not hurt:
+            # an assault's approach: sound units keep out of the believed enemies' reach
+            # as hurt ones do until their objective is due (measured on ``terasvalli``)
+            w_threat = max(w_threat, level.assault_caution)
         if leader:
             w_threat = 2.0 * max(w_threat, level.leader_caution)
         if _last_word(view):
@@ -838,6 +848,18 @@ class TacticalBot:
             if worth - weight * exposed > 0.15:
                 return best
         return None
+
+
+def _onto(
+    src: OrderSource, uid: str, kind: OrderKind, cells: set[Cell], mined: set[Cell]
+) -> list[Order]:
+    """``uid``'s listed orders of ``kind`` whose destination is one of ``cells`` (not a
+    known mined one)."""
+    return [
+        mv
+        for mv in src.of_unit(kind, uid)
+        if mv.cell is not None and _as_cell(mv.cell) in cells and _as_cell(mv.cell) not in mined
+    ]
 
 
 def _nearest_open_goal(view: SideView, unit: UnitView) -> Cell | None:
