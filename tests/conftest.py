@@ -67,8 +67,53 @@ def _cache_bytecode() -> None:
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
+    if "matplotlib" in sys.modules:  # a test module prints (collection imported it)
+        _memo_font_subsets()
     gc.collect()
     gc.freeze()  # the modules and data loaded so far live as long as the process
+
+
+def _memo_font_subsets() -> None:
+    """Subset each font for a given set of glyphs once per test process.
+
+    A PDF print embeds its fonts cut down to the glyphs it uses (matplotlib's PDF backend,
+    fontTools' subsetter): ~40 % of a print's CPU, the same few fonts and glyph sets print
+    after print (the fast tier's prints asked for 56 subsets, 23 of them different). This
+    memo keeps each subset's bytes and hands out a fresh font read from them: the PDF is
+    byte-for-byte what it is without the memo (``tests/mapprint/test_print.py``
+    ``test_a_memoised_font_subset_is_matplotlibs_own``). Nothing happens if matplotlib's
+    internals move (the prints are then just slower)."""
+    import importlib
+    from contextlib import contextmanager
+    from io import BytesIO
+
+    try:
+        ttfont: Any = importlib.import_module("fontTools.ttLib").TTFont
+        pdf_ps: Any = importlib.import_module("matplotlib.backends._backend_pdf_ps")
+        original = pdf_ps.get_glyphs_subset
+        results = pdf_ps.SubsetResults
+        as_file = pdf_ps.font_as_file
+    except (ImportError, AttributeError):
+        return
+    if getattr(original, "_tk20_memo", False):
+        return
+    memo: dict[tuple[str, int, frozenset[Any]], tuple[bytes, dict[Any, Any]]] = {}
+
+    @contextmanager
+    def get_glyphs_subset(fontfile: Any, glyphs: Any) -> Iterator[Any]:
+        gids = frozenset(glyphs)
+        key = (str(fontfile), int(getattr(fontfile, "face_index", 0)), gids)
+        if key not in memo:
+            with original(fontfile, gids) as subset:
+                memo[key] = (as_file(subset.font).getvalue(), dict(subset.glyph_index_map))
+        data, index_map = memo[key]
+        # as the subsetter opens it: no bounding boxes or time stamp recomputed on save
+        with ttfont(BytesIO(data), recalcBBoxes=False, recalcTimestamp=False) as font:
+            yield results(font, dict(index_map))
+
+    get_glyphs_subset._tk20_memo = True  # type: ignore[attr-defined]
+    get_glyphs_subset.original = original  # type: ignore[attr-defined]
+    pdf_ps.get_glyphs_subset = get_glyphs_subset
 
 
 @pytest.hookimpl(tryfirst=True)

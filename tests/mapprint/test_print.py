@@ -9,6 +9,7 @@ import re
 import xml.etree.ElementTree as ET
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -267,3 +268,27 @@ def test_cli_map_bad_input_writes_nothing(tmp_path: Path, args: list[str], messa
     assert message in result.output
     assert "Traceback" not in result.output
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_memoised_font_subset_is_matplotlibs_own() -> None:
+    """The test processes memoise the fonts a PDF embeds, cut down to its glyphs
+    (``tests/conftest.py`` ``_memo_font_subsets``): the font handed out from the memo, the
+    first time and again, saves to the bytes of matplotlib's own subset, with the same glyph
+    map — so every PDF the tests read is the one a user gets."""
+    import importlib
+
+    from matplotlib import font_manager
+
+    pdf_ps: Any = importlib.import_module("matplotlib.backends._backend_pdf_ps")
+    memo = pdf_ps.get_glyphs_subset
+    assert getattr(memo, "_tk20_memo", False)
+    own = memo.original
+    font = font_manager.FontPath(font_manager.findfont("DejaVu Sans"), 0)
+    glyphs = {36, 37, 38, 171, 200}  # a few glyph indices
+    with own(font, glyphs) as subset:
+        expected = (pdf_ps.font_as_file(subset.font).getvalue(), dict(subset.glyph_index_map))
+    for _ in range(2):
+        with memo(font, glyphs) as subset:
+            got = (pdf_ps.font_as_file(subset.font).getvalue(), dict(subset.glyph_index_map))
+        assert got == expected
+    assert len(expected[0]) > 1000 and glyphs <= set(expected[1])

@@ -170,7 +170,9 @@ class LiveServers:
     each started when a test first asks for it and stopped at the end of the run: one
     start per kind and process whatever order the tests come in (~2 CPU-s and a few
     seconds each). A PostgreSQL server gets a fresh database, dropped afterwards. Each kind
-    has a scenario folder of its own (:meth:`scenarios`), empty unless a test publishes."""
+    has a scenario folder of its own (:meth:`scenarios`), empty unless a test publishes or
+    writes a scenario there (the server reads the folder at each request). They log at info
+    level (every request; the fair-dice test reads the whole log for the seed)."""
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
@@ -184,9 +186,9 @@ class LiveServers:
                 url = f"sqlite:///{self.folder / 'tk20.sqlite3'}"
             else:
                 url = fresh_pg_database(require_pg())
-            server = Server(
-                url, self.folder / f"server-{kind}.log", ("--scenarios", str(self.scenarios(kind)))
-            )
+            # the log at info level: the fair-dice test looks for the seed in all of it
+            args = ("--scenarios", str(self.scenarios(kind)), "--log-level", "info")
+            server = Server(url, self.folder / f"server-{kind}.log", args)
             try:
                 server.start()
             except BaseException:

@@ -9,7 +9,6 @@ answer, the server's log and the CLI's outputs (docs/server.md, "Fair dice")."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,12 +17,10 @@ import pytest
 from tests.fog.harness import scenario_data, toml_text
 from tests.server.live import (
     CliRun,
+    LiveServers,
     Seat,
     Server,
-    cleanup_db,
     create,
-    new_db_url,
-    running,
     seats,
     tk20_in_process,
 )
@@ -31,25 +28,17 @@ from tests.server.live import (
 SCENARIO = "demo_two_rounds"
 
 
-@pytest.fixture(scope="module", params=["sqlite", pytest.param("postgres", marks=pytest.mark.slow)])
-def short_server(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[Server]:
-    """A server (info-level log) with a two-round demo scenario, per database kind."""
-    folder: Path = tmp_path_factory.mktemp("sealed")
-    scenarios = folder / "scenarios"
-    scenarios.mkdir()
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.slow)])
+def short_server(request: pytest.FixtureRequest, live_servers: LiveServers) -> Server:
+    """The test process's shared server of each database kind (its log at info level) with
+    a two-round demo scenario in its scenario folder."""
+    server = live_servers.get(str(request.param))
     data = scenario_data("demo")
     data["id"] = SCENARIO
     data["rounds"] = 2
-    (scenarios / f"{SCENARIO}.toml").write_text(toml_text(data), encoding="utf-8")
-    url = new_db_url(str(request.param), folder)
-    try:
-        args = ("--scenarios", str(scenarios), "--log-level", "info")
-        with running(url, folder / "server.log", args) as srv:
-            yield srv
-    finally:
-        cleanup_db(url)
+    folder = live_servers.scenarios(str(request.param))
+    (folder / f"{SCENARIO}.toml").write_text(toml_text(data), encoding="utf-8")
+    return server
 
 
 def _tk20(*args: str) -> CliRun:
