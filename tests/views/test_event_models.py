@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from functools import cache
+from typing import Any
 
 import pytest
 
@@ -124,7 +125,9 @@ def test_models_with_the_same_fields_share_one_base() -> None:
                 ]
                 assert any(c not in plain for c in common), (kind, a.__name__, b.__name__)
                 shared += 1
-                data = {n: None for n in a.model_fields}
+                data: dict[str, Any] = {n: None for n in a.model_fields}
+                if "attacker" in data:  # a seen firer: an unseen one's copy of fire is
+                    data["attacker"] = "U1"  # whitelisted further by sight (test_views)
                 assert a.model_validate(data).model_dump_json() == (
                     b.model_validate(data).model_dump_json()
                 )

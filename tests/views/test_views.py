@@ -324,6 +324,62 @@ def test_view_memos_live_with_their_scenario_object() -> None:
     assert cache_for(renamed) is not cache_for(scen)
 
 
+def test_r_rec_5_fire_of_an_unseen_firer_is_whitelisted_by_what_the_side_sees() -> None:
+    """The other side's copy of fire is whitelisted by sight (issue 8): with the firer
+    unseen (its reference a contact, not a unit id) only what happened to the side's own
+    units passes the model, whatever the engine put in the copy; a SPOTTED firer's roll,
+    total and cover pass. Area fire's targets are named only with their declared keys."""
+    scen = _scenario("demo")
+    contact = {"contact": "c1", "area": [5, 5, 3]}
+    leaky = {
+        "attacker": contact,
+        "target": "1R1",
+        "kind": "fire",
+        "effect": "HIT",
+        "damage": 2,
+        "damage_type": "FRAG",
+        "total": 17,
+        "cover": 2,
+        "margin": 3,
+        "modifiers": {"elevation": 1},
+        "rolls": [],
+        "natural": 14,
+    }
+    ev = Event(1, "attack", {**leaky, "attacker": "R11"}, {"blue": leaky})
+    (seen,) = redact([ev], "blue", scen)
+    assert set(seen["data"]) == {"attacker", "target", "kind", "effect", "damage", "damage_type"}
+    spotted = {**leaky, "attacker": "R11"}
+    (open_fire,) = redact([Event(2, "attack", spotted, {"blue": spotted})], "blue", scen)
+    assert open_fire["data"]["total"] == 17 and open_fire["data"]["cover"] == 2
+    area = {
+        "attacker": contact,
+        "weapon": "bmp_tykki",
+        "cell": [5, 5],
+        "radius": 1,
+        "total": 15,
+        "modifiers": {"skill": 2},
+        "rolls": [],
+        "targets": [
+            {
+                "target": "1R1",
+                "effect": "HIT",
+                "damage": 3,
+                "margin": 2,
+                "defence": 13,
+                "secret_note": "x",
+            }
+        ],
+    }
+    (a,) = redact(
+        [Event(3, "area_attack", {**area, "attacker": "R12"}, {"blue": area})], "blue", scen
+    )
+    assert set(a["data"]) == {"attacker", "weapon", "cell", "radius", "targets"}
+    assert a["data"]["targets"] == [{"target": "1R1", "effect": "HIT", "damage": 3}]
+    own = {**area, "attacker": "1R1"}
+    (b,) = redact([Event(4, "area_attack", own, {"blue": own})], "blue", scen)
+    assert b["data"]["total"] == 15 and "secret_note" not in b["data"]["targets"][0]
+
+
 def test_r_rec_5_redact_copies_only_whitelisted_keys() -> None:
     """A side's copy is built from the kind's model for its audience (views/events.py):
     a key the engine put in a side's copy by mistake never reaches the side; a kind with

@@ -26,7 +26,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from pydantic import ConfigDict, Field
+from pydantic import ConfigDict, Field, model_validator
 
 from taistelukentta.content.scenario import Scenario
 from taistelukentta.rules.events import SHOWN, owner
@@ -113,12 +113,57 @@ class AreaAttackFields(ViewModel):
     rolls: tuple[RollView, ...] | None = None
 
 
+AREA_TARGET_KEYS = frozenset({"target", "defence", "margin", "effect", "damage", "elevation"})
+"""What a side's copy may say of each unit an area fire hit (the ones it sees)."""
+UNSEEN_AREA_KEYS = frozenset({"attacker", "weapon", "cell", "radius", "targets"})
+UNSEEN_AREA_TARGET_KEYS = frozenset({"target", "effect", "damage"})
+UNSEEN_ATTACK_KEYS = frozenset({"attacker", "target", "kind", "effect", "damage", "damage_type"})
+"""What the target's side is shown of fire whose firer it does not see (R-REC-5): what
+happened to its own unit(s) — no roll, total, margin, modifiers or the line's cover, which
+would describe the firer and where it stands (rules/fire.py, rules/abilities.py)."""
+
+
+def _firer_unseen(data: Mapping[str, Any]) -> bool:
+    """A copy whose ``attacker`` is not a unit id (a contact reference, or nothing)."""
+    return not isinstance(data.get("attacker"), str)
+
+
+def _only(data: Mapping[str, Any], keys: frozenset[str]) -> dict[str, Any]:
+    return {k: v for k, v in data.items() if k in keys}
+
+
 class AreaAttackOther(AreaAttackFields, EventData):
-    """The other side's copy (AreaAttackFields)."""
+    """The other side's copy (AreaAttackFields) — whitelisted by what it may see: with the
+    firer unseen, only the area and its own units' effect and damage; each target named
+    only with the keys of :data:`AREA_TARGET_KEYS`."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _by_sight(cls, data: Any) -> Any:
+        if not isinstance(data, Mapping):
+            return data
+        unseen = _firer_unseen(data)
+        out = _only(data, UNSEEN_AREA_KEYS) if unseen else dict(data)
+        targets = out.get("targets")
+        if isinstance(targets, list | tuple):
+            keys = UNSEEN_AREA_TARGET_KEYS if unseen else AREA_TARGET_KEYS
+            out["targets"] = [_only(t, keys) if isinstance(t, Mapping) else t for t in targets]
+        return out
 
 
 class AreaAttackOwn(AreaAttackFields, EventData):
-    """The owner side's copy (AreaAttackFields)."""
+    """The owner side's copy (AreaAttackFields): each target it sees named only with the
+    keys of :data:`AREA_TARGET_KEYS`."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _targets(cls, data: Any) -> Any:
+        if isinstance(data, Mapping) and isinstance(data.get("targets"), list | tuple):
+            targets = [
+                _only(t, AREA_TARGET_KEYS) if isinstance(t, Mapping) else t for t in data["targets"]
+            ]
+            return {**data, "targets": targets}
+        return data
 
 
 class AttackVoidGM(GMEventData):
@@ -186,7 +231,15 @@ class AttackFields(ViewModel):
 
 
 class AttackOther(AttackFields, EventData):
-    """The other side's copy (AttackFields)."""
+    """The other side's copy (AttackFields) — with the firer unseen, only the keys of
+    :data:`UNSEEN_ATTACK_KEYS`, whatever the engine put in it."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _by_sight(cls, data: Any) -> Any:
+        if isinstance(data, Mapping) and _firer_unseen(data):
+            return _only(data, UNSEEN_ATTACK_KEYS)
+        return data
 
 
 class AttackOwn(AttackFields, EventData):
