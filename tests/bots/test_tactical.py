@@ -367,6 +367,57 @@ def test_the_last_turn_goes_onto_an_objective_the_side_does_not_stand_on() -> No
             assert grab is None
 
 
+def test_kill_chance_is_the_chance_of_damage_reaching_the_strength() -> None:
+    """The last word's kill chance (exact odds from the view's figures): against a unit of
+    strength 1 it is the chance of a hit (every hit does at least 1), against more
+    strength than a heavy hit's most damage it is nothing, and it falls with strength."""
+    from taistelukentta.bots.knowledge import shot_value
+    from taistelukentta.rules.context import cache_for
+
+    state = new_game(load_scenario("demo"), 1)
+    opts = cache_for(state).opts
+    red = view_for(state, "red", log_limit=0)
+    blue = view_for(state, "blue", log_limit=0)
+    assert isinstance(red, SideView) and isinstance(blue, SideView)
+    bmp = next(u for u in red.units if u.id == "R12")
+    squad = next(u for u in blue.units if u.id == "1R1")
+    one = squad.model_copy(update={"strength": 1})
+    hit, _dmg = shot_value(bmp, one, opts)  # type: ignore[arg-type]
+    assert tactical._kill_chance(bmp, one, None, opts) == pytest.approx(float(hit))  # type: ignore[arg-type]
+    chances = [
+        tactical._kill_chance(bmp, squad.model_copy(update={"strength": k}), None, opts)  # type: ignore[arg-type]
+        for k in range(1, 18)
+    ]
+    assert chances == sorted(chances, reverse=True) and chances[0] > chances[5] > 0
+    assert chances[-1] == 0.0  # 17 > 2 × d8
+
+
+def test_a_weak_attackers_last_word_is_planned_by_the_margin() -> None:
+    """Red's last word on ``demo`` (no Blue turn follows): a squad that can step onto
+    Kotkanmäki, where Blue's squad stands alone, does (contested, it scores for nobody:
+    2 VP off Blue's margin), and the only unit on the crossroads stays there and fires."""
+    from taistelukentta.bots import commander
+    from taistelukentta.bots.runner import lazy_bot_orders
+    from taistelukentta.rules.context import cache_for
+
+    def placed(data: dict[str, Any]) -> None:
+        blue_unit(data, "1R1")["cell"] = [18, 4]
+        red_unit(data, "R11")["cell"] = [29, 19]
+        red_unit(data, "R12")["cell"] = [15, 11]
+        red_unit(data, "R13")["cell"] = [18, 8]
+        for uid in ("R14", "R15"):
+            drop_unit(data, uid)
+
+    kotkanmaki = {(x, y) for x in (17, 18, 19) for y in (3, 4, 5)}
+    state, last = _red_last_turn(placed)
+    s = commander.seen(last, cache_for(state).opts)
+    bot = TacticalBot(1)
+    bot._objective_cells = {tactical._as_cell(c) for o in last.objectives for c in o.cells}
+    plan = bot._final_plan(s, lazy_bot_orders(state, "gm"), sorted(s.own))
+    assert plan is not None and plan.unit == "R13", plan
+    assert plan.cell is not None and tactical._as_cell(plan.cell) in kotkanmaki
+
+
 def test_a_weak_attackers_leader_weighs_the_reply() -> None:
     """Red on ``demo`` (5 units for two objectives nobody holds) is a weak attacker: its
     battle group command gives no attack whose reply would likely cost it more than the

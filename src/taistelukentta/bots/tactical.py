@@ -50,13 +50,18 @@ from taistelukentta.bots.baseline import LazyOrders, OrderSource, _ListedOrders,
 from taistelukentta.bots.knowledge import (
     _odds,
     _rules,
+    attack_reach,
     card,
     cheb,
     shot_value,
     special_shot_value,
     special_weapons,
+    view_attack_terms,
 )
 from taistelukentta.content.options import RuleOptions
+from taistelukentta.dice.expr import DiceExpr
+from taistelukentta.odds.exact import attack_odds, damage_distribution
+from taistelukentta.rules.combat import Effect
 from taistelukentta.rules.orders import Order, OrderKind, order_weapon
 from taistelukentta.rules.terms import AttackSituation, attack_terms
 from taistelukentta.views.models import OwnUnitView, SideView, UnitView
@@ -84,6 +89,8 @@ ENDGAME_ROUNDS = 3
 fighters are shared out over the objectives they can still reach, by value and distance,
 instead of taking them one after the other (measured on ``terasvalli``: Blue stood on
 the ridge at the end in 58 % of the games instead of 32 %)."""
+FINAL_PLAN = True
+"""A weak attacker's last word is planned by the VP margin (:meth:`TacticalBot._final_plan`)."""
 UNKNOWN_CARD = {"blue": "jaakariryhma", "red": "motorisoitu_jalkavakiryhma"}
 """The type assumed for a SUSPECTED enemy (type unknown), by the enemy's side."""
 
@@ -334,7 +341,41 @@ class TacticalBot:
         rng = self.rng
         if view.phase == "fire":
             return commander.area_fire(s, src, rng) or self._fire(s, src) or src.done
+        if FINAL_PLAN and _last_word(view) and _weak_attacker(s):
+            # a weak attacker's last word: no rally (2 KP for a unit that has nothing
+            # left to do; the KP buy attack orders)
+            return self._final_standing(s, src) or self._manoeuvre(s, src)
         return commander.standing_orders(s, src, rng) or self._manoeuvre(s, src)
+
+    def _final_standing(self, s: commander.Seen, src: OrderSource) -> Order | None:
+        """:func:`commander.standing_orders` with a rally only for a unit that could then
+        still reach an objective (2 KP that otherwise buy attack orders)."""
+        rng = self.rng
+        first = commander.first_orders(s, src, rng)
+        if first is not None:
+            return first
+        goal = tuple(sorted(self._objective_cells))
+        field = cost_field(s.view.scenario, goal) if goal else {}
+        for o in src.of_kind(OrderKind.RALLY):
+            u = s.own.get(o.unit or "")
+            if u is None:
+                continue
+            here = _as_cell(u.cell)
+            if here in self._objective_cells:
+                continue
+            if field.get(here, 999.0) <= float(u.movement):
+                return o
+        for decide in (
+            commander.stuck_in_minefield,
+            commander.company_orders,
+            commander.fire_support,
+            commander.area_fire,
+            commander.organised_withdrawal,
+        ):
+            got = decide(s, src, rng)
+            if got is not None:
+                return got
+        return None
 
     # -------------------------------------------------------------- fire
 
@@ -359,12 +400,17 @@ class TacticalBot:
     def _fire(self, s: commander.Seen, src: OrderSource) -> Order | None:
         best: tuple[float, float] | None = None
         best_order: Order | None = None
+        final = FINAL_PLAN and _last_word(s.view) and _weak_attacker(s)
+        cells = [_as_cell(u.cell) for u in s.own.values()]
         for o in src.of_kind(OrderKind.FIRE):
             if o.unit not in s.own or o.target not in s.units:
                 continue
             worth, hit = self._shot_worth(s, s.own[o.unit], s.units[o.target], order_weapon(o))
             if hit < 0.08:
                 continue
+            if final and o.target in s.enemies:
+                # the last word: what the shot adds to the margin at the end
+                worth = self._final_shot(s, s.own[o.unit], o.target, order_weapon(o), cells)
             key = (worth, self.rng.random())
             if best is None or key > best:
                 best, best_order = key, o
@@ -439,6 +485,10 @@ class TacticalBot:
             grab = self._last_grab(s, src, free)
             if grab is not None:
                 return grab
+        elif weak and _last_word(view) and FINAL_PLAN:
+            got = self._final_plan(s, src, free)
+            if got is not None:
+                return got
         elif weak and _last_word(view):
             # a weak attacker's last word: onto every objective it does not stand on — an
             # attack whose origin is on one first (it moves there and fires), then a move;
@@ -490,6 +540,198 @@ class TacticalBot:
             if self.nodes >= level.budget:
                 break
         return commander.hide(s, src, self.rng) or src.done
+
+    def _objective_margin(
+        self, s: commander.Seen, own_cells: Sequence[Cell], enemy_cells: Sequence[Cell]
+    ) -> int:
+        """The objectives' part of the VP margin (own less the enemy's) with own units at
+        ``own_cells`` and the enemy's SPOTTED ones at ``enemy_cells`` (R-TURN-2: an
+        objective scores for the side alone on it)."""
+        total = 0
+        for o in s.view.objectives:
+            cells = {_as_cell(c) for c in o.cells}
+            mine = any(c in cells for c in own_cells)
+            theirs = any(c in cells for c in enemy_cells)
+            if mine and not theirs:
+                total += int(o.vp)
+            elif theirs and not mine:
+                total -= int(o.vp)
+        return total
+
+    def _kill_worth(self, s: commander.Seen, tid: str, own_cells: Sequence[Cell]) -> float:
+        """What destroying enemy ``tid`` is worth to the VP margin at the end: the unit (a
+        victory point to each side), and the objectives it alone stood on."""
+        everyone = [_as_cell(e.cell) for e in s.enemies.values()]
+        others = [_as_cell(e.cell) for k, e in s.enemies.items() if k != tid]
+        before = self._objective_margin(s, own_cells, everyone)
+        after = self._objective_margin(s, own_cells, others)
+        return 2.0 + float(after - before)
+
+    def _final_shot(
+        self,
+        s: commander.Seen,
+        u: OwnUnitView,
+        tid: str,
+        weapon: str | None,
+        own_cells: Sequence[Cell],
+    ) -> float:
+        """A last-word shot's worth to the margin: the kill's worth times its chance, plus
+        a little for the damage (a later shot may finish the target)."""
+        e = s.enemies[tid]
+        pk = _kill_chance(u, e, weapon, s.opts)
+        share, _hit = self._shot_worth(s, u, e, weapon)
+        return pk * self._kill_worth(s, tid, own_cells) + 0.1 * share
+
+    def _final_plan(self, s: commander.Seen, src: OrderSource, free: Sequence[str]) -> Order | None:
+        """A weak attacker's last word (no enemy turn follows): where each unit ends the
+        game, chosen for the expected VP margin at the end. A plan gives every unit without
+        an order yet one of: stay (and fire in the fire phase), a basic move onto an
+        objective cell (no fire), or an attack order (1 KP: it moves to the origin, then
+        fires); it is worth the objectives as held with the units where the plan puts them
+        (R-TURN-2: an objective scores for the side alone on it) plus, for every enemy the
+        firing units can reach, its chance of being destroyed (each firer's kill chance
+        from the view's figures) times what that is worth (a victory point each way, and
+        the objectives it alone stood on). The plan is improved one unit at a time; its
+        first order is given (the next decision plans again from the new view)."""
+        view = s.view
+        kp = view.kp_of(s.seat)
+        mined = commander.known_mined(s)
+        enemies = s.enemies
+        enemy_cells = {tid: _as_cell(e.cell) for tid, e in enemies.items()}
+        kill: dict[tuple[str, str], float] = {}
+
+        def pk(uid: str, tid: str) -> float:
+            got = kill.get((uid, tid))
+            if got is None:
+                got = kill[(uid, tid)] = _kill_chance(s.own[uid], enemies[tid], None, s.opts)
+            return got
+
+        # (cell, fires, kp, order) per option; fixed units: where they stand, whether they fire
+        fixed: dict[str, tuple[Cell, bool]] = {}
+        fixed_aims: dict[str, str] = {}
+        seen_cells = set(enemy_cells.values())
+        unseen = [
+            c
+            for c, _card, _w in self._believed(view, "red" if s.side == "blue" else "blue")
+            if c not in seen_cells
+        ]
+        risky: set[tuple[str, int]] = set()
+
+        def zoc_risk(a: Cell, b: Cell) -> int:
+            """Cells on the straight way from ``a`` to ``b`` (not ``b``) within an unseen
+            believed enemy's zone of control (radius 2, R-ZOC-1)."""
+            n = cheb(a, b)
+            hits = 0
+            for k in range(1, n):
+                c = (a[0] + round((b[0] - a[0]) * k / n), a[1] + round((b[1] - a[1]) * k / n))
+                hits += any(cheb(c, e) <= 2 for e in unseen)
+            return hits
+
+        options: dict[str, list[tuple[Cell, bool, int, Order | None]]] = {}
+        for uid, u in s.own.items():
+            here = _as_cell(u.cell)
+            if uid not in free:
+                fires = not u.fired and u.action in (None, "defend", "attack")
+                fixed[uid] = (here, fires and not u.weapon.indirect)
+                continue
+            opts: list[tuple[Cell, bool, int, Order | None]] = [
+                (here, not u.weapon.indirect, 0, None)
+            ]
+            if not u.weapon.indirect:
+                for mv in src.of_unit(OrderKind.MOVE, uid):
+                    if mv.cell is None:
+                        continue
+                    c = _as_cell(mv.cell)
+                    if c in self._objective_cells and c not in mined:
+                        opts.append((c, False, 0, mv))
+                if kp > 0 and enemies:
+                    reach = attack_reach(u)
+                    aimed = frozenset(
+                        tid for tid, e in enemies.items() if cheb(here, e.cell) <= reach
+                    )
+                    if aimed:
+                        for o in src.of_unit_at(OrderKind.ATTACK, uid, aimed):
+                            if o.cell is None or order_weapon(o) is not None:
+                                continue
+                            c = _as_cell(o.cell)
+                            if c != here and c not in mined:
+                                opts.append((c, True, 1, o))
+
+            # a move stops short on entering an enemy's zone of control (R-ZOC-2): the
+            # listed moves keep out of the SPOTTED enemies' zones; those of enemies believed
+            # where they were last seen weigh against a destination (ties go to the first)
+            def preference(
+                t: tuple[Cell, bool, int, Order | None], h: Cell = here
+            ) -> tuple[int, int, Cell, int]:
+                c = t[0]
+                return (zoc_risk(h, c), (c[0] - h[0]) ** 2 + (c[1] - h[1]) ** 2, c, t[2])
+
+            opts[1:] = sorted(opts[1:], key=preference)
+            risky.update((uid, i) for i, t in enumerate(opts) if i and zoc_risk(here, t[0]))
+            options[uid] = opts
+
+        def value(choice: dict[str, int]) -> float:
+            where: dict[str, tuple[Cell, bool]] = dict(fixed)
+            aims = dict(fixed_aims)
+            spent = 0
+            for uid, i in choice.items():
+                c, fires, cost, o = options[uid][i]
+                where[uid] = (c, fires)
+                spent += cost
+                if o is not None and o.kind is OrderKind.ATTACK and o.target in enemies:
+                    aims[uid] = o.target  # the attack order's target is the one it fires at
+            if spent > kp:
+                return -1e9
+            doubt = 0.3 * sum(1 for uid, i in choice.items() if (uid, i) in risky)
+            own_cells = [c for c, _f in where.values()]
+            held = self._objective_margin(s, own_cells, list(enemy_cells.values()))
+            # each firer's best target; an enemy's chance to be destroyed by all its firers
+            miss: dict[str, float] = {}
+            for uid, (c, fires) in sorted(where.items()):
+                if not fires:
+                    continue
+                u = s.own[uid]
+                best: tuple[float, str] | None = None
+                aim = aims.get(uid)
+                for tid in sorted(enemies) if aim is None else [aim]:
+                    if not _in_range(u, cheb(c, enemy_cells[tid])):
+                        continue
+                    p = pk(uid, tid)
+                    if best is None or p > best[0]:
+                        best = (p, tid)
+                if best is not None and best[0] > 0:
+                    miss[best[1]] = miss.get(best[1], 1.0) * (1.0 - best[0])
+            total = float(held) - doubt
+            for tid, m in miss.items():
+                others = [enemy_cells[k] for k in enemies if k != tid]
+                worth = 2.0 + float(self._objective_margin(s, own_cells, others) - held)
+                total += (1.0 - m) * worth
+            return total
+
+        choice = dict.fromkeys(options, 0)
+        current = value(choice)
+        for _round in range(3):
+            improved = False
+            for uid in sorted(options):
+                pick: tuple[float, dict[str, int]] | None = None
+                for i in range(len(options[uid])):
+                    if i == choice[uid]:
+                        continue
+                    trial = dict(choice)
+                    trial[uid] = i
+                    v = value(trial)
+                    if v > current + 0.05 and (pick is None or v > pick[0] + 1e-9):
+                        pick = (v, trial)
+                if pick is not None:
+                    current, choice = pick
+                    improved = True
+            if not improved:
+                break
+        for uid in sorted(choice):
+            order = options[uid][choice[uid]][3]
+            if order is not None:
+                return order
+        return None
 
     def _rear(self, s: commander.Seen, u: OwnUnitView) -> bool:
         """Whether ``u`` keeps out of the believed enemies' reach like a leader: a leader
@@ -860,6 +1102,82 @@ def _onto(
         for mv in src.of_unit(kind, uid)
         if mv.cell is not None and _as_cell(mv.cell) in cells and _as_cell(mv.cell) not in mined
     ]
+
+
+@lru_cache(maxsize=4096)
+def _kill_odds(
+    bonus: int,
+    defence: int,
+    advantage: Any,
+    damage: str,
+    divisor: int,
+    halve: bool,
+    strength: int,
+    rules: tuple[str, str, int, int],
+) -> float:
+    """The chance that one attack with these terms does at least ``strength`` damage."""
+    heavy, nat20, heavy_margin, pinning_margin = rules
+    o = attack_odds(
+        bonus,
+        defence,
+        advantage=advantage,
+        damage=damage,
+        damage_divisor=divisor,
+        heavy_hit_extra=heavy,  # type: ignore[arg-type]
+        natural20_miss=nat20,  # type: ignore[arg-type]
+        heavy_hit_margin=heavy_margin,
+        pinning_margin=pinning_margin,
+    )
+    expr = DiceExpr.of(damage)
+    out = Fraction(0)
+    for effect, p in ((Effect.HIT, o.hit), (Effect.HEAVY_HIT, o.heavy_hit)):
+        if not p:
+            continue
+        dist = damage_distribution(expr, effect, heavy_hit_extra=heavy, damage_divisor=divisor)
+        out += p * sum((q for d, q in dist if (d // 2 if halve else d) >= strength), Fraction(0))
+    return float(out)
+
+
+def _kill_chance(u: OwnUnitView, e: UnitView, weapon: str | None, opts: RuleOptions) -> float:
+    """The chance that ``u`` firing at ``e`` (its basic weapon, or the card's ``weapon``)
+    destroys it with one shot, from the view's figures (as :func:`knowledge.shot_value`)."""
+    c = card(u.card)
+    if c is None:
+        return 0.0
+    armoured = e.armoured
+    if weapon is None:
+        wv = u.weapon
+        damage, at_damage, dtype, divisor = (
+            wv.damage,
+            wv.at_damage,
+            wv.damage_type,
+            wv.damage_divisor,
+        )
+        special = None
+    else:
+        special = next((w for w in c.weapons if w.id == weapon), None)
+        if special is None:
+            return 0.0
+        damage, at_damage = str(special.damage), special.at_damage
+        dtype, divisor = special.damage_type, 1
+    halve = False
+    if armoured and at_damage:
+        damage, divisor = str(at_damage), 1
+    elif armoured and dtype == "FRAG":
+        if opts.frag_vs_armour != "half":
+            return 0.0
+        halve = True
+    terms = view_attack_terms(u, e, special, opts)
+    return _kill_odds(
+        terms.bonus,
+        terms.defence,
+        terms.advantage,
+        str(damage),
+        int(divisor),
+        halve,
+        max(1, e.strength),
+        _rules(opts),
+    )
 
 
 def _nearest_open_goal(view: SideView, unit: UnitView) -> Cell | None:
