@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import string
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -50,7 +52,10 @@ from taistelukentta.rules.orders import (
 )
 from taistelukentta.rules.ruleset import default_ruleset
 
-ids = st.from_regex(r"\A[A-Za-z0-9_\-]{1,24}\Z")
+# ``[A-Za-z0-9_-]{1,24}`` and ``[a-z0-9_]{1,32}``: drawn as text from an alphabet, which
+# hypothesis makes far faster than the same set through ``st.from_regex``
+ids = st.text(alphabet=string.ascii_letters + string.digits + "_-", min_size=1, max_size=24)
+abilities = st.text(alphabet=string.ascii_lowercase + string.digits + "_", min_size=1, max_size=32)
 cells = st.tuples(st.integers(0, 9999), st.integers(0, 9999))
 
 
@@ -97,7 +102,7 @@ def orders(draw: st.DrawFn) -> Order:
             draw(st.sampled_from(STRIKE_TYPES)), draw(cells), draw(ids), danger=draw(st.booleans())
         )
     if kind == USE:
-        ability = draw(st.from_regex(r"\A[a-z0-9_]{1,32}\Z"))
+        ability = draw(abilities)
         arg = draw(st.sampled_from(("none", "target", "cell")))
         if arg == "target":
             return use_order(unit, ability, target=draw(ids))
