@@ -167,15 +167,23 @@ def active_recon(tx: Tx, uid: str, cell: Cell) -> None:
             }
         )
         if res.level > ContactLevel.NONE:
+            # A result the rules do not let the side detect at all (a HIDDEN unit beyond
+            # its reveal range, R-REC-6) finds nothing — also at or below a level the side
+            # holds already (a unit that went HIDDEN after it was found): a found contact
+            # would tell the side that the unit is still there, and refreshing the
+            # contact's area where it stands now would tell where (issue 8).
+            detectable = all(
+                fn(tx, side, t.id, int(res.level)) for fn in cache.hooks.can_be_detected
+            )
+            if not detectable and tx.strict_fog:
+                continue  # (legacy games refresh the contact as they always did: replay)
             tx.set_contact(side, t.id, res.level)
             # Only a contact the side holds now at the level rolled is told, with its
-            # rolls: a success the rules refused (a HIDDEN unit beyond its reveal range,
-            # R-REC-6) shows nothing, exactly as a failed roll or an empty cell does —
-            # also when the side held a lower contact on it already (a unit that went
-            # HIDDEN after it was found): rolls of a SPOTTED result beside a contact that
-            # stayed KNOWN would tell the side that the unit is HIDDEN (issue 8).
+            # rolls: a success the rules refused shows nothing, exactly as a failed roll or
+            # an empty cell does — rolls of a SPOTTED result beside a contact that stayed
+            # KNOWN would tell the side that the unit is HIDDEN (issue 8).
             held = tx.contacts[side].get(t.id)
-            if held is not None and held.level >= res.level:
+            if detectable and held is not None and held.level >= res.level:
                 found.append(t.id)
                 shown_rolls.extend(r for r in rolls if not r.get("secret"))
     data = {"unit": uid, "cell": list(cell), "results": results}
