@@ -392,6 +392,30 @@ def test_kill_chance_is_the_chance_of_damage_reaching_the_strength() -> None:
     assert chances[-1] == 0.0  # 17 > 2 × d8
 
 
+def test_a_weak_attackers_waiting_squads_gather() -> None:
+    """Red on ``demo`` waits in its first round (``WAIT_ROUNDS``): its squads head for one
+    cell, their centroid, instead of keeping their ground apart (R15 alone on the open
+    ground north of the others); the BMP and the command unit are not held."""
+    from taistelukentta.bots.runner import lazy_bot_orders
+    from taistelukentta.rules.context import cache_for
+
+    state = new_game(load_scenario("demo"), 1)
+    while state.active != "red":
+        seat = next_seat(state)
+        assert seat is not None
+        state, _ = apply(state, seat, Order.done())
+    view = view_for(state, "red", log_limit=0)
+    assert isinstance(view, SideView) and view.turn <= tactical.WAIT_ROUNDS
+    bot = TacticalBot(1)
+    bot.choose(view, lazy_bot_orders(state, "gm"), cache_for(state).opts)
+    squads = {"R13", "R14", "R15"}
+    goals = {bot._decision_goals[uid] for uid in squads}
+    cells = [state.units[uid].cell for uid in sorted(squads)]
+    centroid = (round(sum(c[0] for c in cells) / 3), round(sum(c[1] for c in cells) / 3))
+    assert goals == {centroid}
+    assert bot._decision_goals["R12"] != centroid or state.units["R12"].cell == centroid
+
+
 def test_a_weak_attackers_last_word_is_planned_by_the_margin() -> None:
     """Red's last word on ``demo`` (no Blue turn follows): a squad that can step onto
     Kotkanmäki, where Blue's squad stands alone, does (contested, it scores for nobody:
