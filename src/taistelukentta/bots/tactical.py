@@ -122,11 +122,6 @@ class Level:
     """The least such weight (doubled) for a leader or a support weapon: they keep out of
     the believed enemies' reach whatever the unit's strength (measured: leaders walking
     with their men were a third of the tactical Blue's losses on ``terasvalli``)."""
-    assault_caution: float = 0.0
-    """The least such weight for a sound unit of an assault (a side whose objectives are all
-    the enemy's from the start, ``_assault``) while its objective is not yet due: it
-    approaches out of the believed enemies' reach where it can (measured on
-    ``terasvalli``, docs/bots.md, sixth pass). 0: as ``caution``."""
     reply_caution: float = 0.3
     """How much a defender's attack order (a side holding every objective from the start)
     weighs the enemy's reply: its worth (share of the target's strength, kill bonus) less
@@ -139,8 +134,8 @@ class Level:
 
 LEVELS: dict[str, Level] = {
     "easy": Level("easy", 120, 0.6, False, Fraction(1, 2), 0.3, 0.8, 0.3),
-    "normal": Level("normal", 1500, 0.05, True, Fraction(1, 2), 0.3, 2.5, 2.5, 2.5),
-    "hard": Level("hard", 6000, 0.0, True, Fraction(45, 100), 0.3, 2.5, 2.5, 2.5),
+    "normal": Level("normal", 1500, 0.05, True, Fraction(1, 2), 0.3, 2.5, 2.5),
+    "hard": Level("hard", 6000, 0.0, True, Fraction(45, 100), 0.3, 2.5, 2.5),
 }
 """The levels: they differ in search (``budget``, ``lookahead``), noise and how readily
 they spend KP on attacks — never in what they see."""
@@ -965,10 +960,6 @@ class TacticalBot:
         to_go = field.get(here, float(cheb(here, goal)) * 1.5) if goal is not None else 0.0
         urgent = late or (goal is not None and to_go / speed >= rounds_left - SLACK)
         w_threat = 0.1 if urgent else level.hurt_caution if hurt else level.caution
-        if _assault(s) and not urgent and not hurt:
-            # an assault's approach: sound units keep out of the believed enemies' reach
-            # as hurt ones do until their objective is due (measured on ``terasvalli``)
-            w_threat = max(w_threat, level.assault_caution)
         if leader:
             w_threat = 2.0 * max(w_threat, level.leader_caution)
         if _last_word(view):
