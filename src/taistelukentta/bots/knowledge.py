@@ -18,7 +18,7 @@ from taistelukentta.content.options import RuleOptions, load_options
 from taistelukentta.content.terrain import default_terrain
 from taistelukentta.content.units import UnitCard, Weapon, load_unit_cards
 from taistelukentta.dice.roller import Advantage
-from taistelukentta.odds.exact import attack_odds
+from taistelukentta.odds.exact import AttackOdds, attack_odds
 from taistelukentta.rules.terms import AttackSituation, AttackTerms, attack_terms
 from taistelukentta.views.models import OwnUnitView, UnitView
 
@@ -88,18 +88,19 @@ def area_weapon(card_id: str) -> Weapon | None:
 
 
 @lru_cache(maxsize=4096)
-def _odds(
+def rule_odds(
     bonus: int,
     defence: int,
     advantage: Advantage,
     damage: str,
     divisor: int,
     rules: tuple[str, str, int, int],
-) -> tuple[Fraction, Fraction]:
-    """(chance of HIT or HEAVY_HIT, expected damage), cached: the bot asks the same often.
-    ``rules``: the options resolution uses (heavy hit extra, natural 20 miss, margins)."""
+) -> AttackOdds:
+    """``odds.attack_odds`` with the options resolution uses, given as ``rules`` (heavy hit
+    extra, natural 20 miss, the heavy-hit and pinning margins): the one place the bots
+    turn their terms into exact odds (cached: the bot asks the same often)."""
     heavy, nat20, heavy_margin, pinning_margin = rules
-    o = attack_odds(
+    return attack_odds(
         bonus,
         defence,
         advantage=advantage,
@@ -110,7 +111,6 @@ def _odds(
         heavy_hit_margin=heavy_margin,
         pinning_margin=pinning_margin,
     )
-    return o.hit + o.heavy_hit, o.expected_damage
 
 
 def view_attack_terms(
@@ -161,7 +161,8 @@ def shot_value(
     divisor = 1 if armoured and w.at_damage else w.damage_divisor
     terms = view_attack_terms(attacker, target, None, opts)
     bonus, defence, adv = terms.bonus, terms.defence, terms.advantage
-    hit, dmg = _odds(bonus, defence, adv, str(damage), divisor, _rules(opts))
+    o = rule_odds(bonus, defence, adv, str(damage), divisor, _rules(opts))
+    hit, dmg = o.hit + o.heavy_hit, o.expected_damage
     if armoured and not w.at_damage and w.damage_type == "FRAG":
         dmg = _frag_vs_armour(dmg, opts)
     return hit, dmg
@@ -191,7 +192,8 @@ def special_shot_value(
     terms = view_attack_terms(attacker, target, special, opts)
     armoured = target.armoured
     damage = special.at_damage if armoured and special.at_damage else special.damage
-    hit, dmg = _odds(terms.bonus, terms.defence, terms.advantage, str(damage), 1, _rules(opts))
+    o = rule_odds(terms.bonus, terms.defence, terms.advantage, str(damage), 1, _rules(opts))
+    hit, dmg = o.hit + o.heavy_hit, o.expected_damage
     if armoured and not special.at_damage and special.damage_type == "FRAG":
         dmg = _frag_vs_armour(dmg, opts)
     return hit, dmg

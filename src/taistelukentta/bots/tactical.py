@@ -48,11 +48,11 @@ from typing import Any
 from taistelukentta.bots import commander
 from taistelukentta.bots.baseline import LazyOrders, OrderSource, _ListedOrders, _recon_choice
 from taistelukentta.bots.knowledge import (
-    _odds,
     _rules,
     attack_reach,
     card,
     cheb,
+    rule_odds,
     shot_value,
     special_shot_value,
     special_weapons,
@@ -60,7 +60,7 @@ from taistelukentta.bots.knowledge import (
 )
 from taistelukentta.content.options import RuleOptions
 from taistelukentta.dice.expr import DiceExpr
-from taistelukentta.odds.exact import attack_odds, damage_distribution
+from taistelukentta.odds.exact import damage_distribution
 from taistelukentta.rules.combat import Effect
 from taistelukentta.rules.orders import Order, OrderKind, order_weapon
 from taistelukentta.rules.terms import AttackSituation, attack_terms
@@ -211,7 +211,11 @@ def _expected_damage(
         AttackSituation(skill=skill, weapon_bonus=weapon_bonus, protection=protection, cover=cover),
         options,
     )
-    return float(_odds(terms.bonus, terms.defence, terms.advantage, damage, 1, _rules(options))[1])
+    return float(
+        rule_odds(
+            terms.bonus, terms.defence, terms.advantage, damage, 1, _rules(options)
+        ).expected_damage
+    )
 
 
 def _threat_of(
@@ -1117,18 +1121,8 @@ def _kill_odds(
     rules: tuple[str, str, int, int],
 ) -> float:
     """The chance that one attack with these terms does at least ``strength`` damage."""
-    heavy, nat20, heavy_margin, pinning_margin = rules
-    o = attack_odds(
-        bonus,
-        defence,
-        advantage=advantage,
-        damage=damage,
-        damage_divisor=divisor,
-        heavy_hit_extra=heavy,  # type: ignore[arg-type]
-        natural20_miss=nat20,  # type: ignore[arg-type]
-        heavy_hit_margin=heavy_margin,
-        pinning_margin=pinning_margin,
-    )
+    o = rule_odds(bonus, defence, advantage, damage, divisor, rules)
+    heavy = rules[0]
     expr = DiceExpr.of(damage)
     out = Fraction(0)
     for effect, p in ((Effect.HIT, o.hit), (Effect.HEAVY_HIT, o.heavy_hit)):
