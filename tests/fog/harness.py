@@ -132,7 +132,11 @@ class CoupledRoller(Roller):
         self._base = seed.hex() if isinstance(seed, bytes) else str(seed)
 
     def _start(self, purpose: str) -> None:
-        key = f"{self._turn}|{purpose}|{_units_of_roll(self._units)}"
+        # A setback (``…:setback``, R-ATK-6) is the firer's roll after every target's: the
+        # area attack's loop variable still names its last target then, which would key
+        # the die by a unit one world may not have (the firer's other rolls key it).
+        units = "" if purpose.endswith(":setback") else _units_of_roll(self._units)
+        key = f"{self._turn}|{purpose}|{units}"
         n = self._counts.get(key, 0)
         self._counts[key] = n + 1
         self._key = f"{key}#{n}"
@@ -616,6 +620,10 @@ class Outcome:
     differed: int = 0
     """Steps compared while the two worlds' true states differed (units, contacts, KP,
     module state): a pair whose worlds never differed tested nothing."""
+    scripted: int = 0
+    """Scripted orders the rules accepted and both worlds played."""
+    turn: int = 0
+    """The side turn the pair reached (``turn_no``, 1 = the first side's first)."""
 
 
 class Leak(AssertionError):
@@ -656,6 +664,12 @@ def _diff(a: str, b: str) -> str:
 
 
 Prefer = Callable[[Order], bool]
+Scripted = tuple[str, str, str | None]
+"""A scripted step: ``(seat, order in world a, order in world b or None = the same)``."""
+Policy = Callable[[GameState, str, list[Order], random.Random], Order | None]
+"""A scripted observer: ``(world a's state, seat, the seat's legal orders, rng)`` → the
+order to give (None: a random one). It may read only what the observer knows (its own
+units, its legal orders): the worlds' states differ in the secret."""
 
 
 def _pick(
@@ -754,6 +768,15 @@ class Pair:
     """How often a seat says ``done`` when it could do something else (higher: the
     turns pass in fewer orders)."""
     hidden: HiddenOrders | None = None
+    script: tuple[Scripted, ...] = ()
+    """Orders played first (see :func:`play_pair`'s ``script``)."""
+    policy: Policy | None = None
+    """How the observer picks its orders when no script step is left (None: at random);
+    it sees only the observer's own state and legal orders (the same in both worlds)."""
+    exempt: frozenset[str] = frozenset()
+    """Enemy units whose differences between the worlds ``learned`` alone judges (a
+    contact on them held in both worlds from the start tells the observer nothing of the
+    secret by itself)."""
 
 
 def play_pair(
@@ -765,7 +788,7 @@ def play_pair(
     learned: Learned | None = None,
     *,
     steps: int = 120,
-    script: list[tuple[str, str, str | None]] | None = None,
+    script: list[Scripted] | None = None,
     cli: CliWorlds | None = None,
     cli_every: int = 0,
 ) -> Outcome:
@@ -773,8 +796,11 @@ def play_pair(
 
     ``learned(state, events)`` tells whether, in that world, the observer has legitimately
     learnt the secret (checked in both worlds after each order; the comparison stops at the
-    first order after which it holds in either). ``script``: orders played first, as
-    ``(seat, order in world a, order in world b or None = the same)``. With ``cli``, every
+    first order after which it holds in either). ``script`` (or the pair's): orders played
+    first, as ``(seat, order in world a, order in world b or None = the same)``; a scripted
+    order the rules refuse in both worlds is skipped — for the observer's seat its refusal
+    texts must be the same (they are what the player reads) — and one refused in a single
+    world is a leak when the observer gave it (a test error otherwise). With ``cli``, every
     ``cli_every``-th step (and the first) is also played through ``tk20`` itself: its
     ``show``/``orders``/``order --json`` outputs and refusal texts for the observer's side
     and seats are compared byte for byte (:class:`CliWorlds`)."""
@@ -789,9 +815,22 @@ def play_pair(
     hidden = pair.hidden
     scen = (pair.a, pair.b)
     enemy_ids = sorted({p.id for sc in scen for s, _, p in sc.placements() if s == enemy})
-    script = list(script or [])
+    script = list(script if script is not None else pair.script)
     checks = 0
     differed = 0
+    scripted = 0
+
+    def outcome(n: int, learned: bool, finished: bool, diverged: bool = False) -> Outcome:
+        return Outcome(
+            n,
+            learned,
+            finished,
+            diverged=diverged,
+            cli_checks=checks,
+            differed=differed,
+            scripted=scripted,
+            turn=sa.turn_no,
+        )
 
     def learnt(sa: GameState, ea: list[Event], sb: GameState, eb: list[Event]) -> bool:
         if pair.learned(sa, ea) or pair.learned(sb, eb):
@@ -801,7 +840,7 @@ def play_pair(
         # The observer has a contact on an enemy unit that is not the same in the two
         # worlds (where it stands, its strength, what it did): it sees the secret's effect
         # on that unit by the rules (e.g. a unit whose move a hidden one blocked).
-        seen = set(sa.contacts[observer]) | set(sb.contacts[observer])
+        seen = (set(sa.contacts[observer]) | set(sb.contacts[observer])) - pair.exempt
         return any(sa.units.get(u) != sb.units.get(u) for u in seen)
 
     with coupled_dice():
@@ -818,12 +857,12 @@ def play_pair(
         n = 0
         for n in range(steps + 1):
             if learnt(sa, ea, sb, eb):
-                return Outcome(n, True, False, cli_checks=checks, differed=differed)
+                return outcome(n, True, False)
             if _knowledge(sa, enemy) != _knowledge(sb, enemy):
                 # The secret's owner knows different things in the two worlds (e.g. the
                 # extra unit saw an enemy): from here its visible units may act on it,
                 # which the observer may legitimately see.
-                return Outcome(n, False, False, diverged=True, cli_checks=checks, differed=differed)
+                return outcome(n, False, False, diverged=True)
             legal_a, legal_b = all_legal(sa, observer), all_legal(sb, observer)
             oa = observe(sa, observer, ea, enemy_ids, legal_a)
             ob = observe(sb, observer, eb, enemy_ids, legal_b)
@@ -839,7 +878,7 @@ def play_pair(
             if sa.finished or sb.finished:
                 if sa.finished != sb.finished:
                     raise Leak(f"one world ended after {n} orders")
-                return Outcome(n, False, True, cli_checks=checks, differed=differed)
+                return outcome(n, False, True)
             if sa.active != sb.active or sa.phase != sb.phase:
                 raise Leak(f"turn flow differs after {n} orders")
             seat_a = next(s for s in sa.seats(sa.active) if s not in sa.done)
@@ -849,9 +888,24 @@ def play_pair(
             if script:
                 seat, text_a, text_b = script.pop(0)
                 order_a, order_b = parse_order(text_a), parse_order(text_b or text_a)
-                assert seat == seat_a, (seat, seat_a)
+                assert seat == seat_a, (n, seat, seat_a)
+                refused = _refusals(sa, sb, seat, order_a, order_b)
+                if refused is not None:
+                    if sa.side_of_seat(seat) == observer and refused[0] != refused[1]:
+                        raise Leak(f"scripted {text_a!r} after {n} orders: {refused}")
+                    if None in refused:
+                        if sa.side_of_seat(seat) == observer:
+                            raise Leak(f"scripted {text_a!r} legal in one world only: {refused}")
+                        raise AssertionError(f"scripted {text_a!r}/{text_b!r}: {refused}")
+                    continue  # refused in both worlds alike: the next step
+                scripted += 1
             elif sa.active == observer:
-                order_a = order_b = _pick(legal_a[seat_a], rng, pair.prefer, pair.done_rate)
+                chosen = None
+                if pair.policy is not None:
+                    chosen = pair.policy(sa, seat_a, legal_a[seat_a], rng)
+                if chosen is None:
+                    chosen = _pick(legal_a[seat_a], rng, pair.prefer, pair.done_rate)
+                order_a = order_b = chosen
             else:
                 # the other side: an order legal in both worlds (world a's list, each
                 # pick checked in world b: one list instead of two)
@@ -872,7 +926,22 @@ def play_pair(
             else:
                 sa, ea = apply(sa, seat_a, order_a)
                 sb, eb = apply(sb, seat_b, order_b)
-        return Outcome(n, False, False, cli_checks=checks, differed=differed)
+        return outcome(n, False, False)
+
+
+def _refusals(
+    sa: GameState, sb: GameState, seat: str, order_a: Order, order_b: Order
+) -> tuple[str | None, str | None] | None:
+    """The refusal texts of a scripted step's orders in the two worlds (None: accepted);
+    None when both are accepted."""
+    out: list[str | None] = []
+    for state, order in ((sa, order_a), (sb, order_b)):
+        try:
+            check_order(state, seat, order)
+            out.append(None)
+        except TkError as exc:
+            out.append(exc.message("en") + " | " + exc.message("fi"))
+    return None if out == [None, None] else (out[0], out[1])
 
 
 def contact_on(side: Side, units: set[str]) -> Callable[[GameState, list[Event]], bool]:
