@@ -333,12 +333,6 @@ _PION_SCRIPT: tuple[Scripted, ...] = (
 )
 
 
-LEAK_D = (
-    "leak D (/work/coord/fog_leaks.md): a SPOTTED unit's morale test for an adjacent unit "
-    "destroyed tells the side that an unseen unit stood there and was destroyed"
-)
-
-
 @dataclass(frozen=True)
 class Case:
     scenario: str
@@ -515,8 +509,6 @@ CASES: dict[str, Case] = {
         done_rate=0.5,
         share=0.25,
         chunk=11,
-        xfail=LEAK_D,
-        xfail_pairs=frozenset({19}),
     ),
 }
 

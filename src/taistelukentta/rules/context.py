@@ -553,16 +553,17 @@ class Tx:
         *,
         spotted_keys: tuple[str, ...] = (),
         contact_keys: tuple[str, ...] = (),
+        hide_from_enemy: bool = False,
     ) -> Event:
         """An event about one unit: its side sees all; the other side sees ``spotted_keys``
         if it has the unit SPOTTED, ``contact_keys`` for a lower contact, nothing without
-        one. Rolls go with the spotted view."""
+        one (nor with ``hide_from_enemy``). Rolls go with the spotted view."""
         unit_side = self.units[uid].side if uid in self.units else self._side_of(uid)
         enemy: Side = "red" if unit_side == "blue" else "blue"
         data = {"unit": uid, **data}
         vis: dict[Side, dict[str, Any] | None] = {unit_side: _without_secret(data)}
         ref = self.ref(enemy, uid)
-        if ref is None or (ref != uid and kind in SPOTTED_ONLY_KINDS):
+        if hide_from_enemy or ref is None or (ref != uid and kind in SPOTTED_ONLY_KINDS):
             vis[enemy] = None
         else:
             keys = spotted_keys if ref == uid else contact_keys

@@ -34,8 +34,14 @@ from taistelukentta.rules.state import SIDES, Side, UnitState, other_side
 from taistelukentta.rules.terms import MoraleSituation, morale_terms
 
 
-def morale_test(tx: Tx, uid: str, dc: int, reason: str) -> MoraleOutcome | None:
-    """R-MOR-1/2: test ``uid``'s morale against ``dc`` and apply the outcome."""
+def morale_test(
+    tx: Tx, uid: str, dc: int, reason: str, *, unseen_cause: bool = False
+) -> MoraleOutcome | None:
+    """R-MOR-1/2: test ``uid``'s morale against ``dc`` and apply the outcome.
+    ``unseen_cause``: what caused the test is nothing the unit's enemy saw (a neighbour
+    destroyed that it had no contact on): the enemy is shown no copy of the test — its
+    reason, DC and roll would tell it of the unseen unit (issue 8); a status the outcome
+    puts on a unit it sees still shows in its view."""
     unit = tx.units.get(uid)
     if unit is None:
         return None
@@ -95,7 +101,7 @@ def morale_test(tx: Tx, uid: str, dc: int, reason: str) -> MoraleOutcome | None:
         data["rolled"] = res.outcome.value
         data["passed_by"] = rescued
         keys = (*keys, "rolled", "passed_by")
-    tx.unit_event("morale", uid, data, spotted_keys=keys)
+    tx.unit_event("morale", uid, data, spotted_keys=keys, hide_from_enemy=unseen_cause)
     return outcome
 
 
@@ -148,6 +154,7 @@ def damage_unit(
 def destroy(tx: Tx, uid: str, reason: str) -> None:
     """R-ATK-10: TK 0 — the unit is removed; adjacent units test morale (R-TK-2)."""
     unit = tx.units[uid]
+    seen_by_enemy = tx.ref(other_side(unit.side), uid) is not None
     tx.unit_event(
         "destroyed",
         uid,
@@ -168,7 +175,10 @@ def destroy(tx: Tx, uid: str, reason: str) -> None:
         if chebyshev(u.cell, unit.cell) <= 1 and (u.side == unit.side or not friendly_only)
     )
     for nid in near:
-        morale_test(tx, nid, tx.opts.adjacent_destroyed_morale_dc, "adjacent_destroyed")
+        unseen = not seen_by_enemy and tx.units[nid].side == unit.side
+        morale_test(
+            tx, nid, tx.opts.adjacent_destroyed_morale_dc, "adjacent_destroyed", unseen_cause=unseen
+        )
 
 
 def rally(tx: Tx, uid: str) -> None:
