@@ -171,21 +171,19 @@ def _key_digest(key: str) -> str:
     return hashlib.sha256(key.encode("utf-8")).hexdigest()
 
 
-def _may_open(scenario_id: str, folders: tuple[Path, ...], key: str | None) -> bool:
-    """Whether the editor model of ``scenario_id`` may be given to a request with ``key``:
-    a bundled scenario always; one of the server's folder only with its edit key."""
+def _may_open(scenario_id: str, path: Path, key: str | None) -> bool:
+    """Whether the editor model of ``scenario_id`` (its file ``path``, as
+    :func:`scenario_ids` found it) may be given to a request with ``key``: a bundled
+    scenario always; one of the server's folder only with its edit key."""
     if scenario_id in bundled_ids():
         return True
     if not key:
         return False
-    for folder in folders:
-        if (folder / f"{scenario_id}.toml").is_file():
-            try:
-                kept = _key_path(folder, scenario_id).read_text(encoding="ascii").strip()
-            except (OSError, UnicodeDecodeError):
-                return False
-            return hmac.compare_digest(kept, _key_digest(key))
-    return False
+    try:
+        kept = _key_path(path.parent, scenario_id).read_text(encoding="ascii").strip()
+    except (OSError, UnicodeDecodeError):
+        return False
+    return hmac.compare_digest(kept, _key_digest(key))
 
 
 class PlaytestIn(BaseModel):
@@ -299,11 +297,10 @@ def editor_scenario(
 ) -> EditorModel:
     """A scenario the server has as the editor's model: a bundled one, or one of the
     server's folder with its edit key (its set-up is the GM's secret)."""
-    if not re.fullmatch(r"[a-z0-9_-]{1,64}", scenario_id) or scenario_id not in scenario_ids(
-        store.settings.scenario_dirs
-    ):
+    path = scenario_ids(store.settings.scenario_dirs).get(scenario_id)
+    if not re.fullmatch(r"[a-z0-9_-]{1,64}", scenario_id) or path is None:
         raise StoreError(404, "not_found", "no such scenario", "skenaariota ei ole")
-    if not _may_open(scenario_id, store.settings.scenario_dirs, edit_key):
+    if not _may_open(scenario_id, path, edit_key):
         raise StoreError(
             403,
             "edit_key",
