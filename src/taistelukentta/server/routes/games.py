@@ -239,7 +239,7 @@ async def post_order(
         applied = await run_in_threadpool(
             store.post_order, game_id, auth.seat, body.order, body.version, idempotency_key
         )
-    return Response(applied.text, media_type="application/json")
+    return Response(applied.text, media_type=JSON)
 
 
 @router.get("/games/{game_id}/events", response_model=ChangesOut, responses=_ERR)
@@ -272,7 +272,7 @@ async def undo(game_id: GameId, auth: Seat, store: Store) -> Response:
     _gm_only(auth)
     with PRIORITY.urgent(game_id):
         applied = await run_in_threadpool(store.undo, game_id)
-    return Response(applied.text, media_type="application/json")
+    return Response(applied.text, media_type=JSON)
 
 
 @router.get(
@@ -317,6 +317,6 @@ def export(game_id: GameId, auth: Seat, store: Store) -> Response:
         name = f"tk20-{game.id}.json" if finished else f"tk20-{game.id}-sealed.json"
         return Response(
             text,
-            media_type="application/json",
+            media_type=JSON,
             headers={"Content-Disposition": f'attachment; filename="{name}"'},
         )
