@@ -405,9 +405,22 @@ def load_unit_cards(
     """Every ``*.toml`` card in ``directory`` (default: the bundled cards), by id.
 
     Every broken card is reported: one DataError naming the directory and listing each
-    file's problems.
+    file's problems. The bundled cards (no ``directory``, no ``abilities``) are read once
+    per process, like the bundled abilities and terrain (a game's scenario load, a
+    server's game creation and every computer player asked for them again: ~15 files
+    parsed and validated each time); the cards are frozen, the dict a fresh copy.
     """
-    d = Path(directory) if directory is not None else units_dir()
+    if directory is None and abilities is None:
+        return dict(_bundled_unit_cards())
+    return _load_unit_cards(Path(directory) if directory is not None else units_dir(), abilities)
+
+
+@cache
+def _bundled_unit_cards() -> dict[str, UnitCard]:
+    return _load_unit_cards(units_dir(), None)
+
+
+def _load_unit_cards(d: Path, abilities: Mapping[str, AbilityInfo] | None) -> dict[str, UnitCard]:
     if not d.is_dir():
         raise DataError(str(d), ["unit-card directory not found"])
     cards: dict[str, UnitCard] = {}

@@ -32,7 +32,7 @@ from taistelukentta.rules import GM_SEAT, Event, GameState, UnitState
 from taistelukentta.rules.context import ScenarioCache, cache_for
 from taistelukentta.rules.recon import ContactLevel
 from taistelukentta.rules.ruleset import Ruleset
-from taistelukentta.rules.state import Side
+from taistelukentta.rules.state import Side, jsonable
 from taistelukentta.views.events import audience, seen_model
 from taistelukentta.views.models import (
     AnyView,
@@ -102,7 +102,7 @@ def redact(
         if side == GM_SEAT:
             # Not even the GM's view holds the seed (games saved before it left the event).
             gm = {k: v for k, v in data.items() if k not in secret_keys} if secret_keys else data
-            out.append({"seq": ev.seq, "kind": ev.kind, "data": _jsonable(gm)})
+            out.append({"seq": ev.seq, "kind": ev.kind, "data": jsonable(gm)})
             continue
         clean = dict(data)
         for key in secret_keys:
@@ -111,7 +111,7 @@ def redact(
             clean["rolls"] = [r for r in clean["rolls"] if not r.get("secret")]
         named = _named_units(clean)
         hidden = None if enemy_ids is None else enemy_ids - named
-        seen = _whitelisted(ev, side, _scrub(_jsonable(clean), hidden), scenario)
+        seen = _whitelisted(ev, side, _scrub(jsonable(clean), hidden), scenario)
         if seen is not None:
             # The side's own number: its sequence counts only the events it sees.
             out.append({"seq": ev.number_for(side), "kind": ev.kind, "data": seen})
@@ -560,11 +560,3 @@ def _objective_variant(made: _Objective, key: tuple[Any, Any]) -> ViewModel:
         model = SideObjectiveView.model_validate(entry)
     variants[key] = model
     return model
-
-
-def _jsonable(value: Any) -> Any:
-    if isinstance(value, Mapping):
-        return {str(k): _jsonable(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_jsonable(v) for v in value]
-    return value
