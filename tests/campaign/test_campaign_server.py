@@ -200,7 +200,7 @@ def _wait_settled(server: Server, cid: str, token: str, battles: int) -> dict[st
         view = get(server, cid, token)
         if len(view["battles"]) == battles and view["battle"] is None:
             return view
-        time.sleep(0.5)
+        time.sleep(0.1)
     raise AssertionError("the battle did not end in time")
 
 

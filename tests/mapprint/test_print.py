@@ -79,7 +79,10 @@ def _tokens(text: str) -> set[str]:
     return set(re.findall(r"[\w-]+", text))
 
 
-@pytest.mark.parametrize(("subject", "paper"), [("demo", "A4"), ("terasvalli", "A3")])
+@pytest.mark.parametrize(
+    ("subject", "paper"),
+    [("demo", "A4"), pytest.param("terasvalli", "A3", marks=pytest.mark.slow)],
+)
 def test_r_geo_1_pdf_page_size_and_grid_is_one_centimetre(subject: str, paper: str) -> None:
     content = load_print_content(subject, "blue", "fi")
     data = _pdf(subject, "blue", "fi", paper)

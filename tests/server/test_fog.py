@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import random
 import re
+import time
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
@@ -303,9 +304,11 @@ def _play_compared(games: list[dict[str, Seat]], sockets: list[dict[str, Any]], 
             assert r.status_code == 200, r.text
     for per_world, g in zip(sockets, games, strict=True):
         _ws_messages(per_world, g)  # read up to each seat's version (not compared: the
-        for entry in per_world.values():  # last order may have told Blue) — nothing more
+    time.sleep(0.3)  # last order may have told Blue) — then nothing more, after one
+    for per_world in sockets:  # common wait for stragglers (not 0.3 s per socket)
+        for entry in per_world.values():
             with pytest.raises(TimeoutError):
-                entry["ws"].recv(timeout=0.3)
+                entry["ws"].recv(timeout=0.01)
     return compared
 
 

@@ -110,6 +110,7 @@ def _fill_at(png: bytes, page_of: tuple[Any, Any], cell: list[int], colour: str)
     return int(np.all(np.abs(box - want) < 6, axis=-1).sum())
 
 
+@pytest.mark.slow
 def test_print_of_a_running_game_shows_each_seat_its_knowledge_now(
     editor_server: tuple[Server, Path],
 ) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import httpx
+import pytest
 
 from tests.server.live import Server
 
@@ -32,6 +33,7 @@ def _cell(page: Any, unit: str, cls: str) -> str:
     return text.strip()
 
 
+@pytest.mark.slow
 def test_roster_page_and_a_tp_purchase(browser: Any, web_server: Server) -> None:
     made = _campaign(web_server)
     ctx = browser.new_context(viewport={"width": 1280, "height": 900})

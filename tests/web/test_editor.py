@@ -167,6 +167,7 @@ def test_editor_paint_place_validate_save_publish(
     other.close()
 
 
+@pytest.mark.slow
 def test_editor_empty_map_and_heights(browser: Any, editor_server: tuple[Server, Path]) -> None:
     server, _ = editor_server
     ctx = browser.new_context(viewport={"width": 1400, "height": 850}, accept_downloads=True)
@@ -196,6 +197,7 @@ def test_editor_empty_map_and_heights(browser: Any, editor_server: tuple[Server,
     ctx.close()
 
 
+@pytest.mark.slow
 def test_table_print_dialog(browser: Any, editor_server: tuple[Server, Path]) -> None:
     server, _ = editor_server
     created = create(server, "demo")
@@ -252,6 +254,7 @@ def _problems(page: Any) -> str:
     return " | ".join(page.locator("#problems li.problem").all_inner_texts())
 
 
+@pytest.mark.slow
 def test_editor_option_overrides_and_fire_support_fields(
     browser: Any, editor_server: tuple[Server, Path]
 ) -> None:
@@ -307,6 +310,7 @@ def test_editor_option_overrides_and_fire_support_fields(
     page.context.close()
 
 
+@pytest.mark.slow
 def test_editor_play_test_button_shows_the_balance_figures(
     browser: Any, editor_server: tuple[Server, Path]
 ) -> None:
@@ -326,6 +330,7 @@ def test_editor_play_test_button_shows_the_balance_figures(
     page.context.close()
 
 
+@pytest.mark.slow
 def test_editor_imports_a_map_from_a_picture(
     browser: Any, editor_server: tuple[Server, Path]
 ) -> None:
