@@ -577,3 +577,47 @@ def test_an_assaults_last_turn_steps_onto_an_objective_out_of_a_zone_of_control(
     assert grab.kind in (OrderKind.WITHDRAW, OrderKind.DISENGAGE)
     assert grab.cell is not None and tactical._as_cell(grab.cell) in risteys
     assert is_legal(state, "co", grab)
+
+
+def test_a_weak_attacker_leaves_the_cell_it_fired_from() -> None:
+    """Red on ``demo`` (``DODGE``): a squad that fired from (22,10) in Red's last turn was
+    seen there (R-REC-7), and a strike of Blue's mortar ordered on that cell lands in Blue's
+    next turn (R-ORG-1). With a SPOTTED Blue squad in range it would stay and fire; it
+    leaves the cell instead (an attack from another origin, or a step aside). The same
+    squad that did not fire there stays."""
+    from taistelukentta.bots.runner import lazy_bot_orders
+    from taistelukentta.rules.context import cache_for
+
+    def placed(data: dict[str, Any]) -> None:
+        red_unit(data, "R13")["cell"] = [22, 10]
+        red_unit(data, "R11")["cell"] = [29, 19]
+        red_unit(data, "R12")["cell"] = [29, 18]
+        blue_unit(data, "1R1")["cell"] = [20, 10]
+        for uid in ("R14", "R15"):
+            drop_unit(data, uid)
+
+    def squad_order(fired: bool) -> Order | None:
+        state = new_game(build("demo", placed), 1)
+        while state.active != "red":
+            seat = next_seat(state)
+            assert seat is not None
+            state, _ = apply(state, seat, Order.done())
+        bot = TacticalBot(1)
+        if fired:
+            bot._fired_from["R13"] = (4, (22, 10))
+        for _ in range(12):
+            view = view_for(state, "red", log_limit=0)
+            assert isinstance(view, SideView) and view.phase == "command"
+            assert any(e.id == "1R1" for e in view.enemy_units())
+            view = view.model_copy(update={"turn": 3, "turn_no": 6})
+            order = bot.choose(view, lazy_bot_orders(state, "gm"), cache_for(state).opts)
+            if order.unit == "R13" or order.kind is OrderKind.DONE:
+                return order if order.unit == "R13" else None
+            state, _ = apply(state, "gm", order)
+        return None
+
+    assert squad_order(fired=False) is None  # it stays and fires
+    left = squad_order(fired=True)
+    assert left is not None and left.cell is not None, left
+    assert tactical._as_cell(left.cell) != (22, 10)
+    assert left.kind in (OrderKind.MOVE, OrderKind.ATTACK)
