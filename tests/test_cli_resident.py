@@ -152,16 +152,17 @@ def fresh_game() -> Iterator[Path]:
 
 
 # the fast tier's cases (each runs twice: through a resident child and in its own process,
-# ~0.6 CPU-s): a plain show, a language and an option, an order written to the file, a
-# refused order and typer's usage error; the others run in the slow tier
+# ~0.6 CPU-s): a show with a language and an option, an order written to the file and a
+# refused order; the others (a plain show and typer's usage error among them) run in the
+# slow tier
 CASES = [
-    ["show", "{g}", "--as", "pl1"],
     ["--lang", "en", "show", "{g}", "--as", "pl1", "--events", "2"],
     ["order", "{g}", "--as", "pl1", "move 1JJ 0,3", "--json"],
     ["order", "{g}", "--as", "pl1", "defend 1XX"],  # refused: exit 2, a message
-    ["show", "{g}", "--as"],  # typer's usage error
 ]
 MORE_CASES = [
+    ["show", "{g}", "--as", "pl1"],
+    ["show", "{g}", "--as"],  # typer's usage error
     ["show", "{g}", "--as=blue", "--json"],
     ["orders", "{g}", "--as", "co"],
     ["--help"],

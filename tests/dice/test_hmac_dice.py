@@ -11,7 +11,6 @@ from collections import Counter
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from scipy.stats import chi2
 
 from taistelukentta.content.scenario import load_scenario
 from taistelukentta.dice.roller import (
@@ -95,6 +94,8 @@ def test_r_dice_2_hmac_faces_are_uniform(sides: int) -> None:
     assert set(counts) == set(range(1, sides + 1))
     expected = n / sides
     stat = sum((counts[f] - expected) ** 2 / expected for f in range(1, sides + 1))
+    from scipy.stats import chi2  # here: scipy.stats costs each test process ~1 s to import
+
     assert stat < chi2.ppf(0.999, sides - 1)
 
 
@@ -107,6 +108,8 @@ def test_r_dice_2_hmac_consecutive_d20s_are_independent() -> None:
     expected = n / 400
     cells = [(a, b) for a in range(1, 21) for b in range(1, 21)]
     stat = sum((pairs[c] - expected) ** 2 / expected for c in cells)
+    from scipy.stats import chi2
+
     assert stat < chi2.ppf(0.999, 399)
 
 

@@ -64,6 +64,9 @@ def fresh_pg_database(admin_url: str) -> str:
     dsn = base.set(drivername="postgresql").render_as_string(hide_password=False)
     with psycopg.connect(dsn, autocommit=True) as conn:
         conn.execute(f'CREATE DATABASE "{name}"')
+        # a throw-away database: its commits need not wait for the disk (each ~7 ms here,
+        # with both cores idle); the server's own transactions and locks are unchanged
+        conn.execute(f'ALTER DATABASE "{name}" SET synchronous_commit = off')
     return base.set(drivername="postgresql+psycopg", database=name).render_as_string(
         hide_password=False
     )
@@ -145,8 +148,17 @@ class Server:
 
     def stop(self) -> None:
         """Stop gracefully (SIGTERM), then kill."""
+        self.terminate()
+        self.wait_stopped()
+
+    def terminate(self) -> None:
+        """Ask the process to stop (SIGTERM) without waiting for it."""
         if self.proc is not None and self.proc.poll() is None:
             self.proc.terminate()
+
+    def wait_stopped(self) -> None:
+        """Wait for a process asked to stop; kill it after 15 s."""
+        if self.proc is not None:
             try:
                 self.proc.wait(15)
             except subprocess.TimeoutExpired:
@@ -234,8 +246,10 @@ class LiveServers:
     def stop(self) -> None:
         """Stop every started server, then drop their PostgreSQL databases."""
         try:
+            for server in self.started.values():  # all at once: each takes ~0.7 s to stop
+                server.terminate()
             for server in self.started.values():
-                server.stop()
+                server.wait_stopped()
         finally:
             for url in dict.fromkeys(server.db_url for server in self.started.values()):
                 cleanup_db(url)

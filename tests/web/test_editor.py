@@ -65,6 +65,7 @@ class EditorPage:
         return int(rgb[0]), int(rgb[1]), int(rgb[2])
 
 
+@pytest.mark.slow
 def test_editor_paint_place_validate_save_publish(
     browser: Any, editor_server: tuple[Server, Path]
 ) -> None:
