@@ -161,13 +161,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 def _postgres_variant_in_the_slow_tier(item: pytest.Item) -> None:
     """A test's PostgreSQL variant (a fixture or parameter of the test set to
-    ``"postgres"``) is in the slow tier unless the test is marked ``db_differs`` (the
-    behaviour differs by database: locking, NOTIFY, several processes, migrations). Its
-    SQLite variant stays in the fast tier; ``.ci/run`` runs both (with a real PostgreSQL)."""
+    ``"postgres"``) is in the slow tier: the fast tier runs the server on SQLite, and
+    needs no PostgreSQL. ``.ci/run`` (``scripts/test`` starts a PostgreSQL) runs both, and
+    the tests only PostgreSQL has (two processes on one database, ``scripts/test-postgres``),
+    whose modules mark themselves slow."""
     callspec = getattr(item, "callspec", None)
-    if callspec is None or "postgres" not in callspec.params.values():
-        return
-    if item.get_closest_marker("db_differs") is None:
+    if callspec is not None and "postgres" in callspec.params.values():
         item.add_marker(pytest.mark.slow)
 
 

@@ -105,6 +105,11 @@ class Server:
 
     def start(self, timeout: float = 150.0) -> Server:
         """Start the process and wait until it answers."""
+        self.launch()
+        return self.wait_ready(timeout)
+
+    def launch(self) -> None:
+        """Start the process without waiting for it (:meth:`wait_ready`)."""
         env = {**os.environ, "PYTHONUNBUFFERED": "1", **self.env}
         env.pop("TK20_DATABASE_URL", None)
         fh = self.log.open("ab")
@@ -126,6 +131,10 @@ class Server:
             stderr=subprocess.STDOUT,
             env=env,
         )
+
+    def wait_ready(self, timeout: float = 150.0) -> Server:
+        """Wait until the launched process answers; kill it if it does not in time."""
+        assert self.proc is not None, "launch() first"
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -227,21 +236,29 @@ class LiveServers:
             self.started[key] = server.start()
         return self.started[key]
 
-    def fixed(self, world: str) -> Server:
-        """A SQLite server whose every new game gets the seed :data:`FIXED_SEED`
-        (``TK20_TEST_FIXED_SEED``), so two games — on two such servers, each ``world``
-        with its own scenario folder (:meth:`scenarios` of ``fixed-WORLD``) — can be
-        compared roll for roll; started when first asked for and shared like the others."""
-        key = f"fixed-{world}"
-        if key not in self.started:
-            server = Server(
-                f"sqlite:///{self.folder / f'tk20-{key}.sqlite3'}",
-                self.folder / f"server-{key}.log",
-                ("--scenarios", str(self.scenarios(key))),
-                {"TK20_TEST_FIXED_SEED": FIXED_SEED.hex()},
-            )
-            self.started[key] = server.start()
-        return self.started[key]
+    def fixed(self, *worlds: str) -> tuple[Server, ...]:
+        """SQLite servers, one per ``world``, whose every new game gets the seed
+        :data:`FIXED_SEED` (``TK20_TEST_FIXED_SEED``), so two games — on two such
+        servers, each world with its own scenario folder (:meth:`scenarios` of
+        ``fixed-WORLD``) — can be compared roll for roll; started when first asked for
+        (those not yet running launched together: a start is ~1.5 s of one core) and
+        shared like the others."""
+        pending = []
+        for world in worlds:
+            key = f"fixed-{world}"
+            if key not in self.started:
+                server = Server(
+                    f"sqlite:///{self.folder / f'tk20-{key}.sqlite3'}",
+                    self.folder / f"server-{key}.log",
+                    ("--scenarios", str(self.scenarios(key))),
+                    {"TK20_TEST_FIXED_SEED": FIXED_SEED.hex()},
+                )
+                server.launch()
+                self.started[key] = server
+                pending.append(server)
+        for server in pending:
+            server.wait_ready()
+        return tuple(self.started[f"fixed-{world}"] for world in worlds)
 
     def stop(self) -> None:
         """Stop every started server, then drop their PostgreSQL databases."""

@@ -6,7 +6,6 @@ import json
 from typing import Any
 
 import httpx
-import pytest
 from websockets.sync.client import connect
 
 from tests.server.live import Seat, Server, create, seats
@@ -87,7 +86,6 @@ def test_view_is_the_seats_view_without_seed(server: Server) -> None:
         assert '"seed"' not in text and '"roller"' not in text
 
 
-@pytest.mark.db_differs  # the idempotency key: a unique row per database
 def test_order_applies_once_and_answers_with_the_seats_copies(server: Server) -> None:
     s = seats(server, create(server))
     co = s["co"]
@@ -105,7 +103,6 @@ def test_order_applies_once_and_answers_with_the_seats_copies(server: Server) ->
     assert reused.json()["error"]["code"] == "idempotency_key_reused"
 
 
-@pytest.mark.db_differs  # the version check under each database's locking
 def test_stale_version_409_and_illegal_order_422_change_nothing(server: Server) -> None:
     s = seats(server, create(server))
     co, pl1 = s["co"], s["pl1"]
@@ -123,7 +120,6 @@ def test_stale_version_409_and_illegal_order_422_change_nothing(server: Server) 
     assert pl1.view() == before
 
 
-@pytest.mark.db_differs  # the change feed: NOTIFY on PostgreSQL
 def test_events_after_n_and_websocket_resume_without_gaps(server: Server) -> None:
     s = seats(server, create(server))
     co = s["co"]

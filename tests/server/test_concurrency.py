@@ -58,7 +58,6 @@ def _seat_worker(
             assert r.status_code in (409, 422), r.text
 
 
-@pytest.mark.db_differs  # racing writers: each database's locking
 def test_three_seats_racing_lose_no_acknowledged_order(server: Server) -> None:
     clients = seats(server, create(server))
     barrier = threading.Barrier(3)

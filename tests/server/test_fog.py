@@ -317,9 +317,9 @@ def test_an_unseen_red_detail_leaves_every_blue_channel_byte_identical(
 ) -> None:
     """The fast tier: SQLite, the first orders of a game, on the test process's two shared
     fixed-seed servers (``LiveServers.fixed``; every game there has the same seed)."""
-    servers = (live_servers.fixed("a"), live_servers.fixed("b"))
+    a, b = live_servers.fixed("a", "b")
     dirs = (live_servers.scenarios("fixed-a"), live_servers.scenarios("fixed-b"))
-    assert _compare_on(servers, dirs, 6) >= 6
+    assert _compare_on((a, b), dirs, 6) >= 6
 
 
 @pytest.mark.slow

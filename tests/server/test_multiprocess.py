@@ -9,10 +9,13 @@ import random
 import threading
 from typing import Any
 
+import pytest
 from websockets.sync.client import ClientConnection, connect
 
 from tests.server.live import LiveServers, Seat, create, seats
 from tests.server.test_concurrency import _export, _orders_of, _seat_worker
+
+pytestmark = pytest.mark.slow  # PostgreSQL only: the fast tier runs the server on SQLite
 
 
 def test_two_processes_share_one_postgres(live_servers: LiveServers) -> None:

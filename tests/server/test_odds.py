@@ -66,7 +66,7 @@ def test_r_atk_2_odds_terms_are_the_resolution_terms_with_rule_ids(
 ) -> None:
     # a server whose games all have one seed (shared with the server's fog test): the
     # test's game is the same every run, and its state can be replayed from that seed
-    server = live_servers.fixed("a")
+    (server,) = live_servers.fixed("a")
     game = create(server, computer=["gm"])
     clients = seats(server, game)
     pl1, order = _game_with_a_target(clients)

@@ -17,6 +17,8 @@ from sqlalchemy.engine import make_url
 
 from tests.server.live import drop_pg_database, fresh_pg_database, require_pg
 
+pytestmark = pytest.mark.slow  # PostgreSQL only: the fast tier runs the server on SQLite
+
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "test-postgres"
 
 

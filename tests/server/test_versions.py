@@ -9,7 +9,6 @@ import json
 import random
 from typing import Any
 
-import pytest
 from websockets.sync.client import connect
 
 from tests.server.live import Seat, Server, create, seats
@@ -35,7 +34,6 @@ def _blue(clients: dict[str, Seat]) -> dict[str, Any]:
     return out
 
 
-@pytest.mark.db_differs  # two processes: NOTIFY and catching up from the database
 def test_blue_version_skips_hidden_gm_orders_in_every_process(
     server: Server, other_process: Server
 ) -> None:

@@ -91,6 +91,7 @@ def test_roster_page_and_a_tp_purchase(browser: Any, web_server: Server) -> None
     ctx.close()
 
 
+@pytest.mark.slow
 def test_lobby_creates_a_campaign(browser: Any, web_server: Server) -> None:
     ctx = browser.new_context()
     page = ctx.new_page()
