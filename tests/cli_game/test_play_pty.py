@@ -14,6 +14,7 @@ import subprocess
 import sys
 import termios
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -47,11 +48,23 @@ class Terminal:
 
     def read_until(self, text: str, timeout: float = 60) -> str:
         """Output up to and including the next ``text`` (answering cursor-position queries)."""
+        return self._read(lambda seen: text in seen, repr(text), timeout)
+
+    def read_screen(self, prompt: str, timeout: float = 60) -> str:
+        """Output up to a screen clear and the ``prompt`` drawn after it: one wait, since
+        the clear and the prompt may come in one read (two waits would miss the prompt)."""
+        return self._read(
+            lambda seen: CLEAR in seen and prompt in seen.rsplit(CLEAR, 1)[1],
+            f"a clear, then {prompt!r}",
+            timeout,
+        )
+
+    def _read(self, done: Callable[[str], bool], what: str, timeout: float) -> str:
         start = len(self.out)
         end = time.monotonic() + timeout
-        while text not in self.out[start:]:
+        while not done(self.out[start:]):
             left = end - time.monotonic()
-            assert left > 0, f"no {text!r} in {self.out[start:][-2000:]!r}"
+            assert left > 0, f"no {what} in {self.out[start:][-2000:]!r}"
             ready, _, _ = select.select([self.master], [], [], min(left, 1))
             if ready:
                 try:
@@ -98,9 +111,9 @@ def test_play_redraws_in_place_within_80x24(tmp_path: Path) -> None:
     try:
         screens = [_screen(term.read_until("komentovaihe] >"))]
         term.send("move 1R1 12,7")
-        screens.append(_screen(term.read_until(CLEAR) + term.read_until("komentovaihe] >")))
+        screens.append(_screen(term.read_screen("komentovaihe] >")))
         term.send("done")
-        screens.append(_screen(term.read_until(CLEAR) + term.read_until("tulivaihe] >")))
+        screens.append(_screen(term.read_screen("tulivaihe] >")))
         term.send("quit")
         term.read_until("Peli tallennettu")
     finally:
