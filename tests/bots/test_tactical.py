@@ -621,3 +621,47 @@ def test_a_weak_attacker_leaves_the_cell_it_fired_from() -> None:
     assert left is not None and left.cell is not None, left
     assert tactical._as_cell(left.cell) != (22, 10)
     assert left.kind in (OrderKind.MOVE, OrderKind.ATTACK)
+
+
+def test_an_assaults_moves_keep_off_a_found_minefield(monkeypatch: pytest.MonkeyPatch) -> None:
+    """R-MINE-1/2/4: the engine plans a move's way without regard to mines, so a move
+    whose cheapest way crosses a found mined cell ends there (and an armoured vehicle
+    that rushes an AT field is immobilised). In an assault the tactical player passes
+    such a move over — for a unit of the type the field affects, also one through a cell
+    next to it (the rest of a box or strip). Blue's CV90 on the main road west of the
+    village, one AT cell found at (24,22), heading for the crossroads."""
+    import dataclasses
+
+    from taistelukentta.bots import commander
+    from taistelukentta.bots.runner import lazy_bot_orders
+
+    def placed(data: dict[str, Any]) -> None:
+        blue_unit(data, "CV")["cell"] = [20, 23]
+
+    state = new_game(build("terasvalli", placed), 1)
+    mines = dict(state.ext["mines"])
+    mines["known"] = {**mines["known"], "blue": {"24,22": "AT"}}
+    state = dataclasses.replace(state, ext={**state.ext, "mines": mines})
+    view = view_for(state, "co", log_limit=0)
+    assert isinstance(view, SideView) and view.phase == "command"
+    s = commander.seen(view)
+    bot = TacticalBot(1)
+    cv = s.own["CV"]
+    assert bot._crosses_mines(s, cv, (30, 22)) and bot._crosses_mines(s, cv, (25, 23))
+    assert not bot._crosses_mines(s, cv, (20, 19))
+
+    def calm(_u: Any, _c: Any) -> float:
+        return 0.0
+
+    def cv_move() -> tuple[Order, list[Event]]:
+        src = lazy_bot_orders(state, "co")
+        gm = tactical.public_map("terasvalli")
+        order = TacticalBot(1)._move(s, src, "CV", (32, 21), calm, set(), False, gm)
+        assert order is not None and is_legal(state, "co", order)
+        return order, apply(state, "co", order)[1]
+
+    order, events = cv_move()
+    assert not any(e.kind == "mine_found" for e in events)
+    monkeypatch.setattr(tactical, "MINE_PATHS", False)
+    blind, events = cv_move()  # without the rule: the road through the field
+    assert blind != order and any(e.kind == "mine_found" for e in events)

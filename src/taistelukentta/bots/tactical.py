@@ -110,6 +110,13 @@ SIDESTEP_OPEN = 1.0
 is SPOTTED, R-REC-3, and then attacked)."""
 DODGE_PENALTY = 1.0
 """What standing on (or stepping onto) such a cell costs in a move's score."""
+MINE_PATHS = True
+"""In an assault a unit's move (or attack origin) whose way, as the engine plans it over
+the public map, crosses a found mined cell — or, for a unit the field's type affects, a
+cell next to one (fields are boxes and strips, R-MINE-1) — is passed over
+(:meth:`TacticalBot._crosses_mines`)."""
+MINE_NEIGHBOURS = True
+"""Whether the cells next to a found mined cell of a type that affects the unit count."""
 UNKNOWN_CARD = {"blue": "jaakariryhma", "red": "motorisoitu_jalkavakiryhma"}
 """The type assumed for a SUSPECTED enemy (type unknown), by the enemy's side."""
 
@@ -892,6 +899,12 @@ class TacticalBot:
                         src, uid, OrderKind.DISENGAGE, cells_of[o.id], mined
                     )
                 if onto and assault:
+                    onto = [
+                        mv
+                        for mv in onto
+                        if mv.cell is None or not self._crosses_mines(s, u, mv.cell)
+                    ]
+                if onto and assault:
                     # the cell whose zone of control covers most of the objective: an
                     # enemy coming onto it stops in the zone first (R-ZOC-2)
                     onto = [max(onto, key=lambda mv: _covers(mv.cell, cells_of[o.id]))]
@@ -1073,18 +1086,81 @@ class TacticalBot:
             return sc
 
         stay = score(here)
-        best: tuple[float, Order] | None = None
+        scored: list[tuple[float, int, Order]] = []
         for o in src.of_unit(OrderKind.MOVE, uid):
             if o.cell is None or o.cell in mined:
                 continue
             if self.nodes >= level.budget:
                 break
-            sc = score((int(o.cell[0]), int(o.cell[1])))
-            if best is None or sc > best[0]:
-                best = (sc, o)
-        if best is not None and best[0] > stay + 0.05:
-            return best[1]
+            scored.append((score((int(o.cell[0]), int(o.cell[1]))), len(scored), o))
+        # the best first (ties: the first listed); one whose way crosses a found
+        # minefield is passed over
+        for sc, _i, o in sorted(scored, key=lambda t: (-t[0], t[1])):
+            if sc <= stay + 0.05:
+                break
+            if o.cell is not None and self._crosses_mines(s, u, o.cell):
+                continue
+            return o
         return None
+
+    def _crosses_mines(self, s: commander.Seen, u: OwnUnitView, dest: Sequence[int]) -> bool:
+        """Whether ``u``'s move to ``dest`` (in an assault) would cross a found mined cell
+        — or, for a unit of the type the field affects (AT: armour, AP: the rest), a cell
+        next to one, as minefields are boxes and strips (R-MINE-1): entering one ends the
+        move (R-MINE-2), and an armoured vehicle rushing an AT field is immobilised for
+        the rest of the battle (R-MINE-4). The way is the engine's cheapest path over the
+        public map around the SPOTTED enemies and their zones of control, as the move is
+        planned from the side's knowledge (``rules.movement``)."""
+        if not (MINE_PATHS and _assault(s)) or s.mines is None or not s.mines.known:
+            return False
+        cleared = {_as_cell(c) for c in s.mines.clear}
+        c_u = card(u.card)
+        heavy = bool(u.armoured) and not (c_u is not None and c_u.light)
+        avoid: set[Cell] = set()
+        for m in s.mines.known:
+            c = _as_cell(m.cell)
+            avoid.add(c)
+            if MINE_NEIGHBOURS and (m.type is None or (m.type == "AT") == heavy):
+                avoid.update((c[0] + dx, c[1] + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1))
+        avoid -= cleared
+        here = _as_cell(u.cell)
+        avoid.discard(here)
+        goal = _as_cell(dest)
+        if goal in avoid:
+            return True
+        reach = cheb(here, goal)
+        if not any(cheb(here, c) <= reach for c in avoid):
+            return False
+        gm = public_map(s.view.scenario)
+        if gm is None or float(u.movement) <= 0:
+            return False
+        from taistelukentta.grid.movement import path_to  # numpy: only when needed
+
+        blocked = frozenset(_as_cell(e.cell) for e in s.enemies.values())
+        r = s.opts.zoc_radius
+        stop: set[Cell] = set()
+        for b in blocked:
+            zone = {
+                (b[0] + dx, b[1] + dy)
+                for dx in range(-r, r + 1)
+                for dy in range(-r, r + 1)
+                if 0 <= b[0] + dx < gm.width and 0 <= b[1] + dy < gm.height
+            }
+            if here not in zone:
+                stop |= zone
+        try:
+            path = path_to(
+                gm,
+                here,
+                goal,
+                float(u.movement),
+                blocked=blocked,
+                stop_cells=frozenset(stop - blocked),
+                allow_squeeze=s.opts.diagonal_squeeze,
+            )
+        except ValueError:
+            return False
+        return path is not None and any(c in avoid for c in path)
 
     def _attack(
         self,
@@ -1155,6 +1231,7 @@ class TacticalBot:
                 orders = [
                     o for o in orders if o.cell is None or _as_cell(o.cell) in self._objective_cells
                 ]
+            orders = [o for o in orders if o.cell is None or not self._crosses_mines(s, u, o.cell)]
             if not orders:
                 continue
             if self._avoid and not u.armoured and not _is_leader(u):
