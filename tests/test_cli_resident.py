@@ -151,10 +151,9 @@ def fresh_game() -> Iterator[Path]:
     shutil.rmtree(folder, ignore_errors=True)
 
 
-# the fast tier's cases (each runs twice: through a resident child and in its own process,
-# ~0.6 CPU-s): a show with a language and an option, an order written to the file and a
-# refused order; the others (a plain show and typer's usage error among them) run in the
-# slow tier
+# the cases (each runs twice: through a resident child and in its own process, ~0.6 CPU-s):
+# a show with a language and an option, an order written to the file and a refused order;
+# then the others (a plain show and typer's usage error among them)
 CASES = [
     ["--lang", "en", "show", "{g}", "--as", "pl1", "--events", "2"],
     ["order", "{g}", "--as", "pl1", "move 1JJ 0,3", "--json"],
@@ -178,7 +177,13 @@ MORE_CASES = [
 
 
 @pytest.mark.parametrize(
-    "cases", [CASES, pytest.param(MORE_CASES, marks=pytest.mark.slow)], ids=["fast", "more"]
+    "cases",
+    [  # the slow tier: the fast one compares a show's bytes through the resident process
+        # in test_the_child_has_the_clients_folder_umask_environment_and_streams
+        pytest.param(CASES, marks=pytest.mark.slow),
+        pytest.param(MORE_CASES, marks=pytest.mark.slow),
+    ],
+    ids=["fast", "more"],
 )
 def test_commands_answer_the_same_bytes_through_the_resident_process(
     running: Resident, fresh_game: Path, tmp_path: Path, cases: list[list[str]]

@@ -161,7 +161,11 @@ FAST_PATH_MORE_CASES = [
 
 @pytest.mark.parametrize(
     "cases",
-    [FAST_PATH_CASES, pytest.param(FAST_PATH_MORE_CASES, marks=pytest.mark.slow)],
+    [  # fresh interpreters (~0.8 CPU-s each): the slow tier; the fast tier compares the
+        # parsing in-process (test_fast_call_reads_the_player_commands_as_typer_does)
+        pytest.param(FAST_PATH_CASES, marks=pytest.mark.slow),
+        pytest.param(FAST_PATH_MORE_CASES, marks=pytest.mark.slow),
+    ],
     ids=["fast", "more"],
 )
 def test_the_fast_path_prints_what_typer_prints(tmp_path: Path, cases: list[list[str]]) -> None:
