@@ -207,6 +207,7 @@ def test_screenshot_scale_and_greyscale_patterns() -> None:
             assert abs(m1 - m2) > 12 or abs(s1 - s2) > 10, (names[a], names[b], stats)
 
 
+@pytest.mark.slow  # the fast tier: the prints' text and the two-world byte comparison
 def test_screenshot_red_counters_only_on_the_gm_page() -> None:
     s = load_scenario("demo")
 

@@ -147,7 +147,16 @@ def test_corrupt_file_is_a_clear_error(kind: str, played: dict[str, Any], tmp_pa
     assert path.read_bytes() == before
 
 
-@pytest.mark.parametrize("kind", ["deep", "bigint", "visible_string", "mine_cell_false"])
+@pytest.mark.parametrize(
+    "kind",  # a tk20 process each; the same corruptions in-process above, all in the fast tier
+    [
+        "deep",
+        *(
+            pytest.param(k, marks=pytest.mark.slow)
+            for k in ("bigint", "visible_string", "mine_cell_false")
+        ),
+    ],
+)
 def test_corrupt_file_through_the_cli(kind: str, played: dict[str, Any], tmp_path: Path) -> None:
     path, names = _corrupt(kind, played, tmp_path / "game.json")
     before = path.read_bytes()
