@@ -668,3 +668,45 @@ def test_an_assaults_moves_keep_off_a_found_minefield(monkeypatch: pytest.Monkey
     monkeypatch.setattr(tactical, "MINE_PATHS", False)
     blind, events = cv_move()  # without the rule: the road through the field
     assert blind != order and any(e.kind == "mine_found" for e in events)
+
+
+def test_an_assaults_shots_weigh_the_targets_danger(monkeypatch: pytest.MonkeyPatch) -> None:
+    """In an assault a shot is worth more against a target that does more damage to a
+    rifle squad in the open (``DANGER_POW``; the T-72's 125 mm against the squads, the
+    baseline Red's best killer on ``terasvalli``) and less against a weak one; a seat
+    that is no assault weighs its shots as before."""
+    import dataclasses
+
+    from taistelukentta.bots import commander
+    from taistelukentta.rules.recon import ContactLevel
+    from taistelukentta.rules.state import Contact
+
+    state = new_game(load_scenario("terasvalli"), 1)
+    seen = {
+        "R31": Contact("c8", ContactLevel.SPOTTED, (27, 21), None, "t72"),
+        "R21": Contact("c9", ContactLevel.SPOTTED, (24, 11), None, "komentoyksikko"),
+    }
+    spotted_2r1 = {"2R1": Contact("c7", ContactLevel.SPOTTED, (7, 21), None, "jaakariryhma")}
+    state = dataclasses.replace(state, contacts={"blue": seen, "red": spotted_2r1})
+    view = view_for(state, "blue", log_limit=0)
+    assert isinstance(view, SideView)
+    s = commander.seen(view)
+    assert tactical._assault(s)
+    cv, tank, hq = s.own["CV"], s.units["R31"], s.units["R21"]
+
+    def worth(target: Any, pow_: float) -> float:
+        monkeypatch.setattr(tactical, "DANGER_POW", pow_)
+        return TacticalBot(1)._shot_worth(s, cv, target, None)[0]
+
+    assert worth(tank, 1.0) > 1.5 * worth(tank, 0.0) > 0
+    assert 0 < worth(hq, 1.0) < worth(hq, 0.0)
+
+    red = view_for(state, "red", log_limit=0)
+    assert isinstance(red, SideView)
+    s_red = commander.seen(red)
+    assert not tactical._assault(s_red)
+    squad, blue_sq = s_red.own["R12"], s_red.units["2R1"]
+    monkeypatch.setattr(tactical, "DANGER_POW", 1.0)
+    on = TacticalBot(1)._shot_worth(s_red, squad, blue_sq, None)
+    monkeypatch.setattr(tactical, "DANGER_POW", 0.0)
+    assert on == TacticalBot(1)._shot_worth(s_red, squad, blue_sq, None) and on[0] > 0
