@@ -122,8 +122,8 @@ DANGER_POW = 0.0
 danger to this power: the expected damage of its best weapon against a rifle squad in
 the open (protection 12, no cover) over 3, about a rifle squad's — the T-72 counts 1.7,
 a BMP 1.3, a command unit 0.8 (the T-72 was alive at the end of 44 of the 55
-``terasvalli`` games Blue did not win). Off (0): screened on 120 games (+5 wins), not
-yet confirmed on seeds 1–200 (docs/bots.md, seventh pass)."""
+``terasvalli`` games Blue did not win). Off (0): +5 of 120 on the screen, but 118 / 200
+against 121 on seeds 1–200 (docs/bots.md, seventh pass)."""
 MINE_NEIGHBOURS = True
 """Whether the cells next to a found mined cell of a type that affects the unit count."""
 UNKNOWN_CARD = {"blue": "jaakariryhma", "red": "motorisoitu_jalkavakiryhma"}
