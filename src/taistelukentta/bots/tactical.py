@@ -60,6 +60,7 @@ from taistelukentta.bots.knowledge import (
 )
 from taistelukentta.content.options import RuleOptions
 from taistelukentta.dice.expr import DiceExpr
+from taistelukentta.grid.geometry import area
 from taistelukentta.odds.exact import damage_distribution
 from taistelukentta.rules.combat import Effect
 from taistelukentta.rules.orders import Order, OrderKind, order_weapon
@@ -1139,7 +1140,7 @@ class TacticalBot:
             c = _as_cell(m.cell)
             avoid.add(c)
             if MINE_NEIGHBOURS and (m.type is None or (m.type == "AT") == heavy):
-                avoid.update((c[0] + dx, c[1] + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1))
+                avoid.update(area(c, 1))
         avoid -= cleared
         here = _as_cell(u.cell)
         avoid.discard(here)
@@ -1157,13 +1158,8 @@ class TacticalBot:
         blocked = frozenset(_as_cell(e.cell) for e in s.enemies.values())
         r = s.opts.zoc_radius
         stop: set[Cell] = set()
-        for b in blocked:
-            zone = {
-                (b[0] + dx, b[1] + dy)
-                for dx in range(-r, r + 1)
-                for dy in range(-r, r + 1)
-                if 0 <= b[0] + dx < gm.width and 0 <= b[1] + dy < gm.height
-            }
+        for b in blocked:  # each SPOTTED enemy's zone of control (R-ZOC-1), on the map
+            zone = {(x, y) for x, y in area(b, r) if 0 <= x < gm.width and 0 <= y < gm.height}
             if here not in zone:
                 stop |= zone
         try:
