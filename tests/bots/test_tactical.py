@@ -694,6 +694,8 @@ def test_an_assaults_shots_weigh_the_targets_danger(monkeypatch: pytest.MonkeyPa
     assert tactical._assault(s)
     cv, tank, hq = s.own["CV"], s.units["R31"], s.units["R21"]
 
+    monkeypatch.setattr(tactical, "TANK_HUNT", False)  # the CV90's AT round at the tank
+
     def worth(target: Any, pow_: float) -> float:
         monkeypatch.setattr(tactical, "DANGER_POW", pow_)
         return TacticalBot(1)._shot_worth(s, cv, target, None)[0]
@@ -710,3 +712,59 @@ def test_an_assaults_shots_weigh_the_targets_danger(monkeypatch: pytest.MonkeyPa
     on = TacticalBot(1)._shot_worth(s_red, squad, blue_sq, None)
     monkeypatch.setattr(tactical, "DANGER_POW", 0.0)
     assert on == TacticalBot(1)._shot_worth(s_red, squad, blue_sq, None) and on[0] > 0
+
+
+def test_an_assaults_at_weapons_go_for_the_tank(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``TANK_HUNT``: in an assault an AT shot at a SPOTTED heavy armoured enemy (armoured,
+    not flagged light on its card: the T-72) is weighed by its exact odds over the public
+    map and weighted up. Blue's AT team in its fire phase with the T-72 nine cells away on
+    the open road and a BMP-2 seven cells away: it fires its missile at the tank; without
+    the rule it fired at the BMP (easier to hit and kill). From an origin that does not
+    see the tank the shot is worth nothing; Red's shots (no assault) are as before."""
+    import dataclasses
+
+    from taistelukentta.bots import commander
+    from taistelukentta.bots.runner import lazy_bot_orders
+    from taistelukentta.rules.context import cache_for
+    from taistelukentta.rules.recon import ContactLevel
+    from taistelukentta.rules.state import Contact
+
+    def placed(data: dict[str, Any]) -> None:
+        blue_unit(data, "PST")["cell"] = [15, 22]
+        red_unit(data, "R31")["cell"] = [24, 22]
+        red_unit(data, "R15")["cell"] = [22, 20]
+
+    state = new_game(build("terasvalli", placed), 1)
+    seen = {
+        "R31": Contact("c8", ContactLevel.SPOTTED, (24, 22), None, "t72"),
+        "R15": Contact("c9", ContactLevel.SPOTTED, (22, 20), None, "bmp2"),
+    }
+    state = dataclasses.replace(state, contacts={**state.contacts, "blue": seen})
+    while state.phase != "fire":
+        seat = next_seat(state)
+        assert seat is not None
+        state, _ = apply(state, seat, Order.done())
+
+    def pst_fire() -> Order:
+        view = view_for(state, "pl3", log_limit=0)
+        assert isinstance(view, SideView)
+        order = TacticalBot(1).choose(view, lazy_bot_orders(state, "pl3"), cache_for(state).opts)
+        assert order.unit == "PST" and is_legal(state, "pl3", order)
+        return order
+
+    assert pst_fire().target == "R31"
+    monkeypatch.setattr(tactical, "TANK_HUNT", False)
+    assert pst_fire().target == "R15"
+    monkeypatch.setattr(tactical, "TANK_HUNT", True)
+
+    view = view_for(state, "pl3", log_limit=0)
+    assert isinstance(view, SideView)
+    s = commander.seen(view)
+    pst, tank, bmp = s.own["PST"], s.units["R31"], s.units["R15"]
+    assert tactical._tank_target(s, tank) and not tactical._tank_target(s, bmp)
+    hit, dmg, kill = tactical._tank_odds(s, pst, tank, "pst_ohjus", (15, 22))
+    assert 0.5 < hit < 1 and 0 < kill < hit and dmg > 10  # fully open: advantage
+    assert tactical._tank_odds(s, pst, tank, "pst_ohjus", (2, 22)) == (0.0, 0.0, 0.0)
+    red = view_for(state, "red", log_limit=0)
+    assert isinstance(red, SideView)
+    assert not tactical._tank_target(commander.seen(red), s.own["CV"])  # Red: no assault

@@ -1295,19 +1295,14 @@ class TacticalBot:
             if TANK_HUNT and _tank_target(s, tank) and _at_weapon(u, wid):
                 # at a tank: the origin with the best odds over the public map, then the
                 # least threat
-                best = min(
-                    orders,
-                    key=lambda o: (
-                        -round(
-                            self._tank_worth(
-                                s, u, tank, wid, _as_cell(o.cell) if o.cell else None
-                            )[0],
-                            2,
-                        ),
-                        threat(u, _as_cell(o.cell) if o.cell else _as_cell(u.cell)),
-                        str(o),
-                    ),
-                )
+                def odds_first(
+                    o: Order, u: OwnUnitView = u, tank: UnitView = tank, wid: str | None = wid
+                ) -> tuple[float, float, str]:
+                    at = _as_cell(o.cell) if o.cell else None
+                    worth = self._tank_worth(s, u, tank, wid, at)[0]
+                    return (-round(worth, 2), threat(u, at or _as_cell(u.cell)), str(o))
+
+                best = min(orders, key=odds_first)
             else:
                 best = min(
                     orders,
