@@ -140,6 +140,13 @@ TANK_WEIGHT = 2.0
 """How much more a shot at a heavy armoured enemy is worth (:data:`TANK_HUNT`)."""
 TANK_MIN_HIT = Fraction(35, 100)
 """The least hit chance for an attack order with an AT weapon at a heavy armoured enemy."""
+TANK_SIGHT_ONLY = True
+"""An attack order at a tank (:data:`TANK_HUNT`) is given only from an origin that sees
+it (nobody sees farther than 10 cells, R-TER-4: the AT missile's 12-cell range is listed
+but cannot be fired beyond sight)."""
+TANK_APPROACH = 0.5
+"""A unit whose AT weapon outranges its basic weapon (an AT team) weighs, in its moves,
+this times the worth of its best shot at a SPOTTED tank from the destination (0: off)."""
 """Whether the cells next to a found mined cell of a type that affects the unit count."""
 UNKNOWN_CARD = {"blue": "jaakariryhma", "red": "motorisoitu_jalkavakiryhma"}
 """The type assumed for a SUSPECTED enemy (type unknown), by the enemy's side."""
@@ -479,6 +486,22 @@ class TacticalBot:
         strength = max(1, e.strength)
         share = min(dmg, float(strength)) / strength
         return (TANK_WEIGHT * (share + pk), hit)
+
+    def _tank_hunter(self, s: commander.Seen, u: OwnUnitView) -> tuple[str, list[UnitView]] | None:
+        """(weapon, tanks) when ``u`` is an AT team (its AT weapon outranges its basic
+        weapon) and the side has SPOTTED tanks (:data:`TANK_HUNT`), else None."""
+        if not TANK_HUNT:
+            return None
+        tanks = [e for e in s.enemies.values() if _tank_target(s, e)]
+        if not tanks:
+            return None
+        c = card(u.card)
+        if c is None:
+            return None
+        for w in c.weapons:
+            if not w.basic and w.at_damage and not w.indirect and w.range > u.weapon.range:
+                return (w.id, tanks)
+        return None
 
     def _fire(self, s: commander.Seen, src: OrderSource) -> Order | None:
         best: tuple[float, float] | None = None
@@ -1110,6 +1133,7 @@ class TacticalBot:
             w_threat = 0.0  # no enemy turn left: only where the units stand counts
         strength = max(1, u.strength)
         dodge = bool(self._avoid) and not leader and not u.armoured
+        hunt = self._tank_hunter(s, u) if TANK_APPROACH else None
 
         def score(cell: Cell) -> float:
             self.nodes += 1
@@ -1131,6 +1155,9 @@ class TacticalBot:
                     if _in_range(u, cheb(cell, e.cell)):
                         best = max(best, float(shot_value(u, e, s.opts)[1]) / max(1, e.strength))
                 sc += 0.3 * best
+            if hunt is not None:
+                wid, tanks = hunt
+                sc += TANK_APPROACH * max(self._tank_worth(s, u, e, wid, cell)[0] for e in tanks)
             if level.noise:
                 sc += self.rng.gauss(0.0, level.noise) * 0.1
             return sc
@@ -1299,10 +1326,14 @@ class TacticalBot:
                     o: Order, u: OwnUnitView = u, tank: UnitView = tank, wid: str | None = wid
                 ) -> tuple[float, float, str]:
                     at = _as_cell(o.cell) if o.cell else None
+                    if TANK_SIGHT_ONLY and at is None:
+                        at = _as_cell(u.cell)
                     worth = self._tank_worth(s, u, tank, wid, at)[0]
                     return (-round(worth, 2), threat(u, at or _as_cell(u.cell)), str(o))
 
                 best = min(orders, key=odds_first)
+                if TANK_SIGHT_ONLY and odds_first(best)[0] >= 0:
+                    continue  # no listed origin sees the tank
             else:
                 best = min(
                     orders,
