@@ -140,13 +140,23 @@ TANK_WEIGHT = 2.0
 """How much more a shot at a heavy armoured enemy is worth (:data:`TANK_HUNT`)."""
 TANK_MIN_HIT = Fraction(35, 100)
 """The least hit chance for an attack order with an AT weapon at a heavy armoured enemy."""
-TANK_SIGHT_ONLY = True
+TANK_SIGHT_ONLY = False
 """An attack order at a tank (:data:`TANK_HUNT`) is given only from an origin that sees
 it (nobody sees farther than 10 cells, R-TER-4: the AT missile's 12-cell range is listed
 but cannot be fired beyond sight)."""
-TANK_APPROACH = 0.5
+TANK_APPROACH = 0.0
 """A unit whose AT weapon outranges its basic weapon (an AT team) weighs, in its moves,
 this times the worth of its best shot at a SPOTTED tank from the destination (0: off)."""
+TANK_STRIKE = True
+"""In an assault the company commander requests an off-board K9 strike (R-OFF-1, 3 KP)
+on the cell of a SPOTTED tank (:data:`TANK_HUNT`) that has stood there since the side's
+previous :data:`TANK_STILL_TURNS` side turns, while the strikes already on the way to it
+do less than its strength: with a SPOTTED contact the aimed cell is always under the 2×2
+area (R-OFF-4) and the K9 does 2d10 to an armoured unit without an attack roll (R-OFF-3);
+the baseline's tank holds its cell while an enemy is in its range. Never where the
+strike's area or morale ring could reach an own unit."""
+TANK_STILL_TURNS = 0
+"""Own side turns a tank must have stood on its cell before a strike is requested on it."""
 """Whether the cells next to a found mined cell of a type that affects the unit count."""
 UNKNOWN_CARD = {"blue": "jaakariryhma", "red": "motorisoitu_jalkavakiryhma"}
 """The type assumed for a SUSPECTED enemy (type unknown), by the enemy's side."""
@@ -349,6 +359,8 @@ class TacticalBot:
         """Each own unit's last side turn of firing and the cell it fired from (fed from
         the views' ``fired`` flags)."""
         self._avoid: set[Cell] = set()
+        self._tank_since: dict[str, tuple[int, Cell]] = {}
+        """Each SPOTTED tank's cell and the side turn it was first seen standing there."""
         """Cells the units leave and keep off in the decision being made (:data:`DODGE`)."""
 
     # -------------------------------------------------------------- belief
@@ -405,6 +417,11 @@ class TacticalBot:
         rng = self.rng
         if view.phase == "fire":
             return commander.area_fire(s, src, rng) or self._fire(s, src) or src.done
+        if TANK_STRIKE and TANK_HUNT:
+            self._note_tanks(s)
+            got = self._tank_strike(s, src)
+            if got is not None:
+                return got
         if FINAL_PLAN and _last_word(view) and _weak_attacker(s):
             # a weak attacker's last word: no rally (2 KP for a unit that has nothing
             # left to do; the KP buy attack orders)
@@ -501,6 +518,60 @@ class TacticalBot:
         for w in c.weapons:
             if not w.basic and w.at_damage and not w.indirect and w.range > u.weapon.range:
                 return (w.id, tanks)
+        return None
+
+    def _note_tanks(self, s: commander.Seen) -> None:
+        """Remember where each SPOTTED tank stands and since when (its view only)."""
+        now = s.view.turn_no
+        for tid, e in s.enemies.items():
+            if not _tank_target(s, e):
+                continue
+            cell = _as_cell(e.cell)
+            old = self._tank_since.get(tid)
+            if old is None or old[1] != cell:
+                self._tank_since[tid] = (now, cell)
+
+    def _tank_strike(self, s: commander.Seen, src: OrderSource) -> Order | None:
+        """The company commander's K9 request on a tank that stands still
+        (:data:`TANK_STRIKE`)."""
+        fs = s.fire
+        if not (s.co and fs is not None and (fs.requests_left or 0) > 0):
+            return None
+        if s.kp < s.opts.kp_fire_support_request or s.view.phase == "fire":
+            return None
+        from taistelukentta.bots.commander import _footprint_at, strike_view_terms
+        from taistelukentta.odds.strike import terms_odds
+        from taistelukentta.rules.fire_support import STRIKE, danger_of, strike_type_of
+
+        now = s.view.turn_no
+        for tid in sorted(s.enemies):
+            e = s.enemies[tid]
+            if not _tank_target(s, e):
+                continue
+            cell = _as_cell(e.cell)
+            since = self._tank_since.get(tid)
+            if since is None or since[1] != cell or now - since[0] < 2 * TANK_STILL_TURNS:
+                continue
+            on_way = sum(
+                1 for p in fs.pending if p.kind == "off_board" and _as_cell(p.cell) == cell
+            )
+            if on_way * 11 >= e.strength:
+                continue  # the strikes on the way do about its strength (2d10 each)
+            for o in src.of_kind(STRIKE):
+                if o.cell is None or _as_cell(o.cell) != cell or strike_type_of(o) != "k9":
+                    continue
+                if danger_of(o):
+                    continue
+                terms = strike_view_terms(s, o)
+                if terms is None:
+                    continue
+                odds = _footprint_at(terms_odds(terms).cells, cell)
+                if any(
+                    (c := odds.get(_as_cell(u.cell))) is not None and c.p_morale_test > 0
+                    for u in s.own.values()
+                ):
+                    break  # an own unit in the area or its morale ring
+                return o
         return None
 
     def _fire(self, s: commander.Seen, src: OrderSource) -> Order | None:
