@@ -768,3 +768,45 @@ def test_an_assaults_at_weapons_go_for_the_tank(monkeypatch: pytest.MonkeyPatch)
     red = view_for(state, "red", log_limit=0)
     assert isinstance(red, SideView)
     assert not tactical._tank_target(commander.seen(red), s.own["CV"])  # Red: no assault
+
+
+def test_an_assaults_commander_strikes_a_tank_that_stands_still(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``TANK_STRIKE``: with a SPOTTED T-72 on the open road and no own unit near it, the
+    company commander requests a K9 strike on its cell (2d10 to an armoured unit, the
+    aimed cell always under the area with a SPOTTED contact, R-OFF-3/4) — a lone tank is
+    no cluster, so without the rule no strike is requested. Not with an own unit two cells
+    from the tank (the strike's area or morale ring could reach it)."""
+    import dataclasses
+
+    from taistelukentta.bots.runner import lazy_bot_orders
+    from taistelukentta.rules.context import cache_for
+    from taistelukentta.rules.fire_support import strike_type_of
+    from taistelukentta.rules.recon import ContactLevel
+    from taistelukentta.rules.state import Contact
+
+    def game(squad: list[int]) -> GameState:
+        def placed(data: dict[str, Any]) -> None:
+            blue_unit(data, "3R1")["cell"] = squad
+            red_unit(data, "R31")["cell"] = [27, 22]
+
+        state = new_game(build("terasvalli", placed), 1)
+        seen = {"R31": Contact("c8", ContactLevel.SPOTTED, (27, 22), None, "t72")}
+        return dataclasses.replace(state, contacts={**state.contacts, "blue": seen})
+
+    def co_order(state: GameState) -> Order:
+        view = view_for(state, "co", log_limit=0)
+        assert isinstance(view, SideView) and view.phase == "command"
+        order = TacticalBot(1).choose(view, lazy_bot_orders(state, "co"), cache_for(state).opts)
+        assert is_legal(state, "co", order)
+        return order
+
+    state = game([20, 22])
+    order = co_order(state)
+    assert order.cell is not None and tactical._as_cell(order.cell) == (27, 22)
+    assert strike_type_of(order) == "k9"
+    monkeypatch.setattr(tactical, "TANK_STRIKE", False)
+    assert strike_type_of(co_order(state)) is None
+    monkeypatch.setattr(tactical, "TANK_STRIKE", True)
+    assert strike_type_of(co_order(game([27, 24]))) is None  # an own unit two cells away

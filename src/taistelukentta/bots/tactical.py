@@ -62,7 +62,9 @@ from taistelukentta.content.options import RuleOptions
 from taistelukentta.dice.expr import DiceExpr
 from taistelukentta.grid.geometry import area
 from taistelukentta.odds.exact import damage_distribution
+from taistelukentta.odds.strike import terms_odds
 from taistelukentta.rules.combat import Effect
+from taistelukentta.rules.fire_support import STRIKE, danger_of, strike_type_of
 from taistelukentta.rules.orders import Order, OrderKind, order_weapon
 from taistelukentta.rules.terms import AttackSituation, attack_terms
 from taistelukentta.views.models import OwnUnitView, SideView, UnitView
@@ -140,24 +142,14 @@ TANK_WEIGHT = 2.0
 """How much more a shot at a heavy armoured enemy is worth (:data:`TANK_HUNT`)."""
 TANK_MIN_HIT = Fraction(35, 100)
 """The least hit chance for an attack order with an AT weapon at a heavy armoured enemy."""
-TANK_SIGHT_ONLY = False
-"""An attack order at a tank (:data:`TANK_HUNT`) is given only from an origin that sees
-it (nobody sees farther than 10 cells, R-TER-4: the AT missile's 12-cell range is listed
-but cannot be fired beyond sight)."""
-TANK_APPROACH = 0.0
-"""A unit whose AT weapon outranges its basic weapon (an AT team) weighs, in its moves,
-this times the worth of its best shot at a SPOTTED tank from the destination (0: off)."""
 TANK_STRIKE = True
 """In an assault the company commander requests an off-board K9 strike (R-OFF-1, 3 KP)
-on the cell of a SPOTTED tank (:data:`TANK_HUNT`) that has stood there since the side's
-previous :data:`TANK_STILL_TURNS` side turns, while the strikes already on the way to it
-do less than its strength: with a SPOTTED contact the aimed cell is always under the 2×2
-area (R-OFF-4) and the K9 does 2d10 to an armoured unit without an attack roll (R-OFF-3);
-the baseline's tank holds its cell while an enemy is in its range. Never where the
-strike's area or morale ring could reach an own unit."""
-TANK_STILL_TURNS = 0
-"""Own side turns a tank must have stood on its cell before a strike is requested on it."""
-"""Whether the cells next to a found mined cell of a type that affects the unit count."""
+on the cell of a SPOTTED tank (:data:`TANK_HUNT`) while the strikes already on the way to
+that cell do less than its strength (:meth:`TacticalBot._tank_strike`): with a SPOTTED
+contact the aimed cell is always under the 2×2 area (R-OFF-4), and the K9 does 2d10 to an
+armoured unit with no attack roll (R-OFF-3); the baseline's tank holds its cell while an
+enemy is in its range, so the strike (a delay of 1–3 side turns, R-OFF-2) mostly finds it
+there. Never where the strike's area or morale ring could reach an own unit."""
 UNKNOWN_CARD = {"blue": "jaakariryhma", "red": "motorisoitu_jalkavakiryhma"}
 """The type assumed for a SUSPECTED enemy (type unknown), by the enemy's side."""
 
@@ -359,8 +351,6 @@ class TacticalBot:
         """Each own unit's last side turn of firing and the cell it fired from (fed from
         the views' ``fired`` flags)."""
         self._avoid: set[Cell] = set()
-        self._tank_since: dict[str, tuple[int, Cell]] = {}
-        """Each SPOTTED tank's cell and the side turn it was first seen standing there."""
         """Cells the units leave and keep off in the decision being made (:data:`DODGE`)."""
 
     # -------------------------------------------------------------- belief
@@ -418,7 +408,6 @@ class TacticalBot:
         if view.phase == "fire":
             return commander.area_fire(s, src, rng) or self._fire(s, src) or src.done
         if TANK_STRIKE and TANK_HUNT:
-            self._note_tanks(s)
             got = self._tank_strike(s, src)
             if got is not None:
                 return got
@@ -504,54 +493,21 @@ class TacticalBot:
         share = min(dmg, float(strength)) / strength
         return (TANK_WEIGHT * (share + pk), hit)
 
-    def _tank_hunter(self, s: commander.Seen, u: OwnUnitView) -> tuple[str, list[UnitView]] | None:
-        """(weapon, tanks) when ``u`` is an AT team (its AT weapon outranges its basic
-        weapon) and the side has SPOTTED tanks (:data:`TANK_HUNT`), else None."""
-        if not TANK_HUNT:
-            return None
-        tanks = [e for e in s.enemies.values() if _tank_target(s, e)]
-        if not tanks:
-            return None
-        c = card(u.card)
-        if c is None:
-            return None
-        for w in c.weapons:
-            if not w.basic and w.at_damage and not w.indirect and w.range > u.weapon.range:
-                return (w.id, tanks)
-        return None
-
-    def _note_tanks(self, s: commander.Seen) -> None:
-        """Remember where each SPOTTED tank stands and since when (its view only)."""
-        now = s.view.turn_no
-        for tid, e in s.enemies.items():
-            if not _tank_target(s, e):
-                continue
-            cell = _as_cell(e.cell)
-            old = self._tank_since.get(tid)
-            if old is None or old[1] != cell:
-                self._tank_since[tid] = (now, cell)
-
     def _tank_strike(self, s: commander.Seen, src: OrderSource) -> Order | None:
-        """The company commander's K9 request on a tank that stands still
-        (:data:`TANK_STRIKE`)."""
+        """The company commander's K9 request on a SPOTTED tank's cell
+        (:data:`TANK_STRIKE`): the first listed one with no own unit under its area or
+        morale ring, while the K9 strikes on the way to the cell (2d10, about 11 each) do
+        less than the tank's strength."""
         fs = s.fire
         if not (s.co and fs is not None and (fs.requests_left or 0) > 0):
             return None
         if s.kp < s.opts.kp_fire_support_request or s.view.phase == "fire":
             return None
-        from taistelukentta.bots.commander import _footprint_at, strike_view_terms
-        from taistelukentta.odds.strike import terms_odds
-        from taistelukentta.rules.fire_support import STRIKE, danger_of, strike_type_of
-
-        now = s.view.turn_no
         for tid in sorted(s.enemies):
             e = s.enemies[tid]
             if not _tank_target(s, e):
                 continue
             cell = _as_cell(e.cell)
-            since = self._tank_since.get(tid)
-            if since is None or since[1] != cell or now - since[0] < 2 * TANK_STILL_TURNS:
-                continue
             on_way = sum(
                 1 for p in fs.pending if p.kind == "off_board" and _as_cell(p.cell) == cell
             )
@@ -562,10 +518,10 @@ class TacticalBot:
                     continue
                 if danger_of(o):
                     continue
-                terms = strike_view_terms(s, o)
+                terms = commander.strike_view_terms(s, o)
                 if terms is None:
                     continue
-                odds = _footprint_at(terms_odds(terms).cells, cell)
+                odds = commander._footprint_at(terms_odds(terms).cells, cell)
                 if any(
                     (c := odds.get(_as_cell(u.cell))) is not None and c.p_morale_test > 0
                     for u in s.own.values()
@@ -1204,7 +1160,6 @@ class TacticalBot:
             w_threat = 0.0  # no enemy turn left: only where the units stand counts
         strength = max(1, u.strength)
         dodge = bool(self._avoid) and not leader and not u.armoured
-        hunt = self._tank_hunter(s, u) if TANK_APPROACH else None
 
         def score(cell: Cell) -> float:
             self.nodes += 1
@@ -1226,9 +1181,6 @@ class TacticalBot:
                     if _in_range(u, cheb(cell, e.cell)):
                         best = max(best, float(shot_value(u, e, s.opts)[1]) / max(1, e.strength))
                 sc += 0.3 * best
-            if hunt is not None:
-                wid, tanks = hunt
-                sc += TANK_APPROACH * max(self._tank_worth(s, u, e, wid, cell)[0] for e in tanks)
             if level.noise:
                 sc += self.rng.gauss(0.0, level.noise) * 0.1
             return sc
@@ -1397,14 +1349,10 @@ class TacticalBot:
                     o: Order, u: OwnUnitView = u, tank: UnitView = tank, wid: str | None = wid
                 ) -> tuple[float, float, str]:
                     at = _as_cell(o.cell) if o.cell else None
-                    if TANK_SIGHT_ONLY and at is None:
-                        at = _as_cell(u.cell)
                     worth = self._tank_worth(s, u, tank, wid, at)[0]
                     return (-round(worth, 2), threat(u, at or _as_cell(u.cell)), str(o))
 
                 best = min(orders, key=odds_first)
-                if TANK_SIGHT_ONLY and odds_first(best)[0] >= 0:
-                    continue  # no listed origin sees the tank
             else:
                 best = min(
                     orders,
