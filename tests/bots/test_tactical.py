@@ -810,3 +810,86 @@ def test_an_assaults_commander_strikes_a_tank_that_stands_still(
     assert strike_type_of(co_order(state)) is None
     monkeypatch.setattr(tactical, "TANK_STRIKE", True)
     assert strike_type_of(co_order(game([27, 24]))) is None  # an own unit two cells away
+
+
+def _red_last_word_seeing(
+    change: Callable[[dict[str, Any]], None], spotted: set[str], **strength: int
+) -> tuple[GameState, SideView]:
+    """:func:`_red_last_turn` with the Blue units ``spotted`` in Red's view as SPOTTED
+    (the view's figures only: the game lists no attack on them) and their strength set
+    by ``strength``."""
+    state, last = _red_last_turn(change)
+    blue = view_for(state, "blue", log_limit=0)
+    assert isinstance(blue, SideView)
+    have = {u.id for u in last.units}
+    seen = [
+        u.model_copy(update={"strength": strength[u.id]} if u.id in strength else {})
+        for u in blue.units
+        if u.id in spotted and u.id not in have
+    ]
+    return state, last.model_copy(update={"units": (*last.units, *seen)})
+
+
+def test_a_weak_attackers_last_word_counts_only_the_fire_it_can_see(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Red's last word on ``demo`` (``tactical.SIGHT``): R13 at (20,6) has Blue's 1R1 (1 TK,
+    alone on the crossroads) six cells away, in range, but the hill's forest hides it
+    (R-TER-4): it cannot fire at it, so instead of staying to fire it attacks 1R3 from
+    Kotkanmäki (onto the hill: contested). Counting the shot by range alone, it stayed."""
+    from taistelukentta.bots import commander
+    from taistelukentta.bots.runner import lazy_bot_orders
+    from taistelukentta.rules.context import cache_for
+
+    def placed(data: dict[str, Any]) -> None:
+        blue_unit(data, "1R1")["cell"] = [14, 10]
+        blue_unit(data, "1R3")["cell"] = [18, 4]
+        red_unit(data, "R11")["cell"] = [29, 19]
+        red_unit(data, "R13")["cell"] = [20, 6]
+        for uid in ("R12", "R14", "R15"):
+            drop_unit(data, uid)
+
+    state, last = _red_last_word_seeing(placed, {"1R1", "1R3"}, **{"1R1": 1})
+    assert not tactical._sees("demo", (20, 6), (14, 10), 20)
+
+    def plan(sight: bool) -> Order | None:
+        monkeypatch.setattr(tactical, "SIGHT", sight)
+        s = commander.seen(last, cache_for(state).opts)
+        bot = TacticalBot(1)
+        bot._objective_cells = {tactical._as_cell(c) for o in last.objectives for c in o.cells}
+        return bot._final_plan(s, lazy_bot_orders(state, "gm"), sorted(s.own))
+
+    got = plan(True)
+    assert got is not None and got.kind == OrderKind.ATTACK and got.target == "1R3", got
+    assert got.cell is not None and tactical._as_cell(got.cell) in {
+        (x, y) for x in (17, 18, 19) for y in (3, 4, 5)
+    }
+    assert plan(False) is None  # it stayed "to fire" at what it cannot see
+
+
+def test_a_weak_attackers_last_word_gives_no_area_fire(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Red's last word on ``demo`` (``tactical.FINAL_AREA`` off): the BMP with two Blue
+    squads next to each other in its area does not use *Lamauttava tuli* (one roll against
+    each, rarely a kill) before the plan; with area fire allowed it did."""
+    from taistelukentta.bots import commander
+    from taistelukentta.bots.runner import lazy_bot_orders
+    from taistelukentta.rules.context import cache_for
+
+    def placed(data: dict[str, Any]) -> None:
+        blue_unit(data, "1R1")["cell"] = [14, 10]
+        blue_unit(data, "1R2")["cell"] = [13, 10]
+        red_unit(data, "R11")["cell"] = [29, 19]
+        red_unit(data, "R12")["cell"] = [16, 11]
+        for uid in ("R13", "R14", "R15"):
+            drop_unit(data, uid)
+
+    state, last = _red_last_word_seeing(placed, {"1R1", "1R2"})
+
+    def standing(area: bool) -> Order | None:
+        monkeypatch.setattr(tactical, "FINAL_AREA", area)
+        s = commander.seen(last, cache_for(state).opts)
+        return TacticalBot(1)._final_standing(s, lazy_bot_orders(state, "gm"))
+
+    before = standing(True)
+    assert before is not None and before.kind.value == "use" and before.unit == "R12", before
+    assert standing(False) is None

@@ -115,6 +115,16 @@ SIDESTEP_OPEN = 1.0
 is SPOTTED, R-REC-3, and then attacked)."""
 DODGE_PENALTY = 1.0
 """What standing on (or stepping onto) such a cell costs in a move's score."""
+FINAL_AREA = False
+"""Whether a weak attacker's last word uses area fire (*Lamauttava tuli*, R-AB-3) before
+its plan: off, the unit's direct fire is part of the plan (a kill is what counts at the
+end; area fire's one roll against each unit in the area rarely destroys one)."""
+SIGHT = True
+"""In a weak attacker's last word a unit counts on firing at an enemy (staying to fire,
+the plan's shots) only where it sees it on the public map (R-TER-4), not merely where
+it is in range (measured on ``demo``: the plan left Red's squads in the thicket at
+(22,11) "to fire" at a Blue unit on the crossroads that the village's buildings hid,
+instead of sending them onto an objective)."""
 MINE_PATHS = True
 """In an assault a unit's move (or attack origin) whose way, as the engine plans it over
 the public map, crosses a found mined cell — or, for a unit the field's type affects, a
@@ -442,6 +452,8 @@ class TacticalBot:
             commander.area_fire,
             commander.organised_withdrawal,
         ):
+            if decide is commander.area_fire and not FINAL_AREA:
+                continue
             got = decide(s, src, rng)
             if got is not None:
                 return got
@@ -849,7 +861,7 @@ class TacticalBot:
                 best: tuple[float, str] | None = None
                 aim = aims.get(uid)
                 for tid in sorted(enemies) if aim is None else [aim]:
-                    if not _in_range(u, cheb(c, enemy_cells[tid])):
+                    if not self._fires_at(s, u, c, enemy_cells[tid]):
                         continue
                     p = pk(uid, tid)
                     if best is None or p > best[0]:
@@ -944,12 +956,22 @@ class TacticalBot:
             sc = -threat(u, c) / strength + 0.04 * _cover(gm, c)
             if _cover(gm, c) == 0:
                 sc -= SIDESTEP_OPEN  # moving in fully open ground in sight is SPOTTED (R-REC-3)
-            if any(_in_range(u, cheb(c, e.cell)) for e in s.enemies.values()):
+            if any(self._fires_at(s, u, c, _as_cell(e.cell)) for e in s.enemies.values()):
                 sc += 0.2
             key = (sc, str(o), o)
             if best is None or key[:2] > best[:2]:
                 best = key
         return best[2] if best is not None else None
+
+    def _fires_at(self, s: commander.Seen, u: OwnUnitView, cell: Cell, target: Cell) -> bool:
+        """Whether ``u`` standing in ``cell`` could fire at an enemy in ``target``: its
+        basic weapon's range, and (:data:`SIGHT`, a weak attacker) the line of sight over
+        the public map (R-TER-4: a unit fires only at what it sees)."""
+        if not _in_range(u, cheb(cell, target)):
+            return False
+        if not (SIGHT and _last_word(s.view) and _weak_attacker(s)):
+            return True
+        return _sees(s.view.scenario, cell, target, int(s.opts.sight_max))
 
     def _stays_to_fire(self, s: commander.Seen, u: OwnUnitView) -> bool:
         """Whether ``u`` stays where it is to fire for free in the fire phase: a sound unit,
@@ -959,7 +981,9 @@ class TacticalBot:
         return (
             not hurt
             and not _is_leader(u)
-            and any(_in_range(u, cheb(u.cell, e.cell)) for e in s.enemies.values())
+            and any(
+                self._fires_at(s, u, _as_cell(u.cell), _as_cell(e.cell)) for e in s.enemies.values()
+            )
         )
 
     def _last_grab(self, s: commander.Seen, src: OrderSource, free: Sequence[str]) -> Order | None:
@@ -1178,7 +1202,7 @@ class TacticalBot:
             if s.enemies and not u.weapon.indirect:
                 best = 0.0
                 for e in s.enemies.values():
-                    if _in_range(u, cheb(cell, e.cell)):
+                    if self._fires_at(s, u, cell, _as_cell(e.cell)):
                         best = max(best, float(shot_value(u, e, s.opts)[1]) / max(1, e.strength))
                 sc += 0.3 * best
             if level.noise:
@@ -1533,6 +1557,26 @@ def _tank_odds(
         _rules(opts),
     )
     return (float(o.hit + o.heavy_hit), float(o.expected_damage), pk)
+
+
+@lru_cache(maxsize=4096)
+def _visible(scenario_id: str, cell: Cell, radius: int) -> frozenset[Cell]:
+    """The cells a unit in ``cell`` sees on the scenario's public map (R-TER-4), or an
+    empty set without a map."""
+    gm = public_map(scenario_id)
+    if gm is None:
+        return frozenset()
+    from taistelukentta.grid.sight import visible_cells  # numpy: only when needed
+
+    return frozenset(visible_cells(gm, cell, radius))
+
+
+def _sees(scenario_id: str, a: Cell, b: Cell, radius: int) -> bool:
+    """Whether units in ``a`` and ``b`` see each other on the public map (True without
+    a map: the bot cannot tell)."""
+    if public_map(scenario_id) is None:
+        return True
+    return cheb(a, b) <= radius and b in _visible(scenario_id, a, radius)
 
 
 def _nearest_open_goal(view: SideView, unit: UnitView) -> Cell | None:
