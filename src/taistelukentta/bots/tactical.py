@@ -160,6 +160,8 @@ contact the aimed cell is always under the 2×2 area (R-OFF-4), and the K9 does 
 armoured unit with no attack roll (R-OFF-3); the baseline's tank holds its cell while an
 enemy is in its range, so the strike (a delay of 1–3 side turns, R-OFF-2) mostly finds it
 there. Never where the strike's area or morale ring could reach an own unit."""
+STRIKE_LIGHT = True
+"""Screening: :data:`TANK_STRIKE` also on SPOTTED light armour (after the tanks)."""
 UNKNOWN_CARD = {"blue": "jaakariryhma", "red": "motorisoitu_jalkavakiryhma"}
 """The type assumed for a SUSPECTED enemy (type unknown), by the enemy's side."""
 
@@ -515,10 +517,14 @@ class TacticalBot:
             return None
         if s.kp < s.opts.kp_fire_support_request or s.view.phase == "fire":
             return None
-        for tid in sorted(s.enemies):
+        heavy = sorted(tid for tid, e in s.enemies.items() if _tank_target(s, e))
+        light = sorted(
+            tid
+            for tid, e in s.enemies.items()
+            if STRIKE_LIGHT and e.armoured and tid not in heavy and _assault(s)
+        )
+        for tid in heavy + light:
             e = s.enemies[tid]
-            if not _tank_target(s, e):
-                continue
             cell = _as_cell(e.cell)
             on_way = sum(
                 1 for p in fs.pending if p.kind == "off_board" and _as_cell(p.cell) == cell
