@@ -811,6 +811,21 @@ def test_an_assaults_commander_strikes_a_tank_that_stands_still(
     monkeypatch.setattr(tactical, "TANK_STRIKE", True)
     assert strike_type_of(co_order(game([27, 24]))) is None  # an own unit two cells away
 
+    # ``STRIKE_LIGHT``: a lone BMP-2 (light armour) on the same cell too
+    seen = {"R15": Contact("c9", ContactLevel.SPOTTED, (27, 22), None, "bmp2")}
+
+    def bmp_placed(data: dict[str, Any]) -> None:
+        blue_unit(data, "3R1")["cell"] = [20, 22]
+        red_unit(data, "R31")["cell"] = [53, 17]
+        red_unit(data, "R15")["cell"] = [27, 22]
+
+    bmp = dataclasses.replace(
+        new_game(build("terasvalli", bmp_placed), 1), contacts={**state.contacts, "blue": seen}
+    )
+    assert strike_type_of(co_order(bmp)) == "k9"
+    monkeypatch.setattr(tactical, "STRIKE_LIGHT", False)
+    assert strike_type_of(co_order(bmp)) is None
+
 
 def _red_last_word_seeing(
     change: Callable[[dict[str, Any]], None], spotted: set[str], **strength: int
