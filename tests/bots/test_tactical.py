@@ -908,3 +908,65 @@ def test_a_weak_attackers_last_word_gives_no_area_fire(monkeypatch: pytest.Monke
     before = standing(True)
     assert before is not None and before.kind.value == "use" and before.unit == "R12", before
     assert standing(False) is None
+
+
+def test_a_weak_attackers_turn_before_the_last_word_is_chosen_by_rollouts(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Red on ``demo`` (``LAST_LOOK``): in its side turn before the last word, the player
+    plays the rest of the game out in worlds built from its view for each mode and plays
+    the best. Here the squad R13 at (22,10), two Blue squads on the crossroads (not seen
+    yet), would march onto the crossroads at once (in the open beside them, before Blue's
+    last turn); the rollouts keep it where it stands for the last word. The look-ahead's
+    work is counted in side turns, and Blue's hidden positions do not change it."""
+    from taistelukentta.bots import lastlook
+    from taistelukentta.bots.runner import lazy_bot_orders
+    from taistelukentta.rules.context import cache_for
+
+    def placed(data: dict[str, Any], blue: tuple[int, int]) -> None:
+        red_unit(data, "R13")["cell"] = [22, 10]
+        red_unit(data, "R11")["cell"] = [29, 19]
+        red_unit(data, "R12")["cell"] = [29, 18]
+        blue_unit(data, "2R1")["cell"] = [15, 10]
+        blue_unit(data, "2R2")["cell"] = list(blue)
+        for uid in ("R14", "R15"):
+            drop_unit(data, uid)
+
+    def turn(blue: tuple[int, int]) -> tuple[list[Order], TacticalBot]:
+        state = new_game(build("demo", functools.partial(placed, blue=blue)), 1)
+        while state.active != "red":
+            seat = next_seat(state)
+            assert seat is not None
+            state, _ = apply(state, seat, Order.done())
+        bot = TacticalBot(1)
+        orders: list[Order] = []
+        for _ in range(12):
+            view = view_for(state, "red", log_limit=0)
+            assert isinstance(view, SideView)
+            if view.phase != "command":
+                break
+            view = view.model_copy(update={"turn": 5, "turn_no": 10})
+            order = bot.choose(view, lazy_bot_orders(state, "gm"), cache_for(state).opts)
+            if order.kind is OrderKind.DONE:
+                break
+            orders.append(order)
+            state, _ = apply(state, "gm", order)
+        return orders, bot
+
+    def squad(orders: list[Order]) -> list[Order]:
+        return [o for o in orders if o.unit == "R13" and o.kind is not OrderKind.RECON]
+
+    monkeypatch.setattr(tactical, "LAST_LOOK", False)
+    plain, _bot = turn((14, 11))
+    marched = squad(plain)
+    assert marched and marched[0].kind is OrderKind.MOVE and marched[0].cell is not None
+    assert tactical._as_cell(marched[0].cell) in {(x, y) for x in (14, 15, 16) for y in (10, 11)}
+
+    monkeypatch.setattr(tactical, "LAST_LOOK", True)
+    looked, bot = turn((14, 11))
+    assert set(bot.look_scores) == set(lastlook.MODES)
+    assert 0 < bot.look_turns <= lastlook.LAST_LOOK_BUDGET
+    assert bot._mode == (10, "hold")
+    assert squad(looked) == []  # it keeps its ground for the last word
+    _orders, other = turn((13, 12))  # a Blue squad elsewhere, unseen: the same look-ahead
+    assert other.look_scores == bot.look_scores

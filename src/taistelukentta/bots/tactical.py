@@ -137,6 +137,13 @@ the open (protection 12, no cover) over 3, about a rifle squad's — the T-72 co
 a BMP 1.3, a command unit 0.8 (the T-72 was alive at the end of 44 of the 55
 ``terasvalli`` games Blue did not win). Off (0): +5 of 120 on the screen, but 118 / 200
 against 121 on seeds 1–200 (docs/bots.md, seventh pass)."""
+LAST_LOOK = True
+"""A weak attacker that has the last word chooses how its units play its side turn before
+the last word (a mode: its own turn, the infantry holding its ground, keeping out of
+reach, or giving no attack order) by playing the rest of the game out in worlds built
+from its view (:mod:`taistelukentta.bots.lastlook`)."""
+LAST_LOOK_ROUNDS = 1
+"""The side turns before the last word that :data:`LAST_LOOK` chooses a mode for."""
 MINE_NEIGHBOURS = True
 TANK_HUNT = True
 """In an assault, a shot with an AT weapon (an AT missile, a disposable AT weapon, an AT
@@ -346,7 +353,9 @@ class TacticalBot:
     """The tactical player at a :data:`LEVELS` level, with its own seeded rng and its memory
     of contacts (fed only from the views it is given)."""
 
-    def __init__(self, seed: int, level: str = "normal", budget: int | None = None) -> None:
+    def __init__(
+        self, seed: int, level: str = "normal", budget: int | None = None, look: bool = True
+    ) -> None:
         if level not in LEVELS:
             raise ValueError(f"unknown level {level!r} (choices: {', '.join(LEVELS)})")
         base = LEVELS[level]
@@ -364,8 +373,22 @@ class TacticalBot:
         self._fired_from: dict[str, tuple[int, Cell]] = {}
         """Each own unit's last side turn of firing and the cell it fired from (fed from
         the views' ``fired`` flags)."""
+        self._objective_sets: tuple[SideView, tuple[tuple[frozenset[Cell], int], ...]] | None = None
+        """The objectives' cells and VP of the view being decided on (a memo)."""
+        self._careful: set[str] = set()
+        """Units that keep out of reach in the decision being made (the look-ahead's mode)."""
         self._avoid: set[Cell] = set()
         """Cells the units leave and keep off in the decision being made (:data:`DODGE`)."""
+        self.look = look
+        """Whether the player may look ahead (:data:`LAST_LOOK`; off in its own rollouts)."""
+        self._mode: tuple[int, str] | None = None
+        """The side turn and the mode chosen for it (:mod:`bots.lastlook`)."""
+        self._seen: dict[str, tuple[Cell, str]] = {}
+        """Every enemy unit a SPOTTED contact showed: its last cell and card."""
+        self.look_scores: dict[str, float] = {}
+        """The mean margin per mode of the last look-ahead."""
+        self.look_turns = 0
+        """Side turns simulated by the last look-ahead."""
 
     # -------------------------------------------------------------- belief
 
@@ -415,10 +438,31 @@ class TacticalBot:
         for u in view.own_units():
             if u.fired:
                 self._fired_from[u.id] = (view.turn_no, _as_cell(u.cell))
+        for e in view.enemy_units():
+            self._seen[e.id] = (_as_cell(e.cell), e.card)
         self.nodes = 0
         self._objective_cells = {_as_cell(c) for o in view.objectives for c in o.cells}
         s = commander.seen(view, options)
         rng = self.rng
+        if (
+            LAST_LOOK
+            and self.look
+            and view.phase == "command"
+            and (self._mode is None or self._mode[0] != view.turn_no)
+            and view.rounds - LAST_LOOK_ROUNDS <= view.turn < view.rounds
+            and view.turn_no == 2 * view.turn
+            and _weak_attacker(s)
+        ):
+            # the side turn before a weak attacker's last word: its mode by look-ahead
+            from taistelukentta.bots import lastlook
+
+            if lastlook.FORCE:
+                self._mode = (view.turn_no, lastlook.FORCE)
+            else:
+                mode, self.look_scores, self.look_turns = lastlook.choose_mode(
+                    self, view, self._seen, options
+                )
+                self._mode = (view.turn_no, mode)
         if view.phase == "fire":
             return commander.area_fire(s, src, rng) or self._fire(s, src) or src.done
         if TANK_STRIKE and TANK_HUNT:
@@ -430,6 +474,23 @@ class TacticalBot:
             # left to do; the KP buy attack orders)
             return self._final_standing(s, src) or self._manoeuvre(s, src)
         return commander.standing_orders(s, src, rng) or self._manoeuvre(s, src)
+
+    def force_mode(self, turn_no: int, mode: str) -> None:
+        """Play side turn ``turn_no`` in ``mode`` (:mod:`bots.lastlook`)."""
+        self._mode = (turn_no, mode)
+
+    def remember(self, other: TacticalBot) -> None:
+        """Start from ``other``'s memory of earlier views (its belief, where its units
+        fired from, the enemy units it saw): a rollout's player plays on as ``other``."""
+        self.belief = dict(other.belief)
+        self._fired_from = dict(other._fired_from)
+        self._seen = dict(other._seen)
+
+    def _turn_mode(self, view: SideView) -> str:
+        """This side turn's mode (``default`` unless one was chosen for it)."""
+        if self._mode is not None and self._mode[0] == view.turn_no:
+            return self._mode[1]
+        return "default"
 
     def _final_standing(self, s: commander.Seen, src: OrderSource) -> Order | None:
         """:func:`commander.standing_orders` with a rally only for a unit that could then
@@ -630,6 +691,19 @@ class TacticalBot:
                 cy = round(sum(s.own[w].cell[1] for w in waiting) / len(waiting))
                 for w in waiting:
                     goals[w] = (int(cx), int(cy))
+        mode = self._turn_mode(view)
+        self._careful = set()
+        if mode != "default":
+            # the look-ahead's mode for this turn: the infantry gives no attack order;
+            # ``hold`` keeps its ground, ``cover`` keeps out of reach like a hurt unit
+            for uid, u in s.own.items():
+                if u.armoured or _is_leader(u):
+                    continue
+                waiting.add(uid)
+                if mode == "hold":
+                    goals[uid] = _as_cell(u.cell)
+                if mode in ("hold", "cover"):
+                    self._careful.add(uid)
         self._decision_goals = goals
         self._avoid = set()
         if DODGE and weak and not _last_word(view) and _enemy_indirect(view.scenario, s.side):
@@ -644,7 +718,10 @@ class TacticalBot:
         movers = [
             uid
             for uid in free
-            if not self._stays_to_fire(s, s.own[uid]) or self._due(s, uid) or self._exposed(s, uid)
+            if not self._stays_to_fire(s, s.own[uid])
+            or self._due(s, uid)
+            or self._exposed(s, uid)
+            or (mode == "cover" and uid in self._careful)
         ]
 
         if view.turn >= view.rounds and not _last_word(view):
@@ -722,15 +799,20 @@ class TacticalBot:
         """The objectives' part of the VP margin (own less the enemy's) with own units at
         ``own_cells`` and the enemy's SPOTTED ones at ``enemy_cells`` (R-TURN-2: an
         objective scores for the side alone on it)."""
+        memo = self._objective_sets
+        if memo is None or memo[0] is not s.view:
+            sets = tuple(
+                (frozenset(_as_cell(c) for c in o.cells), int(o.vp)) for o in s.view.objectives
+            )
+            memo = self._objective_sets = (s.view, sets)
         total = 0
-        for o in s.view.objectives:
-            cells = {_as_cell(c) for c in o.cells}
+        for cells, vp in memo[1]:
             mine = any(c in cells for c in own_cells)
             theirs = any(c in cells for c in enemy_cells)
             if mine and not theirs:
-                total += int(o.vp)
+                total += vp
             elif theirs and not mine:
-                total -= int(o.vp)
+                total -= vp
         return total
 
     def _kill_worth(self, s: commander.Seen, tid: str, own_cells: Sequence[Cell]) -> float:
@@ -845,7 +927,17 @@ class TacticalBot:
             risky.update((uid, i) for i, t in enumerate(opts) if i and zoc_risk(here, t[0]))
             options[uid] = opts
 
+        memo: dict[tuple[tuple[str, int], ...], float] = {}
+        enemy_order = sorted(enemies)
+
         def value(choice: dict[str, int]) -> float:
+            key = tuple(sorted(choice.items()))
+            got = memo.get(key)
+            if got is None:
+                got = memo[key] = plan_value(choice)
+            return got
+
+        def plan_value(choice: dict[str, int]) -> float:
             where: dict[str, tuple[Cell, bool]] = dict(fixed)
             aims = dict(fixed_aims)
             spent = 0
@@ -868,7 +960,7 @@ class TacticalBot:
                 u = s.own[uid]
                 best: tuple[float, str] | None = None
                 aim = aims.get(uid)
-                for tid in sorted(enemies) if aim is None else [aim]:
+                for tid in enemy_order if aim is None else [aim]:
                     if not self._fires_at(s, u, c, enemy_cells[tid]):
                         continue
                     p = pk(uid, tid)
@@ -1185,7 +1277,10 @@ class TacticalBot:
         rounds_left = max(0, view.rounds - view.turn)
         to_go = field.get(here, float(cheb(here, goal)) * 1.5) if goal is not None else 0.0
         urgent = late or (goal is not None and to_go / speed >= rounds_left - SLACK)
-        w_threat = 0.1 if urgent else level.hurt_caution if hurt else level.caution
+        careful = uid in self._careful
+        if careful:
+            urgent = False  # the look-ahead's mode: out of reach whatever the objective
+        w_threat = 0.1 if urgent else level.hurt_caution if hurt or careful else level.caution
         if leader:
             w_threat = 2.0 * max(w_threat, level.leader_caution)
         if _last_word(view):
