@@ -10,7 +10,7 @@ import tomllib
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from taistelukentta.content.editing import (
@@ -146,6 +146,10 @@ _values = st.recursive(
 
 @settings(max_examples=150, deadline=None)
 @given(st.dictionaries(_keys, _values, max_size=6))
+# A key that is bare but for a trailing newline ("$" in a regular expression also matches
+# before a final newline): written as a bare key, it broke the file.
+@example({"0\n": []})
+@example({"a": {"b\n": 1}})
 def test_toml_writer_writes_what_it_is_given(data: dict[str, Any]) -> None:
     assert tomllib.loads(dumps(data)) == data
 

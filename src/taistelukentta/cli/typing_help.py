@@ -18,7 +18,7 @@ from taistelukentta.rules.orders import Vocabulary, order_weapon
 from taistelukentta.rules.recon import ContactLevel
 
 _SPACED_CELL = re.compile(r"\b([0-9]{1,4})\s*,\s*([0-9]{1,4})\b")
-_TOKEN_ID = re.compile(r"^[A-Za-z0-9_\-]{1,24}$")
+_TOKEN_ID = re.compile(r"^[A-Za-z0-9_\-]{1,24}\Z")
 
 
 def known_names(state: GameState, side: str) -> list[str]:

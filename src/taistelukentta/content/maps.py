@@ -74,7 +74,7 @@ def _split_rows(value: str) -> list[tuple[int, str]]:
     return lines
 
 
-_INT_TOKEN = re.compile(r"^-?[0-9]+$")
+_INT_TOKEN = re.compile(r"^-?[0-9]+\Z")
 
 
 def _size_problem(height: int, width: int, limits: MapLimits) -> str | None:

@@ -40,8 +40,8 @@ SeatRole = Literal["company_commander", "platoon_leader"]
 SIDES: tuple[Side, Side] = ("blue", "red")
 
 _ID_PATTERN = r"^[A-Za-z0-9_\-]{1,24}$"
-_SEAT_ID = re.compile(r"^(co|pl[1-9][0-9]*)$")
-_BG_ID = re.compile(r"^bg[1-9][0-9]*$")
+_SEAT_ID = re.compile(r"^(co|pl[1-9][0-9]*)\Z")
+_BG_ID = re.compile(r"^bg[1-9][0-9]*\Z")
 
 
 class _Frozen(BaseModel):

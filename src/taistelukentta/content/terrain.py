@@ -17,7 +17,7 @@ from taistelukentta.content.loader import data_path, find_line, load_model
 from taistelukentta.errors import DataError
 from taistelukentta.grid.terrain import MapLimits, TerrainTable, TerrainType
 
-_ID_RE = re.compile(r"^[a-z][a-z0-9_]*$")
+_ID_RE = re.compile(r"^[a-z][a-z0-9_]*\Z")
 
 
 class _TerrainEntry(BaseModel):

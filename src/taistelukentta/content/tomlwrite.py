@@ -15,7 +15,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-_BARE = re.compile(r"^[A-Za-z0-9_-]+$")
+_BARE = re.compile(r"^[A-Za-z0-9_-]+\Z")
 
 
 def _key(k: str) -> str:

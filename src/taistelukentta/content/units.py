@@ -32,7 +32,7 @@ from taistelukentta.content.loader import (
 )
 from taistelukentta.errors import DataError
 
-DICE_RE = re.compile(r"^(\d*)d(2|4|6|8|10|12|20)([+-]\d+)?$")
+DICE_RE = re.compile(r"^(\d*)d(2|4|6|8|10|12|20)([+-]\d+)?\Z")
 ID_RE = r"^[a-z][a-z0-9_]*$"
 
 RULE_ID_RE = r"^R-[A-Z]+-\d+$"

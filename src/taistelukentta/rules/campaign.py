@@ -36,7 +36,7 @@ from taistelukentta.errors import ArgumentError
 if TYPE_CHECKING:
     from taistelukentta.content.options import RuleOptions
 
-NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,23}$")
+NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,23}\Z")
 """A roster unit's name: it becomes the unit's id in a battle (notation ``move 1R1 …``)."""
 
 ROSTER_FORMAT = 1

@@ -118,10 +118,10 @@ _SHAPE: dict[OrderKind, tuple[bool, bool, bool]] = {
     OrderKind.DONE: (False, False, False),
 }
 
-_WORD_RE = re.compile(r"^[a-z0-9_\-]{1,32}$")
+_WORD_RE = re.compile(r"^[a-z0-9_\-]{1,32}\Z")
 
-UNIT_ID = re.compile(r"^[A-Za-z0-9_\-]{1,24}$")
-_CELL = re.compile(r"^([0-9]{1,4}),([0-9]{1,4})$")
+UNIT_ID = re.compile(r"^[A-Za-z0-9_\-]{1,24}\Z")
+_CELL = re.compile(r"^([0-9]{1,4}),([0-9]{1,4})\Z")
 """A cell: ASCII digits only (``int`` would read other scripts' digits too)."""
 
 
