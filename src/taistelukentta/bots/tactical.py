@@ -172,6 +172,16 @@ STRIKE_LIGHT = True
 """:data:`TANK_STRIKE` also on SPOTTED light armour (the BMPs; after the tanks): the K9's
 2d10 needs no attack roll against any armoured unit (measured on ``terasvalli``: 160 of
 200 Blue wins instead of 155, docs/bots.md)."""
+GRAB_FIRST = True
+"""In an assault's last turn (an enemy turn still follows) the move onto the objectives
+(:meth:`TacticalBot._last_grab`) comes before the company commander's standing orders:
+Järjestäytynyt vetäytyminen had taken hurt units off an objective they could still
+reach (:meth:`TacticalBot._assault_grab_first`)."""
+STRANDED_SAFE = True
+"""In an assault's last turn (an enemy turn still follows) a unit off the objectives that
+no listed move takes onto one weighs the threat as a hurt unit does and no longer walks
+towards its objective: it cannot stand on one at the end, and a loss there is a victory
+point to the enemy for nothing (:meth:`TacticalBot._stranded`)."""
 UNKNOWN_CARD = {"blue": "jaakariryhma", "red": "motorisoitu_jalkavakiryhma"}
 """The type assumed for a SUSPECTED enemy (type unknown), by the enemy's side."""
 
@@ -474,6 +484,10 @@ class TacticalBot:
             # a weak attacker's last word: no rally (2 KP for a unit that has nothing
             # left to do; the KP buy attack orders)
             return self._final_standing(s, src) or self._manoeuvre(s, src)
+        if GRAB_FIRST:
+            grab = self._assault_grab_first(s, src)
+            if grab is not None:
+                return grab
         return commander.standing_orders(s, src, rng) or self._manoeuvre(s, src)
 
     def force_mode(self, turn_no: int, mode: str) -> None:
@@ -492,6 +506,29 @@ class TacticalBot:
         if self._mode is not None and self._mode[0] == view.turn_no:
             return self._mode[1]
         return "default"
+
+    def _assault_grab_first(self, s: commander.Seen, src: OrderSource) -> Order | None:
+        """In an assault's last turn with an enemy turn to follow (:data:`GRAB_FIRST`): after
+        the first orders (promotion, recon report) and rallies, the move onto the
+        objectives (:meth:`_last_grab`) before the company commander's orders, so a
+        tactic's withdrawal does not take a unit away from an objective it could reach."""
+        view = s.view
+        if not (_assault(s) and view.turn >= view.rounds and not _last_word(view)):
+            return None
+        if commander.first_orders(s, src, self.rng) is not None:
+            return None
+        if src.of_kind(OrderKind.RALLY):
+            return None
+        free = sorted(
+            {
+                o.unit
+                for o in src.of_kind(OrderKind.DEFEND)
+                if o.unit is not None and o.unit in s.own
+            }
+        )
+        if not free:
+            return None
+        return self._last_grab(s, src, free)
 
     def _final_standing(self, s: commander.Seen, src: OrderSource) -> Order | None:
         """:func:`commander.standing_orders` with a rally only for a unit that could then
@@ -1288,6 +1325,11 @@ class TacticalBot:
             w_threat = 0.0  # no enemy turn left: only where the units stand counts
         strength = max(1, u.strength)
         dodge = bool(self._avoid) and not leader and not u.armoured
+        moves = [o for o in src.of_unit(OrderKind.MOVE, uid) if o.cell is not None]
+        if self._stranded(s, u, moves, objective_cells):
+            # it cannot stand on an objective at the end: keep it out of reach
+            w_threat = max(w_threat, level.hurt_caution)
+            goal, field = None, {}
 
         def score(cell: Cell) -> float:
             self.nodes += 1
@@ -1315,7 +1357,7 @@ class TacticalBot:
 
         stay = score(here)
         scored: list[tuple[float, int, Order]] = []
-        for o in src.of_unit(OrderKind.MOVE, uid):
+        for o in moves:
             if o.cell is None or o.cell in mined:
                 continue
             if self.nodes >= level.budget:
@@ -1330,6 +1372,25 @@ class TacticalBot:
                 continue
             return o
         return None
+
+    def _stranded(
+        self,
+        s: commander.Seen,
+        u: OwnUnitView,
+        moves: Sequence[Order],
+        objective_cells: set[Cell],
+    ) -> bool:
+        """Whether ``u`` is stranded in an assault's last turn with an enemy turn to follow
+        (:data:`STRANDED_SAFE`): off the objectives, and none of its listed ``moves`` ends
+        on one."""
+        view = s.view
+        if not (STRANDED_SAFE and _assault(s)):
+            return False
+        if view.turn < view.rounds or _last_word(view):
+            return False
+        if _as_cell(u.cell) in objective_cells:
+            return False
+        return not any(o.cell is not None and _as_cell(o.cell) in objective_cells for o in moves)
 
     def _crosses_mines(self, s: commander.Seen, u: OwnUnitView, dest: Sequence[int]) -> bool:
         """Whether ``u``'s move to ``dest`` (in an assault) would cross a found mined cell
