@@ -28,6 +28,7 @@ from taistelukentta.rules import (
     OrderKind,
     apply,
     is_legal,
+    legal_orders,
     new_game,
     next_seat,
 )
@@ -970,3 +971,100 @@ def test_a_weak_attackers_turn_before_the_last_word_is_chosen_by_rollouts(
     assert squad(looked) == []  # it keeps its ground for the last word
     _orders, other = turn((13, 12))  # a Blue squad elsewhere, unseen: the same look-ahead
     assert other.look_scores == bot.look_scores
+
+
+def test_an_assaults_stranded_unit_keeps_out_of_reach_in_its_last_turn(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``STRANDED_SAFE``: in an assault's last turn (Red still to reply) a unit that no
+    listed move takes onto an objective cannot stand on one at the end; it no longer walks
+    towards its objective into the enemy's reach (a loss is a victory point to Red). Blue's
+    CV90 in the south-west, every objective out of its reach, every cell east of x = 6 in
+    reach of the enemy: it stays out of reach; without the rule it drove east. Before the
+    last round the rule does not apply."""
+    from taistelukentta.bots import commander
+    from taistelukentta.bots.runner import lazy_bot_orders
+
+    def placed(data: dict[str, Any]) -> None:
+        blue_unit(data, "CV")["cell"] = [2, 33]
+
+    state = new_game(build("terasvalli", placed), 1)
+    view = view_for(state, "co", log_limit=0)
+    assert isinstance(view, SideView) and view.phase == "command"
+    last = view.model_copy(update={"turn": view.rounds, "turn_no": 2 * view.rounds - 1})
+    gm = tactical.public_map("terasvalli")
+
+    def east(_u: Any, cell: tuple[int, int]) -> float:
+        return 12.0 if cell[0] > 6 else 0.0
+
+    def cv_move() -> Order | None:
+        s = commander.seen(last)
+        src = lazy_bot_orders(state, "co")
+        order = TacticalBot(1)._move(s, src, "CV", (32, 21), east, set(), True, gm)
+        assert order is None or is_legal(state, "co", order)
+        return order
+
+    s = commander.seen(last)
+    moves = lazy_bot_orders(state, "co").of_unit(OrderKind.MOVE, "CV")
+    cells = {(int(c[0]), int(c[1])) for o in last.objectives for c in o.cells}
+    assert TacticalBot(1)._stranded(s, s.own["CV"], moves, cells)
+    safe = cv_move()
+    assert safe is None or (safe.cell is not None and safe.cell[0] <= 6)
+    monkeypatch.setattr(tactical, "STRANDED_SAFE", False)
+    blind = cv_move()
+    assert blind is not None and blind.cell is not None and blind.cell[0] > 6
+    monkeypatch.setattr(tactical, "STRANDED_SAFE", True)
+    before = view.model_copy(update={"turn": view.rounds - 1, "turn_no": 2 * view.rounds - 3})
+    assert not TacticalBot(1)._stranded(commander.seen(before), s.own["CV"], moves, cells)
+
+
+def test_an_assaults_last_turn_grabs_before_the_commanders_orders(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``GRAB_FIRST``: in an assault's last turn (Red still to reply) the move onto an
+    objective the side does not stand on comes before the company commander's standing
+    orders. A one-round ``terasvalli``: Blue's hurt guerrilla jägers two cells from the
+    ridge top, a Red squad SPOTTED on it, the company commander has ordered
+    Järjestäytynyt vetäytyminen for them: the platoon's first order steps onto the ridge;
+    without the rule they withdrew away from it."""
+    import dataclasses
+
+    from taistelukentta.bots.runner import lazy_bot_orders
+    from taistelukentta.rules.context import cache_for
+    from taistelukentta.rules.recon import ContactLevel
+    from taistelukentta.rules.state import Contact
+
+    def placed(data: dict[str, Any]) -> None:
+        data["rounds"] = 1
+        blue_unit(data, "SISSI")["cell"] = [18, 11]
+        blue_unit(data, "SISSI")["strength"] = 2
+        red_unit(data, "R22")["cell"] = [23, 12]
+        red_unit(data, "R21")["cell"] = [30, 2]
+        for uid in ("R23", "R24", "R25"):
+            drop_unit(data, uid)
+
+    state = new_game(build("terasvalli", placed), 1)
+    spotted = Contact("c8", ContactLevel.SPOTTED, (23, 12), None, "motorisoitu_jalkavakiryhma")
+    state = dataclasses.replace(state, contacts={**state.contacts, "blue": {"R22": spotted}})
+    tactic = [
+        o for o in legal_orders(state, "co") if "vetaytyminen" in str(o) and "SISSI" in str(o)
+    ]
+    assert tactic
+    state, _ = apply(state, "co", tactic[0])
+    ridge = {(20, 10), (21, 10), (21, 11), (22, 11), (23, 11), (23, 12), (24, 12)}
+
+    def first_order() -> Order:
+        view = view_for(state, "pl1", log_limit=0)
+        assert isinstance(view, SideView) and view.phase == "command"
+        assert view.turn == view.rounds and not tactical._last_word(view)
+        order = TacticalBot(1).choose(view, lazy_bot_orders(state, "pl1"), cache_for(state).opts)
+        assert is_legal(state, "pl1", order)
+        return order
+
+    grab = first_order()
+    assert grab.unit == "SISSI" and grab.cell is not None
+    assert tactical._as_cell(grab.cell) in ridge
+    monkeypatch.setattr(tactical, "GRAB_FIRST", False)
+    away = first_order()
+    assert away.kind is OrderKind.WITHDRAW and away.unit == "SISSI"
+    assert away.cell is not None and tactical._as_cell(away.cell) not in ridge
