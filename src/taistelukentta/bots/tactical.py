@@ -146,6 +146,7 @@ on seeds 1-200 (docs/bots.md, eighth pass)."""
 LAST_LOOK_ROUNDS = 1
 """The side turns before the last word that :data:`LAST_LOOK` chooses a mode for."""
 MINE_NEIGHBOURS = True
+"""Whether the cells next to a found mined cell of a type that affects the unit count."""
 TANK_HUNT = True
 """In an assault, a shot with an AT weapon (an AT missile, a disposable AT weapon, an AT
 round) at a SPOTTED heavy armoured enemy (armoured and not flagged light on its public card:
