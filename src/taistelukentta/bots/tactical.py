@@ -64,6 +64,7 @@ from taistelukentta.grid.geometry import area
 from taistelukentta.odds.exact import damage_distribution
 from taistelukentta.odds.strike import terms_odds
 from taistelukentta.rules.combat import Effect
+from taistelukentta.rules.context import OPEN_FEATURES
 from taistelukentta.rules.fire_support import STRIKE, danger_of, strike_type_of
 from taistelukentta.rules.orders import Order, OrderKind, order_weapon
 from taistelukentta.rules.terms import AttackSituation, attack_terms
@@ -1686,20 +1687,22 @@ def _tank_odds(
     target = _as_cell(e.cell)
     cover, elevation, fully_open = int(e.cover), 0, False
     if gm is not None:
-        fully_open = set(gm.features_at(target)) <= {"open", "road"}
+        fully_open = set(gm.features_at(target)) <= OPEN_FEATURES
         if origin is not None:
-            from taistelukentta.grid.sight import line_of_sight  # numpy: only when needed
+            # numpy: only when needed
+            from taistelukentta.grid.sight import elevation_modifier, line_of_sight
 
             sight = line_of_sight(gm, origin, target, max_range=opts.sight_max)
             if not sight.visible:
                 return (0.0, 0.0, 0.0)
             cover = sight.cover
-            diff = gm.elevation_at(origin) - gm.elevation_at(target)
-            need = opts.elevation_advantage_contours
-            if diff >= need:
-                elevation = opts.elevation_bonus
-            elif diff <= -need:
-                elevation = -opts.elevation_bonus
+            elevation = elevation_modifier(
+                gm,
+                origin,
+                target,
+                contours=opts.elevation_advantage_contours,
+                bonus=opts.elevation_bonus,
+            )
     situation = AttackSituation(
         skill=u.weapon.bonus - basic.attack_bonus,
         weapon_bonus=w.attack_bonus,
