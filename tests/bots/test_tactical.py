@@ -1068,3 +1068,48 @@ def test_an_assaults_last_turn_grabs_before_the_commanders_orders(
     away = first_order()
     assert away.kind is OrderKind.WITHDRAW and away.unit == "SISSI"
     assert away.cell is not None and tactical._as_cell(away.cell) not in ridge
+
+
+def test_a_weak_attackers_unit_in_cover_on_an_objective_keeps_its_ground(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Red on ``demo`` (``KEEP_GROUND``): in seed 10, Red's round 3, the BMP (R12, hurt: 7
+    of 14) stands in the crossroads' building (16,11); without the rule its attack order
+    moves it first to the farthest listed origin, (21,10), off the crossroads. With the rule
+    the same player in the same position is offered no order that takes the BMP off its
+    cell, and the crossroads stays held."""
+    import copy
+
+    from taistelukentta.bots.players import make_bot
+    from taistelukentta.bots.runner import lazy_bot_orders
+    from taistelukentta.rules.context import cache_for
+
+    monkeypatch.setattr(tactical, "KEEP_GROUND", False)
+    seed = 10
+    state = new_game(load_scenario("demo"), seed)
+    blue = make_bot("baseline", bot_seed(seed, "blue"))
+    red = TacticalBot(bot_seed(seed, "red"))
+    decision = None
+    for _ in range(200):
+        seat = next_seat(state)
+        assert seat is not None
+        if state.active == "blue":
+            order = bot_order(state, seat, blue)
+        else:
+            view = view_for(state, viewer_of(seat), log_limit=0)
+            assert isinstance(view, SideView)
+            before = copy.deepcopy(red)
+            order = red.choose(view, lazy_bot_orders(state, seat), cache_for(state).opts)
+            if order.unit == "R12" and order.cell is not None and state.turn_no == 6:
+                decision = (state, seat, view, before, order)
+                break
+        state, _ = apply(state, seat, order)
+    assert decision is not None
+    state, seat, view, before, without = decision
+    assert state.units["R12"].cell == (16, 11)
+    assert without.kind is OrderKind.ATTACK and without.cell == (21, 10), without
+    monkeypatch.setattr(tactical, "KEEP_GROUND", True)
+    kept = before.choose(view, lazy_bot_orders(state, seat), cache_for(state).opts)
+    off_cell = (OrderKind.MOVE, OrderKind.ATTACK, OrderKind.WITHDRAW, OrderKind.DISENGAGE)
+    assert not (kept.unit == "R12" and kept.kind in off_cell and kept.cell is not None), kept
+    assert is_legal(state, seat, kept)
