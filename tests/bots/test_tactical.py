@@ -1113,3 +1113,43 @@ def test_a_weak_attackers_unit_in_cover_on_an_objective_keeps_its_ground(
     off_cell = (OrderKind.MOVE, OrderKind.ATTACK, OrderKind.WITHDRAW, OrderKind.DISENGAGE)
     assert not (kept.unit == "R12" and kept.kind in off_cell and kept.cell is not None), kept
     assert is_legal(state, seat, kept)
+
+
+def test_a_weak_attackers_last_word_attacks_from_any_listed_origin(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Red on ``demo`` (``FINAL_ORIGINS``): in seed 1, Red's last word, Blue's 2R2 stands on
+    the crossroads. Offered only the farthest origins, the player's first order moves the
+    BMP onto the crossroads without firing (a basic move); offered every origin the engine
+    lists, the BMP's attack order moves it onto the crossroads and fires at 2R2 in the same
+    order."""
+    import copy
+
+    from taistelukentta.bots.players import make_bot
+    from taistelukentta.bots.runner import attack_candidates, lazy_bot_orders
+    from taistelukentta.rules.context import cache_for
+
+    seed = 1
+    state = new_game(load_scenario("demo"), seed)
+    blue = make_bot("baseline", bot_seed(seed, "blue"))
+    red = TacticalBot(bot_seed(seed, "red"))
+    while not (state.turn_no == 12 and state.active == "red"):
+        seat = next_seat(state)
+        assert seat is not None
+        player = blue if state.active == "blue" else red
+        state, _ = apply(state, seat, bot_order(state, seat, player))
+    seat = next_seat(state)
+    assert seat is not None
+    view = view_for(state, viewer_of(seat), log_limit=0)
+    assert isinstance(view, SideView) and tactical._last_word(view)
+    opts = cache_for(state).opts
+    monkeypatch.setattr(tactical, "FINAL_ORIGINS", False)
+    without = copy.deepcopy(red).choose(view, lazy_bot_orders(state, seat), opts)
+    monkeypatch.setattr(tactical, "FINAL_ORIGINS", True)
+    got = copy.deepcopy(red).choose(view, lazy_bot_orders(state, seat), opts)
+    crossroads = {(x, y) for x in (14, 15, 16) for y in (10, 11, 12)}
+    assert without.kind is OrderKind.MOVE and without.unit == "R12", without
+    assert got.kind is OrderKind.ATTACK and got.unit == "R12" and got.target == "2R2", got
+    assert got.cell is not None and tactical._as_cell(got.cell) in crossroads
+    assert got not in attack_candidates(state, seat, "R12")  # not a farthest origin
+    assert is_legal(state, seat, got)
