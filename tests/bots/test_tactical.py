@@ -1153,3 +1153,45 @@ def test_a_weak_attackers_last_word_attacks_from_any_listed_origin(
     assert got.cell is not None and tactical._as_cell(got.cell) in crossroads
     assert got not in attack_candidates(state, seat, "R12")  # not a farthest origin
     assert is_legal(state, seat, got)
+
+
+def test_a_weak_attackers_leader_stages_one_move_from_the_other_objective(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Red on ``demo`` (``STAGE_LEADER``): in Red's rounds 4 and 5 its command unit R11 heads
+    for a cell one move from Kotkanmäki (the objective its squads are not sent to), so that
+    in the last word it can step onto it; before (round 3) and without the rule it follows
+    its squads, heading for the crossroads."""
+    from taistelukentta.bots import commander
+    from taistelukentta.rules.context import cache_for
+
+    def placed(data: dict[str, Any]) -> None:
+        red_unit(data, "R11")["cell"] = [29, 3]
+        for uid, cell in (("R13", [23, 15]), ("R14", [23, 16]), ("R15", [24, 15])):
+            red_unit(data, uid)["cell"] = cell
+
+    state = new_game(build("demo", placed), 1)
+    while state.active != "red":
+        seat = next_seat(state)
+        assert seat is not None
+        state, _ = apply(state, seat, Order.done())
+    kotka = next(o for o in load_scenario("demo").objectives if o.id == "kotkanmaki")
+    field = tactical.cost_field("demo", tuple((int(c[0]), int(c[1])) for c in kotka.cells))
+
+    def goal(rnd: int) -> tuple[int, int] | None:
+        view = view_for(state, "red", log_limit=0)
+        assert isinstance(view, SideView)
+        view = view.model_copy(update={"turn": rnd, "turn_no": 2 * rnd})
+        bot = TacticalBot(1)
+        bot._objective_cells = {tactical._as_cell(c) for o in view.objectives for c in o.cells}
+        s = commander.seen(view, cache_for(state).opts)
+        return bot._goals(s, tactical.public_map("demo"))["R11"]
+
+    movement = 7  # the command unit's card
+    for rnd in (4, 5):
+        staged = goal(rnd)
+        assert staged is not None and movement - 2 <= field[staged] <= movement - 0.5, staged
+    early = goal(3)
+    assert early is not None and field[early] > movement  # behind its squads: not staged
+    monkeypatch.setattr(tactical, "STAGE_LEADER", False)
+    assert goal(4) == early

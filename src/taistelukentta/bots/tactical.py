@@ -167,6 +167,16 @@ the crossroads *and* fire at the enemy unit standing on it. Measured on ``demo``
 (docs/bots.md, ninth pass): 258 / 279 / 262 of 400 on seeds 3001 / 4001 / 5001 against
 239 / 250 / 237; in the turns before the last word the nearer origins were a disaster
 (130 of 400): the units that attacked from them were lost in Blue's reply."""
+STAGE_LEADER = True
+"""A weak attacker's leaders, in its last rounds before the last one (the last
+:data:`STAGE_ROUNDS`), head for a staging cell one move from the objective its fighters
+are not sent to (cost on the public map between ``movement - 2`` and ``movement - 0.5``,
+the nearest such cell), so that in the last word a leader can step onto that objective
+and contest it; on the way they keep out of reach as leaders do. Measured on ``demo``
+(docs/bots.md, ninth pass): Red's command unit stood far east at the end (29,3), (27,12)
+in most of the games Blue kept Kotkanmäki alone."""
+STAGE_ROUNDS = 2
+"""How many rounds before the last one :data:`STAGE_LEADER` starts."""
 _OFF_CELL = frozenset({OrderKind.MOVE, OrderKind.ATTACK, OrderKind.WITHDRAW, OrderKind.DISENGAGE})
 """Order kinds that, given with a cell, take the unit off the cell it stands on."""
 """Whether the cells next to a found mined cell of a type that affects the unit count."""
@@ -1331,7 +1341,32 @@ class TacticalBot:
             cx = round(sum(f.cell[0] for f in mates) / len(mates))
             cy = round(sum(f.cell[1] for f in mates) / len(mates))
             goals[u.id] = (int(cx), int(cy))
+        if STAGE_LEADER and not own_from_start and 0 < rounds_left <= STAGE_ROUNDS:
+            self._stage_leaders(s, goals, {objectives[i].id for i in assigned.values()})
         return goals
+
+    def _stage_leaders(
+        self, s: commander.Seen, goals: dict[str, Cell | None], sent: set[str]
+    ) -> None:
+        """:data:`STAGE_LEADER`: a weak attacker's leaders' goals become the staging cell
+        nearest to each, one move from the most valuable objective no fighter is sent to."""
+        if not _weak_attacker(s):
+            return
+        rest = [o for o in s.view.objectives if o.id not in sent]
+        if not rest:
+            return
+        target = max(rest, key=lambda o: (o.vp, o.id))
+        field = cost_field(s.view.scenario, tuple(_as_cell(c) for c in target.cells))
+        if not field:
+            return
+        for u in s.own.values():
+            if _role(u.card) == "none" or u.weapon.indirect:
+                continue
+            move = float(u.movement)
+            ring = [c for c, d in field.items() if move - 2.0 <= d <= move - 0.5]
+            if ring:
+                here = _as_cell(u.cell)
+                goals[u.id] = min(ring, key=lambda c: (cheb(here, c), c))
 
     def _move(
         self,
