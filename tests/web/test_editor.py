@@ -75,9 +75,7 @@ def test_editor_paint_place_validate_save_publish(
     page.goto(server.base + "/#editor")
     page.wait_for_selector("body[data-ready]", timeout=20000)
     ed = EditorPage(page)
-    page.select_option("#open-scenario", "demo")
-    page.click("#open")
-    page.wait_for_function("document.getElementById('scenario-id')?.value === 'demo'")
+    _open(page, "demo")
     assert ed.validated()
 
     # Paint a water cell (a 1×1 brush) where nothing stands: the canvas turns blue there.
@@ -133,12 +131,8 @@ def test_editor_paint_place_validate_save_publish(
     key = status.rsplit(": ", 1)[1].strip()
     kept = page.evaluate("JSON.parse(localStorage.getItem('tk20.editKeys'))")
     assert kept == {"myllykyla3": key}
-    page.select_option("#open-scenario", "demo")
-    page.click("#open")
-    page.wait_for_function("document.getElementById('scenario-id')?.value === 'demo'")
-    page.select_option("#open-scenario", "myllykyla3")
-    page.click("#open")
-    page.wait_for_function("document.getElementById('scenario-id')?.value === 'myllykyla3'")
+    _open(page, "demo")
+    _open(page, "myllykyla3")
     ctx.close()
 
     other = browser.new_context(viewport={"width": 1500, "height": 900})
@@ -232,14 +226,25 @@ def _png(rows: list[list[tuple[int, int, int]]]) -> bytes:
     )
 
 
+def _open(page: Any, sid: str) -> None:
+    """Open scenario ``sid`` with the editor's Open button and wait until its model is shown.
+
+    The page opens the first bundled scenario (demo) by itself, so an id already on the page
+    proves nothing: wait for a new model (``body[data-loaded]`` counts them), or edits made
+    at once are lost when the asked-for model lands over them."""
+    page.select_option("#open-scenario", sid)
+    before = page.evaluate("document.body.dataset.loaded")
+    page.click("#open")
+    page.wait_for_function("(b) => document.body.dataset.loaded !== b", arg=before)
+    page.wait_for_function(f"document.getElementById('scenario-id')?.value === '{sid}'")
+
+
 def _open_demo(browser: Any, server: Server) -> tuple[Any, EditorPage]:
     ctx = browser.new_context(viewport={"width": 1500, "height": 900}, accept_downloads=True)
     page = ctx.new_page()
     page.goto(server.base + "/#editor")
     page.wait_for_selector("body[data-ready]", timeout=20000)
-    page.select_option("#open-scenario", "demo")
-    page.click("#open")
-    page.wait_for_function("document.getElementById('scenario-id')?.value === 'demo'")
+    _open(page, "demo")
     ed = EditorPage(page)
     assert ed.validated()
     return page, ed

@@ -170,6 +170,9 @@ export class Editor {
   private playBox: HTMLElement | null = null;
   /** Edits so far: a validation answers for the model as it was at one of them. */
   private edits = 0;
+  /** Models shown so far, published as `body[data-loaded]`: a page (or a test) can tell
+   * that an opened scenario has arrived, even when it has the same id as the one before. */
+  private loads = 0;
 
   constructor(private root: HTMLElement) {}
 
@@ -194,6 +197,7 @@ export class Editor {
 
   private show(model: EditorModel): void {
     this.model = model;
+    document.body.dataset.loaded = String(++this.loads);
     this.objective = 0;
     this.rebuildMap();
     this.render();
