@@ -181,6 +181,20 @@ def _cursor(page: Any) -> str:
     return str(page.evaluate("document.getElementById('map').dataset.cursor"))
 
 
+def _select_with_n(page: Any, uid: str) -> None:
+    """Press N until own unit ``uid`` is selected. The map publishes its selection when it
+    draws (a frame later), so each press waits for the selection to change before it is
+    read: a stale read would stop one unit too late."""
+    sel = "document.getElementById('map').dataset.selected"
+    for _ in range(12):
+        before = page.evaluate(sel)
+        page.keyboard.press("n")
+        page.wait_for_function(f"(b) => {sel} !== b", arg=before)
+        if page.evaluate(sel) == uid:
+            return
+    raise AssertionError(f"N never selected {uid}")
+
+
 def test_orders_given_without_the_mouse_by_the_map_cursor(browser: Any, web_server: Server) -> None:
     """Issue 11: the map cursor. Tab reaches the map, N selects a unit, the arrows move a
     visible cursor whose cell is announced (aria-live), Enter picks the cell exactly as a
@@ -198,10 +212,8 @@ def test_orders_given_without_the_mouse_by_the_map_cursor(browser: Any, web_serv
             break
     assert page.evaluate("document.activeElement?.id") == "map"
     assert page.evaluate("document.getElementById('map').matches(':focus-visible')")
-    for _ in range(5):  # N: the next own unit, the cursor on it
-        page.keyboard.press("n")
-        if page.evaluate("document.getElementById('map').dataset.selected") == "1R1":
-            break
+    # N: the next own unit, the cursor on it
+    _select_with_n(page, "1R1")
     page.wait_for_function("document.getElementById('map').dataset.cursor === '7,6'")
     info = page.locator("#cursor-info")
     assert info.get_attribute("aria-live") == "polite"
@@ -237,10 +249,7 @@ def test_orders_given_without_the_mouse_by_the_map_cursor(browser: Any, web_serv
     # A mine search from its menu: the pick button (Enter) puts the cursor on the nearest
     # cell to pick; Esc stops; an illegal cell does nothing; a legal one is confirmed.
     page.locator("#map").focus()
-    for _ in range(5):
-        page.keyboard.press("n")
-        if page.evaluate("document.getElementById('map').dataset.selected") == "1R2":
-            break
+    _select_with_n(page, "1R2")
     pattern = "search 1R2 X,Y"
     cells = {
         _xy(o.split()[2])
