@@ -221,7 +221,7 @@ def test_orders_given_without_the_mouse_by_the_map_cursor(browser: Any, web_serv
 
     # A target: the cursor on R13 shows the odds as a hover does; Enter offers the attack.
     _press_towards(page, (7, 6), (10, 6))
-    assert _cursor(page) == "10,6"
+    page.wait_for_function("document.getElementById('map').dataset.cursor === '10,6'")
     assert "Ruutu 10,6" in info.inner_text() and "R13" in info.inner_text()
     page.locator('#oddsbox .odds[data-order="attack 1R1 R13"]').wait_for(timeout=3000)
     page.keyboard.press("Enter")
