@@ -1129,6 +1129,8 @@ def test_a_weak_attackers_last_word_attacks_from_any_listed_origin(
     from taistelukentta.bots.runner import attack_candidates, lazy_bot_orders
     from taistelukentta.rules.context import cache_for
 
+    # the position is the one the player reached before NO_AREA (which changes the game)
+    monkeypatch.setattr(tactical, "NO_AREA", False)
     seed = 1
     state = new_game(load_scenario("demo"), seed)
     blue = make_bot("baseline", bot_seed(seed, "blue"))
@@ -1153,6 +1155,53 @@ def test_a_weak_attackers_last_word_attacks_from_any_listed_origin(
     assert got.cell is not None and tactical._as_cell(got.cell) in crossroads
     assert got not in attack_candidates(state, seat, "R12")  # not a farthest origin
     assert is_legal(state, seat, got)
+
+
+def test_a_weak_attackers_armour_attacks_instead_of_area_fire_before_the_last_word(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Red on ``demo`` (``NO_AREA``): in seed 3037, Red's round 3, two Blue units (1JJ at 4
+    of 8, 2R1) stand on (14,10), at the edge of the BMP's zone of control. Without the rule
+    the BMP (R12) spends the KP and its fire on area fire at that cell (R-AB-3), as it then
+    does every turn until the last word. With it the same player in the same position gives
+    no area fire, and its order is legal."""
+    import copy
+
+    from taistelukentta.bots.knowledge import AREA_ABILITY
+    from taistelukentta.bots.players import make_bot
+    from taistelukentta.bots.runner import lazy_bot_orders
+    from taistelukentta.rules.abilities import ability_of
+    from taistelukentta.rules.context import cache_for
+
+    monkeypatch.setattr(tactical, "NO_AREA", False)
+    seed = 3037
+    state = new_game(load_scenario("demo"), seed)
+    blue = make_bot("baseline", bot_seed(seed, "blue"))
+    red = TacticalBot(bot_seed(seed, "red"))
+    decision = None
+    for _ in range(300):
+        seat = next_seat(state)
+        assert seat is not None
+        if state.active == "blue":
+            order = bot_order(state, seat, blue)
+        else:
+            view = view_for(state, viewer_of(seat), log_limit=0)
+            assert isinstance(view, SideView)
+            before = copy.deepcopy(red)
+            order = red.choose(view, lazy_bot_orders(state, seat), cache_for(state).opts)
+            if view.phase == "command" and ability_of(order) == AREA_ABILITY:
+                decision = (state, seat, view, before, order)
+                break
+        state, _ = apply(state, seat, order)
+    assert decision is not None
+    state, seat, view, before, without = decision
+    assert state.round == 3 and without.unit == "R12" and without.cell == (14, 10), without
+    on_cell = {u.id for u in state.units.values() if u.cell == (14, 10)}
+    assert on_cell == {"1JJ", "2R1"}, on_cell
+    monkeypatch.setattr(tactical, "NO_AREA", True)
+    with_rule = before.choose(view, lazy_bot_orders(state, seat), cache_for(state).opts)
+    assert ability_of(with_rule) != AREA_ABILITY, with_rule
+    assert is_legal(state, seat, with_rule)
 
 
 def test_a_weak_attackers_leader_stages_one_move_from_the_other_objective(

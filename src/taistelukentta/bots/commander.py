@@ -233,12 +233,14 @@ def first_orders(s: Seen, src: OrderSource, rng: random.Random) -> Order | None:
     return None
 
 
-def standing_orders(s: Seen, src: OrderSource, rng: random.Random) -> Order | None:
+def standing_orders(
+    s: Seen, src: OrderSource, rng: random.Random, *, area: bool = True
+) -> Order | None:
     """The command phase's orders that come before manoeuvre, for every computer player,
     first that applies: field promotion and the recon report (:func:`first_orders`), a
     rally (R-MOR-2), a unit stopped in a minefield (:func:`stuck_in_minefield`), the
-    company commander's orders, fire support, area fire and organised withdrawal. None:
-    the player decides its units' moves and attacks itself."""
+    company commander's orders, fire support, area fire (unless ``area`` is False) and
+    organised withdrawal. None: the player decides its units' moves and attacks itself."""
     first = first_orders(s, src, rng)
     if first is not None:
         return first
@@ -252,6 +254,8 @@ def standing_orders(s: Seen, src: OrderSource, rng: random.Random) -> Order | No
         area_fire,
         organised_withdrawal,
     ):
+        if decide is area_fire and not area:
+            continue
         got = decide(s, src, rng)
         if got is not None:
             return got
