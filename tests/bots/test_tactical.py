@@ -1070,27 +1070,22 @@ def test_an_assaults_last_turn_grabs_before_the_commanders_orders(
     assert away.cell is not None and tactical._as_cell(away.cell) not in ridge
 
 
-def test_a_weak_attackers_unit_in_cover_on_an_objective_keeps_its_ground(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """Red on ``demo`` (``KEEP_GROUND``): in seed 10, Red's round 3, the BMP (R12, hurt: 7
-    of 14) stands in the crossroads' building (16,11); without the rule its attack order
-    moves it first to the farthest listed origin, (21,10), off the crossroads. With the rule
-    the same player in the same position is offered no order that takes the BMP off its
-    cell, and the crossroads stays held."""
+def _red_decision_on_demo(
+    seed: int, stop: Callable[[Any, SideView, Any], bool]
+) -> tuple[Any, str, SideView, TacticalBot, Any]:
+    """Play ``demo`` seed ``seed`` (the baseline as Blue, the tactical player as Red) until
+    Red's player gives an order ``stop(state, view, order)`` accepts: the state, seat and
+    view it decided in, a copy of the player from before the decision, and the order."""
     import copy
 
     from taistelukentta.bots.players import make_bot
     from taistelukentta.bots.runner import lazy_bot_orders
     from taistelukentta.rules.context import cache_for
 
-    monkeypatch.setattr(tactical, "KEEP_GROUND", False)
-    seed = 10
     state = new_game(load_scenario("demo"), seed)
     blue = make_bot("baseline", bot_seed(seed, "blue"))
     red = TacticalBot(bot_seed(seed, "red"))
-    decision = None
-    for _ in range(200):
+    for _ in range(400):
         seat = next_seat(state)
         assert seat is not None
         if state.active == "blue":
@@ -1100,12 +1095,28 @@ def test_a_weak_attackers_unit_in_cover_on_an_objective_keeps_its_ground(
             assert isinstance(view, SideView)
             before = copy.deepcopy(red)
             order = red.choose(view, lazy_bot_orders(state, seat), cache_for(state).opts)
-            if order.unit == "R12" and order.cell is not None and state.turn_no == 6:
-                decision = (state, seat, view, before, order)
-                break
+            if stop(state, view, order):
+                return state, seat, view, before, order
         state, _ = apply(state, seat, order)
-    assert decision is not None
-    state, seat, view, before, without = decision
+    raise AssertionError(f"seed {seed}: Red never gave the order looked for")
+
+
+def test_a_weak_attackers_unit_in_cover_on_an_objective_keeps_its_ground(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Red on ``demo`` (``KEEP_GROUND``): in seed 10, Red's round 3, the BMP (R12, hurt: 7
+    of 14) stands in the crossroads' building (16,11); without the rule its attack order
+    moves it first to the farthest listed origin, (21,10), off the crossroads. With the rule
+    the same player in the same position is offered no order that takes the BMP off its
+    cell, and the crossroads stays held."""
+
+    from taistelukentta.bots.runner import lazy_bot_orders
+    from taistelukentta.rules.context import cache_for
+
+    monkeypatch.setattr(tactical, "KEEP_GROUND", False)
+    state, seat, view, before, without = _red_decision_on_demo(
+        10, lambda st, v, o: o.unit == "R12" and o.cell is not None and st.turn_no == 6
+    )
     assert state.units["R12"].cell == (16, 11)
     assert without.kind is OrderKind.ATTACK and without.cell == (21, 10), without
     monkeypatch.setattr(tactical, "KEEP_GROUND", True)
@@ -1165,36 +1176,16 @@ def test_a_weak_attackers_armour_attacks_instead_of_area_fire_before_the_last_wo
     the BMP (R12) spends the KP and its fire on area fire at that cell (R-AB-3), as it then
     does every turn until the last word. With it the same player in the same position gives
     no area fire, and its order is legal."""
-    import copy
 
     from taistelukentta.bots.knowledge import AREA_ABILITY
-    from taistelukentta.bots.players import make_bot
     from taistelukentta.bots.runner import lazy_bot_orders
     from taistelukentta.rules.abilities import ability_of
     from taistelukentta.rules.context import cache_for
 
     monkeypatch.setattr(tactical, "NO_AREA", False)
-    seed = 3037
-    state = new_game(load_scenario("demo"), seed)
-    blue = make_bot("baseline", bot_seed(seed, "blue"))
-    red = TacticalBot(bot_seed(seed, "red"))
-    decision = None
-    for _ in range(300):
-        seat = next_seat(state)
-        assert seat is not None
-        if state.active == "blue":
-            order = bot_order(state, seat, blue)
-        else:
-            view = view_for(state, viewer_of(seat), log_limit=0)
-            assert isinstance(view, SideView)
-            before = copy.deepcopy(red)
-            order = red.choose(view, lazy_bot_orders(state, seat), cache_for(state).opts)
-            if view.phase == "command" and ability_of(order) == AREA_ABILITY:
-                decision = (state, seat, view, before, order)
-                break
-        state, _ = apply(state, seat, order)
-    assert decision is not None
-    state, seat, view, before, without = decision
+    state, seat, view, before, without = _red_decision_on_demo(
+        3037, lambda st, v, o: v.phase == "command" and ability_of(o) == AREA_ABILITY
+    )
     assert state.round == 3 and without.unit == "R12" and without.cell == (14, 10), without
     on_cell = {u.id for u in state.units.values() if u.cell == (14, 10)}
     assert on_cell == {"1JJ", "2R1"}, on_cell
