@@ -285,7 +285,7 @@ def test_orders_given_without_the_mouse_by_the_map_cursor(browser: Any, web_serv
     before = tp.version()
     page.keyboard.press("Enter")
     _version_after(tp, before)
-    assert page.evaluate("document.getElementById('map').dataset.picking") == ""
+    page.wait_for_function("document.getElementById('map').dataset.picking === ''")
     log = pl1.view()["view"]["log"]
     assert log[-1]["kind"] == "mine_search", [e["kind"] for e in log[-5:]]
     page.context.close()
@@ -381,7 +381,7 @@ def test_last_known_marker_fades_and_is_the_same_in_a_world_with_another_secret(
         assert mark.get_attribute("data-cell") == "3,4"
         assert mark.get_attribute("data-age") == "1"
         assert "3,4" in mark.inner_text() and "1 kierros sitten" in mark.inner_text()
-        assert tp.page.evaluate("document.getElementById('map').dataset.lastknown") == "1"
+        tp.page.wait_for_function("document.getElementById('map').dataset.lastknown === '1'")
     a, b = pages
     canvas = "document.getElementById('map').toDataURL()"
     assert a.page.locator("#lastknown").inner_html() == b.page.locator("#lastknown").inner_html()

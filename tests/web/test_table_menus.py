@@ -134,7 +134,7 @@ def test_mine_search_picks_its_cell_on_the_map(browser: Any, web_server: Server)
     before = tp.version()
     tp.confirm(search)
     _version_after(tp, before)
-    assert page.evaluate("document.getElementById('map').dataset.picking") == ""
+    page.wait_for_function("document.getElementById('map').dataset.picking === ''")
     kinds = [e["kind"] for e in pl1.view()["view"]["log"]]
     assert "recon" in kinds or "mine_found" in kinds or "order" in kinds
     page.context.close()
