@@ -1140,8 +1140,10 @@ def test_a_weak_attackers_last_word_attacks_from_any_listed_origin(
     from taistelukentta.bots.runner import attack_candidates, lazy_bot_orders
     from taistelukentta.rules.context import cache_for
 
-    # the position is the one the player reached before NO_AREA (which changes the game)
+    # the position is the one the player reached before NO_AREA and LEADERS_HOLD (which
+    # change the game)
     monkeypatch.setattr(tactical, "NO_AREA", False)
+    monkeypatch.setattr(tactical, "LEADERS_HOLD", False)
     seed = 1
     state = new_game(load_scenario("demo"), seed)
     blue = make_bot("baseline", bot_seed(seed, "blue"))
@@ -1192,6 +1194,29 @@ def test_a_weak_attackers_armour_attacks_instead_of_area_fire_before_the_last_wo
     monkeypatch.setattr(tactical, "NO_AREA", True)
     with_rule = before.choose(view, lazy_bot_orders(state, seat), cache_for(state).opts)
     assert ability_of(with_rule) != AREA_ABILITY, with_rule
+    assert is_legal(state, seat, with_rule)
+
+
+def test_a_weak_attackers_leader_gives_no_attack_order_before_the_last_word(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Red on ``demo`` (``LEADERS_HOLD``): in seed 5, Red's round 3, without the rule the
+    command unit (R11) attacks 1R1 from the farthest origin, (20,10), in the open in front
+    of Blue's platoon (where Red's command unit was lost most often). With the rule the same
+    player in the same position gives no attack order to a leader, and its order is
+    legal."""
+    from taistelukentta.bots.runner import lazy_bot_orders
+    from taistelukentta.rules.context import cache_for
+
+    monkeypatch.setattr(tactical, "LEADERS_HOLD", False)
+    state, seat, view, before, without = _red_decision_on_demo(
+        5, lambda st, v, o: o.kind is OrderKind.ATTACK and o.unit == "R11"
+    )
+    assert state.round == 3 and not tactical._last_word(view)
+    assert without.cell == (20, 10) and without.target == "1R1", without
+    monkeypatch.setattr(tactical, "LEADERS_HOLD", True)
+    with_rule = before.choose(view, lazy_bot_orders(state, seat), cache_for(state).opts)
+    assert not (with_rule.kind is OrderKind.ATTACK and with_rule.unit == "R11"), with_rule
     assert is_legal(state, seat, with_rule)
 
 
