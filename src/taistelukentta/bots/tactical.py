@@ -184,9 +184,10 @@ LEADERS_HOLD = True
 """A weak attacker's leaders and support weapons (:func:`_is_leader`) give no attack order
 before the last word: they fire from where they stand, and their KP go to the squads' and
 the armour's attacks. Measured on ``demo`` (docs/bots.md, tenth pass): Red's command unit
-attacked in rounds 1–3, from the farthest origin, and was lost there (its losses were 32
-in 200 games); without those attacks Red won 288 / 307 / 311 of 400 on seeds 3001 / 4001 /
-5001 instead of 276 / 293 / 292. From round 4 on only, it gained nothing (274 / 293)."""
+attacked in rounds 1–3, from the farthest origin, and was lost there (24 of its 28 losses
+in 200 games came after an attack order); without those attacks Red won 288 / 307 / 311
+of 400 on seeds 3001 / 4001 / 5001 instead of 276 / 293 / 292. From round 4 on only, it
+gained nothing (274 / 293)."""
 NO_AREA = True
 """A weak attacker gives no area fire (*Lamauttava tuli*, R-AB-3) before its last word either
 (:data:`FINAL_AREA` is the last word's): its KP buy attack orders, and its armour fires
