@@ -247,6 +247,14 @@ def standing_orders(
     rallies = src.of_kind(OrderKind.RALLY)
     if rallies:
         return rallies[0]
+    return support_orders(s, src, rng, area=area)
+
+
+def support_orders(
+    s: Seen, src: OrderSource, rng: random.Random, *, area: bool = True
+) -> Order | None:
+    """The first that applies of: a unit stopped in a minefield, the company commander's
+    orders, fire support, area fire (unless ``area`` is False) and organised withdrawal."""
     for decide in (
         stuck_in_minefield,
         company_orders,
@@ -719,4 +727,5 @@ __all__ = [
     "seen",
     "strike",
     "stuck_in_minefield",
+    "support_orders",
 ]

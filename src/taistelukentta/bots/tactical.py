@@ -504,7 +504,8 @@ class TacticalBot:
         self._objective_cells = {_as_cell(c) for o in view.objectives for c in o.cells}
         s = commander.seen(view, options)
         rng = self.rng
-        if view.phase == "command" and _weak_attacker(s):
+        weak = _weak_attacker(s)
+        if view.phase == "command" and weak:
             if not _last_word(view):
                 held = self._ground_kept(s) if KEEP_GROUND else frozenset()
                 if held:
@@ -522,7 +523,7 @@ class TacticalBot:
             and (self._mode is None or self._mode[0] != view.turn_no)
             and view.rounds - LAST_LOOK_ROUNDS <= view.turn < view.rounds
             and view.turn_no == 2 * view.turn
-            and _weak_attacker(s)
+            and weak
         ):
             # the side turn before a weak attacker's last word: its mode by look-ahead
             from taistelukentta.bots import lastlook
@@ -540,7 +541,7 @@ class TacticalBot:
             got = self._tank_strike(s, src)
             if got is not None:
                 return got
-        if FINAL_PLAN and _last_word(view) and _weak_attacker(s):
+        if FINAL_PLAN and _last_word(view) and weak:
             # a weak attacker's last word: no rally (2 KP for a unit that has nothing
             # left to do; the KP buy attack orders)
             return self._final_standing(s, src) or self._manoeuvre(s, src)
@@ -548,7 +549,7 @@ class TacticalBot:
             grab = self._assault_grab_first(s, src)
             if grab is not None:
                 return grab
-        area = not (NO_AREA and _weak_attacker(s))
+        area = not (NO_AREA and weak)
         return commander.standing_orders(s, src, rng, area=area) or self._manoeuvre(s, src)
 
     def _ground_kept(self, s: commander.Seen) -> frozenset[str]:
@@ -622,19 +623,7 @@ class TacticalBot:
                 continue
             if field.get(here, 999.0) <= float(u.movement):
                 return o
-        for decide in (
-            commander.stuck_in_minefield,
-            commander.company_orders,
-            commander.fire_support,
-            commander.area_fire,
-            commander.organised_withdrawal,
-        ):
-            if decide is commander.area_fire and not FINAL_AREA:
-                continue
-            got = decide(s, src, rng)
-            if got is not None:
-                return got
-        return None
+        return commander.support_orders(s, src, rng, area=FINAL_AREA)
 
     # -------------------------------------------------------------- fire
 
