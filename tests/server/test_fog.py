@@ -2,7 +2,8 @@
 
 1. Whole games with random legal orders on both sides: after every order, nothing any Blue
    seat reads (view, legal orders, events) names a Red unit Blue has never SPOTTED, nor
-   puts a unit entry on the cell of a Red unit Blue has not SPOTTED now.
+   puts an entry other than a SPOTTED unit's on the cell of a Red unit Blue has not SPOTTED
+   now.
 2. Non-interference: two servers, the same (test-only fixed) seed, scenarios differing only
    in a Red unit's strength; the same orders on both; every Blue answer is byte-identical
    until Blue first has a contact on that unit.
@@ -81,12 +82,17 @@ def _check_blue(
     hidden_ids: set[str],
     hidden_cells: set[tuple[int, int]],
     blue_ids: set[str],
+    spotted_now: set[str],
 ) -> None:
     for text in answers:
         leaked = hidden_ids & set(_TOKEN.findall(text))
         assert not leaked, f"{name} reads never-spotted Red unit(s) {leaked}"
     for entry in _unit_entries(view):
         if entry.get("id") in blue_ids or entry.get("side") == "blue":
+            continue
+        if (entry.get("id") or entry.get("unit")) in spotted_now:
+            # a SPOTTED Red unit is shown where it stands, even on the cell of an unspotted
+            # one (a cell holds two units, R-GEO-4)
             continue
         cell = entry.get("cell")
         if cell is not None:
@@ -132,6 +138,7 @@ def _play_checked(server: Server, seed: int, max_orders: int) -> int:
                 hidden_ids,
                 hidden_cells,
                 blue_ids,
+                spotted_now,
             )
     return given
 
